@@ -1,0 +1,57 @@
+//! An honest reference GEMM on the CPU in fp32, with the protocol's chunked accumulation:
+//! for each chunk of `chunk_k` along k, `P = A_chunk · B_chunk` is accumulated in fp32 (one
+//! serial chain of at most `chunk_k` additions per entry), then added into C (beta = 1).
+//! It is what the miner agent's CPU backend and the tests use; it is O(m·n·k), for small dims.
+
+use alloc::vec::Vec;
+
+use crate::{
+	generator::{Generator, Matrix},
+	verify::ChallengeSpec,
+};
+
+/// A `rows × cols` block of C (rows `row0..`, all n columns), row-major fp32 bit patterns.
+pub fn gemm_rows(spec: &ChallengeSpec, row0: u32, rows: u32) -> Vec<u32> {
+	let (n, k) = (spec.dims.n as usize, spec.dims.k as usize);
+	let rows = rows as usize;
+	let chunk = (spec.chunk_k.max(1) as usize).min(k);
+	let g = Generator::new(&spec.seed, spec.precision);
+	let mut c = alloc::vec![0f32; rows * n];
+	let mut p = alloc::vec![0f32; rows * n];
+	let mut a = alloc::vec![0f32; rows * chunk];
+	let mut b = alloc::vec![0f32; chunk * n];
+	let mut col = alloc::vec![0f32; chunk];
+	let mut k0 = 0usize;
+	while k0 < k {
+		let kc = chunk.min(k - k0);
+		for r in 0..rows {
+			g.fill_line_f32(Matrix::A, row0 + r as u32, k0 as u32, &mut a[r * kc..(r + 1) * kc]);
+		}
+		for j in 0..n {
+			g.fill_line_f32(Matrix::B, j as u32, k0 as u32, &mut col[..kc]);
+			for (kk, v) in col[..kc].iter().enumerate() {
+				b[kk * n + j] = *v;
+			}
+		}
+		p.iter_mut().for_each(|v| *v = 0.0);
+		for r in 0..rows {
+			let prow = &mut p[r * n..(r + 1) * n];
+			for kk in 0..kc {
+				let av = a[r * kc + kk];
+				for (pv, bv) in prow.iter_mut().zip(&b[kk * n..(kk + 1) * n]) {
+					*pv += av * *bv;
+				}
+			}
+		}
+		for (cv, pv) in c.iter_mut().zip(&p) {
+			*cv += *pv;
+		}
+		k0 += kc;
+	}
+	c.into_iter().map(f32::to_bits).collect()
+}
+
+/// The whole of C (row-major fp32 bit patterns).
+pub fn gemm(spec: &ChallengeSpec) -> Vec<u32> {
+	gemm_rows(spec, 0, spec.dims.m)
+}

@@ -1,0 +1,33 @@
+//! # PoG primitives
+//!
+//! Everything that the chain (pallet-pog and its off-chain worker) and the miner agent
+//! (`offchain-gpu`) must agree on bit for bit, written once:
+//!
+//! - [`philox`]: the Philox4x32-10 counter-based generator;
+//! - [`precision`]: the challenge precisions and how a random word becomes an element of each;
+//! - [`generator`]: the seeded matrices A (m×k) and B (k×n), any row of A or column of B on its own;
+//! - [`sizing`]: challenge dimensions from a GPU profile and the deadline that follows;
+//! - [`commitment`]: the leaf layout of C and its Keccak-256 binary Merkle tree;
+//! - [`sampling`]: which leaves are opened, from randomness fixed after the commitment;
+//! - [`verify`]: exact recomputation of sampled entries and the fp32-accumulation tolerance.
+//!
+//! The protocol and its numbers are written down in `docs/protocol.md`.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+pub mod commitment;
+pub mod cpu;
+pub mod generator;
+pub mod philox;
+pub mod precision;
+pub mod sampling;
+pub mod sizing;
+pub mod verify;
+
+pub use commitment::{Hash32, Keccak256, LEAF_BYTES, LEAF_VALUES};
+pub use generator::{ChallengeSeed, Matrix};
+pub use precision::Precision;
+pub use sizing::Dims;

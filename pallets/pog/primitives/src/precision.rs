@@ -1,0 +1,188 @@
+//! Challenge precisions and how a random word becomes an element of each.
+//!
+//! Every element is `±(1 + f)` with `f` a uniformly random fraction that fills the format's
+//! whole mantissa, built directly from integer bits (sign bit, the exponent of 1.0, random
+//! mantissa bits): no float rounding happens in generation, so the CPU and a CUDA kernel make
+//! bit-identical matrices. Because the mantissa is full, a GEMM run in a lower precision than
+//! asked rounds every operand and lands far outside the tolerance (see [`crate::verify`]).
+//!
+//! An element's value is `significand / 2^p`, where `p` is the number of mantissa bits and
+//! `significand = ±(2^p + mantissa)` is an integer; the verifier multiplies significands as
+//! integers and therefore recomputes entries of C exactly.
+
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use scale_info::TypeInfo;
+
+/// The precision a challenge's GEMM must run in. Inputs are in this format; accumulation
+/// and the result C are fp32 in every case.
+#[derive(
+	Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
+)]
+#[cfg_attr(feature = "std", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "std", serde(rename_all = "kebab-case"))]
+pub enum Precision {
+	/// IEEE binary32 inputs (24-bit significand), fp32 FMA (CUDA cores).
+	Fp32,
+	/// TensorFloat-32 inputs: fp32 storage with a 10-bit mantissa (tensor cores).
+	Tf32,
+	/// IEEE binary16 inputs (10-bit mantissa).
+	Fp16,
+	/// bfloat16 inputs (7-bit mantissa).
+	Bf16,
+	/// OCP FP8 E4M3 inputs (3-bit mantissa).
+	#[cfg_attr(feature = "std", serde(rename = "fp8-e4m3"))]
+	Fp8E4M3,
+}
+
+impl Precision {
+	/// All precisions, in the order of a profile's per-precision throughput table.
+	pub const ALL: [Precision; 5] =
+		[Precision::Fp32, Precision::Tf32, Precision::Fp16, Precision::Bf16, Precision::Fp8E4M3];
+
+	/// Position of this precision in [`Precision::ALL`] (and in a profile's throughput table).
+	pub const fn index(self) -> usize {
+		match self {
+			Precision::Fp32 => 0,
+			Precision::Tf32 => 1,
+			Precision::Fp16 => 2,
+			Precision::Bf16 => 3,
+			Precision::Fp8E4M3 => 4,
+		}
+	}
+
+	/// Short lower-case name (`fp32`, `tf32`, `fp16`, `bf16`, `fp8-e4m3`).
+	pub const fn name(self) -> &'static str {
+		match self {
+			Precision::Fp32 => "fp32",
+			Precision::Tf32 => "tf32",
+			Precision::Fp16 => "fp16",
+			Precision::Bf16 => "bf16",
+			Precision::Fp8E4M3 => "fp8-e4m3",
+		}
+	}
+
+	/// Storage width of one element in bits (tf32 is stored as fp32).
+	pub const fn storage_bits(self) -> u32 {
+		match self {
+			Precision::Fp32 | Precision::Tf32 => 32,
+			Precision::Fp16 | Precision::Bf16 => 16,
+			Precision::Fp8E4M3 => 8,
+		}
+	}
+
+	/// Number of random mantissa bits `p` in an element.
+	pub const fn mantissa_bits(self) -> u32 {
+		match self {
+			Precision::Fp32 => 23,
+			Precision::Tf32 | Precision::Fp16 => 10,
+			Precision::Bf16 => 7,
+			Precision::Fp8E4M3 => 3,
+		}
+	}
+
+	/// Elements made from one Philox4x32 output (128 bits): 4, 8 or 16.
+	pub const fn elements_per_block(self) -> u32 {
+		128 / self.storage_bits()
+	}
+
+	/// Unit roundoff of the honest accumulation the tolerance assumes, as a power of two:
+	/// `u = 2^-acc_bits`. fp32 accumulation rounds to 24 bits; Hopper's FP8 tensor-core
+	/// accumulator keeps about 14 bits (DeepSeek-V3 technical report, §3.3.2), so fp8 gets a
+	/// looser model. No lower precision than fp8 is asked for, so the looser bound costs nothing.
+	pub const fn accumulation_bits(self) -> u32 {
+		match self {
+			Precision::Fp8E4M3 => 14,
+			_ => 24,
+		}
+	}
+
+	/// The precision a cheater would most plausibly substitute (the next cheaper one), if any.
+	/// Its mantissa has fewer bits, so its results are detectably wrong.
+	pub const fn next_lower(self) -> Option<Precision> {
+		match self {
+			Precision::Fp32 => Some(Precision::Tf32),
+			Precision::Tf32 => Some(Precision::Bf16),
+			Precision::Fp16 | Precision::Bf16 => Some(Precision::Fp8E4M3),
+			Precision::Fp8E4M3 => None,
+		}
+	}
+
+	/// Element bits from `r`, a random value of [`Self::storage_bits`] bits (higher bits ignored).
+	#[inline(always)]
+	pub const fn element_from_random(self, r: u32) -> u32 {
+		match self {
+			// sign | exponent of 1.0 (127) | 23 random mantissa bits
+			Precision::Fp32 => (r & 0x8000_0000) | (127 << 23) | (r & 0x007F_FFFF),
+			// as fp32 with only the 10 high mantissa bits random (the low 13 are zero)
+			Precision::Tf32 => (r & 0x8000_0000) | (127 << 23) | (r & 0x007F_E000),
+			// sign | exponent of 1.0 (15) | 10 random mantissa bits
+			Precision::Fp16 => (r & 0x8000) | (15 << 10) | (r & 0x03FF),
+			// sign | exponent of 1.0 (127) | 7 random mantissa bits
+			Precision::Bf16 => (r & 0x8000) | (127 << 7) | (r & 0x007F),
+			// sign | exponent of 1.0 (bias 7) | 3 random mantissa bits
+			Precision::Fp8E4M3 => (r & 0x80) | (7 << 3) | (r & 0x07),
+		}
+	}
+
+	/// The signed integer significand `±(2^p + mantissa)` of generated element bits.
+	/// The element's value is `significand / 2^p` with `p` = [`Self::mantissa_bits`].
+	#[inline(always)]
+	pub const fn significand(self, bits: u32) -> i32 {
+		let (negative, mantissa) = match self {
+			Precision::Fp32 => (bits >> 31 != 0, bits & 0x007F_FFFF),
+			Precision::Tf32 => (bits >> 31 != 0, (bits & 0x007F_FFFF) >> 13),
+			Precision::Fp16 => (bits & 0x8000 != 0, bits & 0x03FF),
+			Precision::Bf16 => (bits & 0x8000 != 0, bits & 0x007F),
+			Precision::Fp8E4M3 => (bits & 0x80 != 0, bits & 0x07),
+		};
+		let magnitude = ((1u32 << self.mantissa_bits()) | mantissa) as i32;
+		if negative {
+			-magnitude
+		} else {
+			magnitude
+		}
+	}
+
+	/// The exact value of generated element bits as f32 (every element is representable).
+	#[inline(always)]
+	pub fn to_f32(self, bits: u32) -> f32 {
+		self.significand(bits) as f32 / (1u32 << self.mantissa_bits()) as f32
+	}
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn elements_decode_to_the_ieee_value_of_their_bits() {
+		for r in [0u32, 1, 0x1234_5678, 0xDEAD_BEEF, u32::MAX, 0x8000_0000, 0x7FFF_FFFF] {
+			let f = Precision::Fp32.element_from_random(r);
+			assert_eq!(f32::from_bits(f), Precision::Fp32.to_f32(f));
+			let t = Precision::Tf32.element_from_random(r);
+			assert_eq!(f32::from_bits(t), Precision::Tf32.to_f32(t));
+			assert_eq!(t & 0x1FFF, 0, "tf32 keeps 10 mantissa bits");
+			// bf16 is the top half of an fp32
+			let b = Precision::Bf16.element_from_random(r);
+			assert_eq!(f32::from_bits(b << 16), Precision::Bf16.to_f32(b));
+			// fp16: 1.m × 2^0, sign in bit 15
+			let h = Precision::Fp16.element_from_random(r);
+			let expect = (1.0 + (h & 0x3FF) as f32 / 1024.0) * if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+			assert_eq!(expect, Precision::Fp16.to_f32(h));
+			let e = Precision::Fp8E4M3.element_from_random(r);
+			assert_eq!((e >> 3) & 0xF, 7, "e4m3 exponent of 1.0");
+			let expect = (1.0 + (e & 7) as f32 / 8.0) * if e & 0x80 != 0 { -1.0 } else { 1.0 };
+			assert_eq!(expect, Precision::Fp8E4M3.to_f32(e));
+		}
+	}
+
+	#[test]
+	fn magnitudes_lie_in_one_to_two() {
+		for p in Precision::ALL {
+			for r in [0u32, u32::MAX, 0x5555_5555, 0xAAAA_AAAA] {
+				let v = p.to_f32(p.element_from_random(r)).abs();
+				assert!((1.0..2.0).contains(&v), "{p:?} {r:#x} -> {v}");
+			}
+		}
+	}
+}

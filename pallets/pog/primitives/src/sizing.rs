@@ -1,0 +1,155 @@
+//! Challenge dimensions and deadlines, in integer arithmetic (the runtime decides with them).
+//!
+//! - **m, n** follow the claimed GPU's memory: C (fp32, `4·m·n` bytes) takes about a quarter of
+//!   VRAM, leaving room for double-buffered chunks of A and B. Both are powers of two in
+//!   `[MIN_DIM, MAX_DIM]`, `n` the largest with `n² ≤ VRAM/16 bytes` and `m` = `2n` when that
+//!   still fits, else `n`. The leaf count `m·n/256` is then a power of two and the Merkle tree
+//!   perfect.
+//! - **k** makes the GEMM take the configured target time at the profile's expected throughput
+//!   for the precision: `k = ⌈target · rate / (2·m·n)⌉`, rounded up to a multiple of [`K_ALIGN`].
+
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use scale_info::TypeInfo;
+
+use crate::LEAF_VALUES;
+
+/// Smallest m and n.
+pub const MIN_DIM: u32 = 256;
+/// Largest m and n (2^17).
+pub const MAX_DIM: u32 = 1 << 17;
+/// k is a multiple of this (and so of every precision's elements per Philox block).
+pub const K_ALIGN: u32 = 256;
+/// Largest k (2^28); with |elements| < 2 no fp32 partial sum overflows.
+pub const MAX_K: u32 = 1 << 28;
+
+/// The shape of a challenge GEMM: `C (m×n) = A (m×k) · B (k×n)`.
+#[derive(
+	Clone, Copy, Debug, PartialEq, Eq, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo, Default,
+)]
+#[cfg_attr(feature = "std", derive(serde::Serialize, serde::Deserialize))]
+pub struct Dims {
+	/// Rows of A and C.
+	pub m: u32,
+	/// Columns of B and C.
+	pub n: u32,
+	/// Columns of A, rows of B: the summation length.
+	pub k: u32,
+}
+
+impl Dims {
+	/// Whether the dimensions obey the protocol's shape rules.
+	pub fn is_valid(&self) -> bool {
+		let dim_ok = |d: u32| d.is_power_of_two() && (MIN_DIM..=MAX_DIM).contains(&d);
+		dim_ok(self.m) && dim_ok(self.n) && self.k >= K_ALIGN && self.k <= MAX_K && self.k % K_ALIGN == 0
+	}
+
+	/// Floating-point operations of the GEMM (`2·m·n·k`).
+	pub fn flops(&self) -> u128 {
+		2 * u128::from(self.m) * u128::from(self.n) * u128::from(self.k)
+	}
+
+	/// Number of Merkle leaves of C (`m·n / 256`, a power of two for valid dims).
+	pub fn num_leaves(&self) -> u32 {
+		((u64::from(self.m) * u64::from(self.n)) / LEAF_VALUES as u64) as u32
+	}
+
+	/// Leaves per row of C.
+	pub fn leaves_per_row(&self) -> u32 {
+		self.n / LEAF_VALUES as u32
+	}
+
+	/// Depth of the Merkle tree (length of every proof).
+	pub fn tree_depth(&self) -> u32 {
+		self.num_leaves().trailing_zeros()
+	}
+}
+
+/// Output dimensions `(m, n)` for a GPU with `vram_mib` MiB of memory.
+pub fn output_dims(vram_mib: u32) -> (u32, u32) {
+	let budget = u64::from(vram_mib) * (1 << 20) / 16; // fp32 entries of C in a quarter of VRAM
+	let mut n = MIN_DIM;
+	while n < MAX_DIM && u64::from(n * 2) * u64::from(n * 2) <= budget {
+		n *= 2;
+	}
+	let m = if n < MAX_DIM && 2 * u64::from(n) * u64::from(n) <= budget { n * 2 } else { n };
+	(m, n)
+}
+
+/// Summation length `k` so that `2·m·n·k` flops take `target_ms` at `gflops`.
+pub fn inner_dim(m: u32, n: u32, gflops: u32, target_ms: u32) -> u32 {
+	let flops = u128::from(target_ms) * u128::from(gflops) * 1_000_000;
+	let per_k = 2 * u128::from(m) * u128::from(n);
+	let k = flops.div_ceil(per_k.max(1));
+	let aligned = k.div_ceil(u128::from(K_ALIGN)) * u128::from(K_ALIGN);
+	aligned.clamp(u128::from(K_ALIGN), u128::from(MAX_K)) as u32
+}
+
+/// The dimensions of a challenge for a GPU with `vram_mib` and `gflops` in the challenge's
+/// precision, sized to take `target_ms`.
+pub fn challenge_dims(vram_mib: u32, gflops: u32, target_ms: u32) -> Dims {
+	let (m, n) = output_dims(vram_mib);
+	Dims { m, n, k: inner_dim(m, n, gflops, target_ms) }
+}
+
+/// Milliseconds the GEMM takes at `gflops` (rounded up); `u64::MAX` if `gflops` is zero.
+pub fn expected_ms(dims: &Dims, gflops: u32) -> u64 {
+	if gflops == 0 {
+		return u64::MAX;
+	}
+	let ms = dims.flops().div_ceil(u128::from(gflops) * 1_000_000);
+	ms.min(u128::from(u64::MAX)) as u64
+}
+
+/// Time allowed from issue to commitment: the expected time stretched by the profile's
+/// throughput tolerance (a GPU may run up to `tolerance_percent` % slower than expected) plus
+/// a fixed slack for seeing the challenge and getting the root into a block.
+pub fn allowed_ms(expected_ms: u64, tolerance_percent: u8, slack_ms: u64) -> u64 {
+	let tolerance = u64::from(tolerance_percent.min(99));
+	let stretched = u128::from(expected_ms) * 100 / u128::from(100 - tolerance);
+	(stretched.min(u128::from(u64::MAX)) as u64).saturating_add(slack_ms)
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn output_dims_follow_vram() {
+		assert_eq!(output_dims(81_559), (65_536, 65_536)); // H100 80 GB
+		assert_eq!(output_dims(143_771), (131_072, 65_536)); // H200 141 GB
+		assert_eq!(output_dims(40_960), (65_536, 32_768)); // A100 40 GB
+		assert_eq!(output_dims(24_564), (32_768, 32_768)); // RTX 4090
+		assert_eq!(output_dims(15_360), (32_768, 16_384)); // T4
+		assert_eq!(output_dims(4), (512, 512)); // cpu-reference
+		assert_eq!(output_dims(0), (256, 256));
+		assert_eq!(output_dims(u32::MAX), (MAX_DIM, MAX_DIM));
+	}
+
+	#[test]
+	fn inner_dim_hits_the_target_time() {
+		// H100, fp16 at 690 TFLOPS, two minutes
+		let d = challenge_dims(81_559, 690_000, 120_000);
+		assert!(d.is_valid());
+		let ms = expected_ms(&d, 690_000);
+		assert!((120_000..120_100).contains(&ms), "{ms}");
+		assert_eq!(inner_dim(256, 256, 0, 1000), K_ALIGN);
+		assert_eq!(inner_dim(256, 256, u32::MAX, u32::MAX), MAX_K);
+	}
+
+	#[test]
+	fn deadline_stretches_by_tolerance_and_slack() {
+		assert_eq!(allowed_ms(90_000, 10, 12_000), 112_000);
+		assert_eq!(allowed_ms(1_000, 0, 0), 1_000);
+		assert_eq!(allowed_ms(u64::MAX, 99, 5), u64::MAX);
+	}
+
+	#[test]
+	fn dims_validity() {
+		assert!(Dims { m: 256, n: 512, k: 256 }.is_valid());
+		assert!(!Dims { m: 300, n: 512, k: 256 }.is_valid());
+		assert!(!Dims { m: 256, n: 512, k: 100 }.is_valid());
+		assert!(!Dims { m: 128, n: 512, k: 256 }.is_valid());
+		assert_eq!(Dims { m: 256, n: 512, k: 256 }.num_leaves(), 512);
+		assert_eq!(Dims { m: 256, n: 512, k: 256 }.tree_depth(), 9);
+	}
+}

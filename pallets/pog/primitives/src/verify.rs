@@ -1,0 +1,264 @@
+//! Verification of opened leaves: exact recomputation of sampled entries of C and the
+//! tolerance for an honest fp32-accumulated result.
+//!
+//! ## Exact recomputation
+//! Every element is `s / 2^p` with an integer significand `s` (see [`crate::precision`]), so
+//! `C[i][j]·2^(2p) = Σ_kk s_A[i][kk]·s_B[kk][j]` is an integer. The verifier sums the products
+//! in `i64` (flushed into an `i128` every 1,024 Philox blocks, so nothing overflows for any
+//! `k ≤ MAX_K`) and converts once to f64: the reference value is exact up to that one rounding
+//! (relative 2^-53). It streams a row of A and the columns of B block by block and never holds
+//! more than 16 elements of each: memory is O(entries), whatever k is.
+//!
+//! ## Tolerance
+//! An honest GPU multiplies exactly (every product of two inputs fits fp32, except fp32×fp32,
+//! which is rounded once) and accumulates in fp32 along chains of additions. With the protocol's
+//! chunking (GEMMs over chunks of `chunk_k` along k, each added into C with beta = 1), no chain
+//! is longer than `L = min(k, chunk_k + ⌈k / chunk_k⌉)`. Modelling each rounding as an independent
+//! error of at most `u·|partial sum|` (`u = 2^-acc_bits`, see
+//! [`Precision::accumulation_bits`]) on partial sums that are random walks with
+//! `E[s_j²] = j·S2/k`, where `S2 = Σ (a·b)²`, the error's standard deviation is at most
+//! `σ = u·sqrt(S2·(L + 2)/6)` (the `+2` covers the one rounding of each fp32 product).
+//! An entry passes if `|claimed − exact| ≤ Z·σ` with `Z` = [`TOLERANCE_SIGMAS`]. The check is
+//! done on squares, so no square root is taken on the way.
+//!
+//! A result computed in a lower precision with `p'` mantissa bits rounds each operand by a
+//! relative error of rms `2^-(p'+1)/√3`, giving an error of rms `sqrt(S2·2/3)·2^-(p'+1)`,
+//! which is `≈ 0.25·2^(23-p')/sqrt(L)` times the threshold for fp32 accumulation
+//! (docs/protocol.md works the numbers out per precision).
+
+use alloc::vec::Vec;
+
+use crate::{
+	commitment::{leaf_position, Hash32},
+	generator::{ChallengeSeed, Generator, Matrix},
+	sampling::checked_offsets,
+	Dims, Precision,
+};
+
+/// Standard deviations of the accumulation-error model an honest result may deviate by.
+pub const TOLERANCE_SIGMAS: f64 = 8.0;
+
+/// Everything that defines a challenge's C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChallengeSpec {
+	/// The challenge seed.
+	pub seed: ChallengeSeed,
+	/// Input precision.
+	pub precision: Precision,
+	/// GEMM shape.
+	pub dims: Dims,
+	/// Chunk length along k of the protocol's accumulation (bounds the longest fp32 chain).
+	pub chunk_k: u32,
+}
+
+/// The exact value of an entry of C and the sum of its squared products.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExactEntry {
+	/// `C[i][j]` computed exactly (rounded once to f64).
+	pub value: f64,
+	/// `S2 = Σ_kk (A[i][kk]·B[kk][j])²`, which sets the tolerance.
+	pub sum_sq: f64,
+}
+
+/// Blocks summed in i64 before flushing into i128 (products < 2^48, 16 per block at most).
+const FLUSH_BLOCKS: u32 = 1024;
+
+/// Exact entries `C[row][col]` for each `col` in `cols`, sharing one pass over row `row` of A.
+pub fn exact_entries(spec: &ChallengeSpec, row: u32, cols: &[u32]) -> Vec<ExactEntry> {
+	let generator = Generator::new(&spec.seed, spec.precision);
+	let per_block = spec.precision.elements_per_block();
+	let blocks = spec.dims.k / per_block;
+	let mut totals = alloc::vec![0i128; cols.len()];
+	let mut partial = alloc::vec![0i64; cols.len()];
+	let mut squares = alloc::vec![0f64; cols.len()];
+	let (mut a, mut b) = ([0i32; 16], [0i32; 16]);
+	for block in 0..blocks {
+		let e = generator.block_significands(Matrix::A, row, block, &mut a);
+		for (c, col) in cols.iter().enumerate() {
+			generator.block_significands(Matrix::B, *col, block, &mut b);
+			let mut dot = 0i64;
+			let mut sq = 0f64;
+			for t in 0..e {
+				let p = i64::from(a[t]) * i64::from(b[t]);
+				dot += p;
+				let pf = p as f64;
+				sq += pf * pf;
+			}
+			partial[c] += dot;
+			squares[c] += sq;
+		}
+		if block % FLUSH_BLOCKS == FLUSH_BLOCKS - 1 {
+			for (t, p) in totals.iter_mut().zip(partial.iter_mut()) {
+				*t += i128::from(*p);
+				*p = 0;
+			}
+		}
+	}
+	let scale = (1u64 << (2 * spec.precision.mantissa_bits())) as f64;
+	totals
+		.into_iter()
+		.zip(partial)
+		.zip(squares)
+		.map(|((t, p), s)| ExactEntry { value: (t + i128::from(p)) as f64 / scale, sum_sq: s / (scale * scale) })
+		.collect()
+}
+
+/// Longest chain of fp32 additions of an honest, chunked accumulation.
+pub fn chain_length(k: u32, chunk_k: u32) -> u64 {
+	let chunk = u64::from(chunk_k.max(1));
+	let k = u64::from(k);
+	k.min(chunk + k.div_ceil(chunk))
+}
+
+/// The squared tolerance `(Z·σ)²` of an entry with squared-product sum `sum_sq`.
+pub fn tolerance_sq(spec: &ChallengeSpec, sum_sq: f64) -> f64 {
+	let u = 1.0 / (1u64 << spec.precision.accumulation_bits()) as f64;
+	let chain = chain_length(spec.dims.k, spec.chunk_k) as f64;
+	TOLERANCE_SIGMAS * TOLERANCE_SIGMAS * u * u * sum_sq * (chain + 2.0) / 6.0
+}
+
+/// Why an entry failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryFault {
+	/// The claimed value is NaN or infinite.
+	NotFinite,
+	/// The claimed value is further from the exact one than the tolerance.
+	OutOfTolerance,
+}
+
+/// The first failing entry of a check.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Failure {
+	/// The opened leaf.
+	pub leaf: u32,
+	/// The entry's offset inside the leaf.
+	pub offset: u16,
+	/// What was wrong.
+	pub fault: EntryFault,
+	/// The claimed value.
+	pub claimed: f32,
+	/// The exact value.
+	pub exact: f64,
+}
+
+/// Outcome of checking entries of opened leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct CheckReport {
+	/// Entries recomputed.
+	pub checked: u32,
+	/// Largest `(error / tolerance)²` over the entries that were finite.
+	pub worst_ratio_sq: f64,
+	/// The first failing entry, if any.
+	pub failure: Option<Failure>,
+}
+
+impl CheckReport {
+	/// Whether every checked entry was within tolerance.
+	pub fn passed(&self) -> bool {
+		self.failure.is_none()
+	}
+
+	/// Fold another report into this one (keeps the first failure).
+	pub fn merge(&mut self, other: CheckReport) {
+		self.checked += other.checked;
+		if other.worst_ratio_sq > self.worst_ratio_sq {
+			self.worst_ratio_sq = other.worst_ratio_sq;
+		}
+		if self.failure.is_none() {
+			self.failure = other.failure;
+		}
+	}
+}
+
+/// Check the entries at `offsets` of opened leaf `leaf` whose claimed fp32 bit patterns are
+/// `values` (a whole leaf, already proven against the root).
+pub fn check_leaf(spec: &ChallengeSpec, leaf: u32, values: &[u32], offsets: &[u16]) -> CheckReport {
+	let (row, col0) = leaf_position(&spec.dims, leaf);
+	let cols: Vec<u32> = offsets.iter().map(|o| col0 + u32::from(*o)).collect();
+	let exact = exact_entries(spec, row, &cols);
+	let mut report = CheckReport::default();
+	for (offset, entry) in offsets.iter().zip(exact) {
+		report.checked += 1;
+		let claimed = f32::from_bits(values.get(usize::from(*offset)).copied().unwrap_or(u32::MAX));
+		let fault = if !claimed.is_finite() {
+			Some(EntryFault::NotFinite)
+		} else {
+			let err = f64::from(claimed) - entry.value;
+			let ratio_sq = err * err / tolerance_sq(spec, entry.sum_sq);
+			if ratio_sq > report.worst_ratio_sq {
+				report.worst_ratio_sq = ratio_sq;
+			}
+			(ratio_sq > 1.0).then_some(EntryFault::OutOfTolerance)
+		};
+		if let (Some(fault), None) = (fault, report.failure) {
+			report.failure = Some(Failure { leaf, offset: *offset, fault, claimed, exact: entry.value });
+		}
+	}
+	report
+}
+
+/// Check `entries_per_leaf` entries (chosen from the verifier's `entropy`) of every opened leaf.
+pub fn check_openings<'a, I>(spec: &ChallengeSpec, openings: I, entries_per_leaf: u32, entropy: &Hash32) -> CheckReport
+where
+	I: IntoIterator<Item = (u32, &'a [u32])>,
+{
+	let mut report = CheckReport::default();
+	for (leaf, values) in openings {
+		let offsets = checked_offsets(entropy, leaf, entries_per_leaf);
+		report.merge(check_leaf(spec, leaf, values, &offsets));
+	}
+	report
+}
+
+/// Multiply-adds the verifier spends per challenge: one pass of k over each opened row of A and
+/// each checked column of B (generation), plus one multiply-add per term of each checked entry.
+pub fn verifier_cost(dims: &Dims, openings: u32, entries_per_leaf: u32) -> VerifierCost {
+	let k = u64::from(dims.k);
+	let entries = u64::from(openings) * u64::from(entries_per_leaf);
+	VerifierCost { elements_generated: k * (u64::from(openings) + entries), multiply_adds: k * entries }
+}
+
+/// See [`verifier_cost`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VerifierCost {
+	/// Operand elements generated (each 1/4 to 1/16 of a Philox4x32-10 call).
+	pub elements_generated: u64,
+	/// Integer multiply-adds of the dot products.
+	pub multiply_adds: u64,
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	fn spec(precision: Precision, k: u32) -> ChallengeSpec {
+		ChallengeSpec { seed: [42; 32], precision, dims: Dims { m: 256, n: 256, k }, chunk_k: 4096 }
+	}
+
+	#[test]
+	fn exact_entries_equal_a_direct_f64_sum() {
+		for p in Precision::ALL {
+			let s = spec(p, 512);
+			let g = Generator::new(&s.seed, p);
+			let mut a = alloc::vec![0f32; 512];
+			g.fill_line_f32(Matrix::A, 5, 0, &mut a);
+			let cols = [0u32, 17, 255];
+			let exact = exact_entries(&s, 5, &cols);
+			for (col, e) in cols.iter().zip(exact) {
+				let mut b = alloc::vec![0f32; 512];
+				g.fill_line_f32(Matrix::B, *col, 0, &mut b);
+				let direct: f64 = a.iter().zip(&b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+				let sq: f64 = a.iter().zip(&b).map(|(x, y)| (f64::from(*x) * f64::from(*y)).powi(2)).sum();
+				assert_eq!(e.value, direct, "{p:?}: products are exact and so is this short f64 sum");
+				assert!((e.sum_sq - sq).abs() <= 1e-9 * sq);
+			}
+		}
+	}
+
+	#[test]
+	fn chain_length_model() {
+		assert_eq!(chain_length(1000, 4096), 1000);
+		assert_eq!(chain_length(9_830_400, 8192), 8192 + 1200);
+		assert_eq!(chain_length(10, 0), 10);
+	}
+}

@@ -1,0 +1,1 @@
+#![cfg_attr(not(feature = "std"), no_std)]
