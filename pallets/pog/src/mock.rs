@@ -1,0 +1,247 @@
+//! Mock runtime for pallet-pog's tests: System, Balances (holds), Timestamp and Pog, with
+//! sr25519 accounts so validators' `pog!` keys are their accounts.
+
+use crate as pallet_pog;
+use crate::{profiles, ProtocolConfig as PogProtocolConfig, KEY_TYPE};
+use codec::{Decode, Encode};
+use frame_support::{
+	derive_impl, parameter_types,
+	traits::{ConstU32, ConstU64, Hooks, Randomness},
+};
+use sp_core::{
+	offchain::{testing, OffchainDbExt, OffchainWorkerExt, TransactionPoolExt},
+	sr25519, H256,
+};
+use sp_keystore::{testing::MemoryKeystore, Keystore, KeystoreExt};
+use sp_runtime::{
+	generic::{Preamble, UncheckedExtrinsic},
+	traits::{Dispatchable, IdentityLookup, Verify},
+	BuildStorage,
+};
+use std::sync::Arc;
+
+pub type AccountId = sr25519::Public;
+pub type Balance = u64;
+type Block = frame_system::mocking::MockBlock<Test>;
+/// Extrinsics carry their signer as the address (no signature is checked in the mock).
+pub type Extrinsic = UncheckedExtrinsic<AccountId, RuntimeCall, (), ()>;
+
+frame_support::construct_runtime!(
+	pub enum Test {
+		System: frame_system,
+		Balances: pallet_balances,
+		Timestamp: pallet_timestamp,
+		Pog: pallet_pog,
+	}
+);
+
+#[derive_impl(frame_system::config_preludes::TestDefaultConfig)]
+impl frame_system::Config for Test {
+	type Block = Block;
+	type AccountId = AccountId;
+	type Lookup = IdentityLookup<AccountId>;
+	type AccountData = pallet_balances::AccountData<Balance>;
+}
+
+#[derive_impl(pallet_balances::config_preludes::TestDefaultConfig)]
+impl pallet_balances::Config for Test {
+	type AccountStore = System;
+	type RuntimeHoldReason = RuntimeHoldReason;
+}
+
+impl pallet_timestamp::Config for Test {
+	type Moment = u64;
+	type OnTimestampSet = ();
+	type MinimumPeriod = ConstU64<1>;
+	type WeightInfo = ();
+}
+
+impl frame_system::offchain::SigningTypes for Test {
+	type Public = <sr25519::Signature as Verify>::Signer;
+	type Signature = sr25519::Signature;
+}
+
+impl<C> frame_system::offchain::CreateTransactionBase<C> for Test
+where
+	RuntimeCall: From<C>,
+{
+	type Extrinsic = Extrinsic;
+	type RuntimeCall = RuntimeCall;
+}
+
+impl<C> frame_system::offchain::CreateSignedTransaction<C> for Test
+where
+	RuntimeCall: From<C>,
+{
+	fn create_signed_transaction<A: frame_system::offchain::AppCrypto<Self::Public, Self::Signature>>(
+		call: RuntimeCall,
+		_public: Self::Public,
+		account: AccountId,
+		_nonce: u32,
+	) -> Option<Extrinsic> {
+		Some(Extrinsic::new_signed(call, account, (), ()))
+	}
+}
+
+/// Randomness of the mock: a hash of the subject and the block number.
+pub struct TestRandomness;
+impl Randomness<H256, u64> for TestRandomness {
+	fn random(subject: &[u8]) -> (H256, u64) {
+		let n = System::block_number();
+		(H256(sp_io::hashing::blake2_256(&(subject, n).encode())), n)
+	}
+}
+
+parameter_types! {
+	pub const DepositBase: Balance = 100;
+	pub const DepositPerGpu: Balance = 10;
+}
+
+impl pallet_pog::Config for Test {
+	type AuthorityId = crate::crypto::AuthorityId;
+	type Currency = Balances;
+	type RuntimeHoldReason = RuntimeHoldReason;
+	type TimeProvider = Timestamp;
+	type Randomness = TestRandomness;
+	type DepositBase = DepositBase;
+	type DepositPerGpu = DepositPerGpu;
+	type MaxMiners = ConstU32<64>;
+	type MaxClaims = ConstU32<4>;
+	type MaxGpusPerMiner = ConstU32<8>;
+	type MaxValidators = ConstU32<8>;
+	type MaxProfiles = ConstU32<32>;
+	type MaxOpenings = ConstU32<64>;
+	type WeightInfo = ();
+}
+
+/// Milliseconds between mock blocks.
+pub const BLOCK_MS: u64 = 6_000;
+/// Starting balance of funded accounts.
+pub const FUNDS: Balance = 10_000;
+/// Index of the cpu-reference profile in the default table.
+pub const CPU_PROFILE: u32 = 9;
+/// Index of the H100 profile in the default table.
+pub const H100_PROFILE: u32 = 1;
+
+/// A dev account by name ("alice" → //Alice).
+pub fn account(name: &str) -> AccountId {
+	sp_core::Pair::from_string(&format!("//{name}"), None)
+		.map(|p: sr25519::Pair| sp_core::Pair::public(&p))
+		.expect("valid dev seed")
+}
+
+/// The test configuration: fast periods, quorum 2 of 3 validators, small chunks.
+pub fn test_config() -> PogProtocolConfig {
+	PogProtocolConfig {
+		period: 20,
+		target_ms: 2_000,
+		slack_ms: 12_000,
+		openings: 8,
+		entries_per_opening: 2,
+		quorum: 2,
+		reveal_window: 5,
+		verdict_window: 10,
+		max_challenges_per_block: 16,
+		chunk_k: 512,
+		assignment_grace: 2,
+		..PogProtocolConfig::dev()
+	}
+}
+
+/// Accounts funded at genesis.
+pub fn funded() -> Vec<AccountId> {
+	["Alice", "Bob", "Charlie", "Dave", "Eve", "Ferdie", "Miner1", "Miner2", "Miner3", "Miner4"]
+		.iter()
+		.map(|n| account(n))
+		.collect()
+}
+
+/// The validators: Alice, Bob, Charlie.
+pub fn validators() -> Vec<AccountId> {
+	vec![account("Alice"), account("Bob"), account("Charlie")]
+}
+
+/// Test externalities; with `offchain`, the keystore holds the named validators' `pog!` keys and
+/// off-chain, pool and keystore extensions are registered.
+pub struct TestEnv {
+	pub ext: sp_io::TestExternalities,
+	pub pool: Arc<parking_lot::RwLock<testing::PoolState>>,
+	pub keystore: Arc<MemoryKeystore>,
+}
+
+pub fn new_test_ext() -> sp_io::TestExternalities {
+	env(&[]).ext
+}
+
+pub fn env(local_keys: &[&str]) -> TestEnv {
+	let mut storage = frame_system::GenesisConfig::<Test>::default().build_storage().unwrap();
+	pallet_balances::GenesisConfig::<Test> {
+		balances: funded().into_iter().map(|a| (a, FUNDS)).collect(),
+		..Default::default()
+	}
+	.assimilate_storage(&mut storage)
+	.unwrap();
+	pallet_pog::GenesisConfig::<Test> {
+		profiles: profiles::default_profiles(),
+		validators: validators(),
+		config: Some(test_config()),
+	}
+	.assimilate_storage(&mut storage)
+	.unwrap();
+	let mut ext = sp_io::TestExternalities::new(storage);
+	let (offchain, _state) = testing::TestOffchainExt::new();
+	let (pool, pool_state) = testing::TestTransactionPoolExt::new();
+	let keystore = Arc::new(MemoryKeystore::new());
+	for name in local_keys {
+		keystore.sr25519_generate_new(KEY_TYPE, Some(&format!("//{name}"))).unwrap();
+	}
+	ext.register_extension(OffchainDbExt::new(offchain.clone()));
+	ext.register_extension(OffchainWorkerExt::new(offchain));
+	ext.register_extension(TransactionPoolExt::new(pool));
+	ext.register_extension(KeystoreExt(keystore.clone()));
+	ext.execute_with(|| {
+		System::set_block_number(1);
+		Timestamp::set_timestamp(BLOCK_MS);
+	});
+	TestEnv { ext, pool: pool_state, keystore }
+}
+
+/// Move to the next block: finalize this one, initialize the next with a timestamp 6 s later.
+pub fn next_block() {
+	let n = System::block_number();
+	Pog::on_finalize(n);
+	System::finalize();
+	System::initialize(&(n + 1), &System::parent_hash(), &Default::default());
+	// The hash of block n as frame-system records it for block n + 1.
+	frame_system::BlockHash::<Test>::insert(n, H256(sp_io::hashing::blake2_256(&n.to_le_bytes())));
+	System::set_block_number(n + 1);
+	pallet_timestamp::Now::<Test>::put((n + 1) * BLOCK_MS);
+	Pog::on_initialize(n + 1);
+}
+
+/// Advance `count` blocks.
+pub fn run_blocks(count: u64) {
+	for _ in 0..count {
+		next_block();
+	}
+}
+
+/// Run the off-chain worker of the current block and dispatch the signed transactions it put
+/// in the pool, each from its signer, as if included in the next block. Returns the calls with
+/// their dispatch results.
+pub fn run_ocw_and_include(
+	pool: &Arc<parking_lot::RwLock<testing::PoolState>>,
+) -> Vec<(AccountId, RuntimeCall, sp_runtime::DispatchResultWithInfo<frame_support::dispatch::PostDispatchInfo>)> {
+	let n = System::block_number();
+	Pog::offchain_worker(n);
+	let txs: Vec<Vec<u8>> = std::mem::take(&mut pool.write().transactions);
+	next_block();
+	txs.into_iter()
+		.map(|raw| {
+			let xt = Extrinsic::decode(&mut &raw[..]).expect("pool holds our extrinsics");
+			let Preamble::Signed(who, (), ()) = xt.preamble else { panic!("OCW sends signed transactions") };
+			let result = xt.function.clone().dispatch(RuntimeOrigin::signed(who));
+			(who, xt.function, result)
+		})
+		.collect()
+}
