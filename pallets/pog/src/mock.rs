@@ -166,7 +166,6 @@ pub fn validators() -> Vec<AccountId> {
 pub struct TestEnv {
 	pub ext: sp_io::TestExternalities,
 	pub pool: Arc<parking_lot::RwLock<testing::PoolState>>,
-	pub keystore: Arc<MemoryKeystore>,
 }
 
 pub fn new_test_ext() -> sp_io::TestExternalities {
@@ -198,12 +197,12 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 	ext.register_extension(OffchainDbExt::new(offchain.clone()));
 	ext.register_extension(OffchainWorkerExt::new(offchain));
 	ext.register_extension(TransactionPoolExt::new(pool));
-	ext.register_extension(KeystoreExt(keystore.clone()));
+	ext.register_extension(KeystoreExt(keystore));
 	ext.execute_with(|| {
 		System::set_block_number(1);
 		Timestamp::set_timestamp(BLOCK_MS);
 	});
-	TestEnv { ext, pool: pool_state, keystore }
+	TestEnv { ext, pool: pool_state }
 }
 
 /// Move to the next block: finalize this one, initialize the next with a timestamp 6 s later.

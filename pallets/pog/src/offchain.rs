@@ -42,10 +42,11 @@ pub const MAX_ISSUES_PER_RUN: usize = 16;
 
 /// Run the off-chain worker for block `now`.
 pub fn run<T: Config>(now: BlockNumberFor<T>) {
-	let Some(me) = local_validator::<T>() else {
+	let validators = local_validators::<T>();
+	if validators.is_empty() {
 		log::trace!(target: "pog", "no local PoG validator key; off-chain worker idle");
 		return;
-	};
+	}
 	let mut lock = StorageLock::<BlockAndTime<frame_system::Pallet<T>>>::with_block_and_time_deadline(
 		LOCK_KEY,
 		2,
@@ -55,16 +56,19 @@ pub fn run<T: Config>(now: BlockNumberFor<T>) {
 		log::debug!(target: "pog", "another off-chain worker run holds the lock; skipping block");
 		return;
 	};
-	expire::<T>(&me, now);
-	issue::<T>(&me, now);
-	verify::<T>(&me, now);
+	// A node normally holds one validator key; with several, each acts as its own validator.
+	expire::<T>(&validators[0], now);
+	for me in &validators {
+		issue::<T>(me, now);
+		verify::<T>(me, now);
+	}
 }
 
-/// The first local `pog!` key whose account is a validator.
-pub fn local_validator<T: Config>() -> Option<Account<T>> {
+/// The local `pog!` keys whose accounts are validators.
+pub fn local_validators<T: Config>() -> Vec<Account<T>> {
 	let validators = Validators::<T>::get();
 	let signer = Signer::<T, T::AuthorityId>::all_accounts();
-	let found = signer.accounts_from_keys().find(|a| validators.contains(&a.id));
+	let found = signer.accounts_from_keys().filter(|a| validators.contains(&a.id)).collect();
 	found
 }
 
@@ -173,7 +177,7 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {
 		.collect();
 	let entropy = sp_io::offchain::random_seed();
 	for id in pending.into_iter().take(MAX_VERIFICATIONS_PER_RUN) {
-		if !first_send::<T>(&(b'v', id).encode(), now) {
+		if !first_send::<T>(&(b'v', id, &me.id).encode(), now) {
 			continue;
 		}
 		let Some((verdict, report)) = verify_challenge::<T>(id, &entropy) else { continue };

@@ -3,6 +3,7 @@
 //! always rejected. Seeded, so a failure reproduces; `POG_TEST_SEED` picks another seed.
 
 use pog_primitives::{
+	cpu::round_mantissa,
 	generator::{Generator, Matrix},
 	verify::{chain_length, check_leaf, ChallengeSpec},
 	Dims, Precision,
@@ -36,14 +37,6 @@ fn line(g: &Generator, matrix: Matrix, index: u32, k: u32, round_to: Option<u32>
 		}
 	}
 	v
-}
-
-/// Round `x` (|x| in [1, 2)) to `bits` mantissa bits, ties to even: what a cheaper format keeps.
-fn round_mantissa(x: f32, bits: u32) -> f32 {
-	let scale = (1u32 << bits) as f32;
-	let scaled = x * scale;
-	let r = scaled.round_ties_even();
-	r / scale
 }
 
 fn pairwise(p: &[f32]) -> f32 {
