@@ -74,6 +74,12 @@ impl Generator {
 		self.key
 	}
 
+	/// The raw Philox output of block `block` of `line`.
+	#[inline(always)]
+	pub fn words(&self, matrix: Matrix, line: u32, block: u32) -> [u32; 4] {
+		philox4x32_10(self.counter(matrix, line, block), self.key)
+	}
+
 	/// Element bits of block `block` of `line`, written to `out[..E]`; returns `E`.
 	#[inline(always)]
 	pub fn block_bits(&self, matrix: Matrix, line: u32, block: u32, out: &mut [u32; 16]) -> usize {
