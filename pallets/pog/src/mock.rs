@@ -134,7 +134,7 @@ pub fn account(name: &str) -> AccountId {
 pub fn test_config() -> PogProtocolConfig {
 	PogProtocolConfig {
 		period: 20,
-		target_ms: 2_000,
+		target_ms: 500,
 		slack_ms: 12_000,
 		openings: 8,
 		entries_per_opening: 2,

@@ -2,7 +2,7 @@
 //!
 //! Element `A[row][kk]` is element `kk % E` of Philox block `kk / E` of *line* `row` of A, and
 //! `B[kk][col]` is element `kk % E` of block `kk / E` of line `col` of B, where `E` is
-//! [`Precision::elements_per_block`]. Both matrices run along k inside a line, so the verifier
+//! [`Precision::elements_per_block`] (4 for fp32, 8 for tf32 and fp16, 16 for bf16, 32 for fp8). Both matrices run along k inside a line, so the verifier
 //! makes one row of A or one column of B on its own, in `k / E` Philox calls, with no memory.
 //!
 //! A block is `philox4x32_10(counter, key)` with
@@ -10,8 +10,9 @@
 //! - `counter = [block, line, s2 ^ matrix, s3]` (`matrix` = 0 for A, 1 for B),
 //!
 //! where `s0..s3` are the first 16 bytes of the challenge seed read as little-endian u32 words.
-//! Within a block, element `e` takes bits `[w*e, w*(e+1))` of the 128-bit output read as words
-//! 0..3, low bits first (`w` = [`Precision::storage_bits`]).
+//! Within a block, element `e` takes the `w`-bit slot `e` of the 128-bit output read as words
+//! 0..3, low bits first (`w` = [`Precision::slot_bits`]: bits `[w*e mod 32, ...)` of word
+//! `w*e / 32`), and [`Precision::element_from_random`] makes the element from it.
 
 use crate::{
 	philox::{philox4x32_10, Key},
@@ -82,49 +83,24 @@ impl Generator {
 
 	/// Element bits of block `block` of `line`, written to `out[..E]`; returns `E`.
 	#[inline(always)]
-	pub fn block_bits(&self, matrix: Matrix, line: u32, block: u32, out: &mut [u32; 16]) -> usize {
-		let words = philox4x32_10(self.counter(matrix, line, block), self.key);
+	pub fn block_bits(&self, matrix: Matrix, line: u32, block: u32, out: &mut [u32; 32]) -> usize {
+		let words = self.words(matrix, line, block);
 		let p = self.precision;
-		match p.storage_bits() {
-			32 => {
-				for (o, w) in out.iter_mut().zip(words) {
-					*o = p.element_from_random(w);
-				}
-				4
-			},
-			16 => {
-				for (i, w) in words.into_iter().enumerate() {
-					out[2 * i] = p.element_from_random(w & 0xFFFF);
-					out[2 * i + 1] = p.element_from_random(w >> 16);
-				}
-				8
-			},
-			_ => {
-				for (i, w) in words.into_iter().enumerate() {
-					for b in 0..4 {
-						out[4 * i + b] = p.element_from_random((w >> (8 * b)) & 0xFF);
-					}
-				}
-				16
-			},
+		let w = p.slot_bits();
+		let per_word = (32 / w) as usize;
+		let mask = if w == 32 { u32::MAX } else { (1u32 << w) - 1 };
+		for (i, word) in words.into_iter().enumerate() {
+			for s in 0..per_word {
+				out[i * per_word + s] = p.element_from_random((word >> (w * s as u32)) & mask);
+			}
 		}
-	}
-
-	/// Signed integer significands of block `block` of `line` (see [`Precision::significand`]).
-	#[inline(always)]
-	pub fn block_significands(&self, matrix: Matrix, line: u32, block: u32, out: &mut [i32; 16]) -> usize {
-		let mut bits = [0u32; 16];
-		let e = self.block_bits(matrix, line, block, &mut bits);
-		for (o, b) in out.iter_mut().zip(bits.iter()).take(e) {
-			*o = self.precision.significand(*b);
-		}
-		e
+		4 * per_word
 	}
 
 	/// Element bits of `A[line][kk]` (matrix A) or `B[kk][line]` (matrix B).
 	pub fn element(&self, matrix: Matrix, line: u32, kk: u32) -> u32 {
 		let e = self.precision.elements_per_block();
-		let mut bits = [0u32; 16];
+		let mut bits = [0u32; 32];
 		self.block_bits(matrix, line, kk / e, &mut bits);
 		bits[(kk % e) as usize]
 	}
@@ -132,7 +108,7 @@ impl Generator {
 	/// Element bits of `line` for `kk` in `k0 .. k0 + out.len()`.
 	pub fn fill_line(&self, matrix: Matrix, line: u32, k0: u32, out: &mut [u32]) {
 		let e = self.precision.elements_per_block();
-		let mut bits = [0u32; 16];
+		let mut bits = [0u32; 32];
 		let mut cached = u32::MAX;
 		for (i, o) in out.iter_mut().enumerate() {
 			let kk = k0 + i as u32;
@@ -198,6 +174,7 @@ mod tests {
 			}
 			let sign = 1u32 << (p.storage_bits() - 1);
 			let mantissa = ((1u32 << p.mantissa_bits()) - 1) << (if p == Precision::Tf32 { 13 } else { 0 });
+			let sign = if p == Precision::Tf32 { 1u32 << 31 } else { sign };
 			assert_eq!(ones & zeros & (sign | mantissa), sign | mantissa, "{p:?}");
 		}
 	}

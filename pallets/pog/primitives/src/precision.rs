@@ -80,9 +80,20 @@ impl Precision {
 		}
 	}
 
-	/// Elements made from one Philox4x32 output (128 bits): 4, 8 or 16.
+	/// Random bits an element is made from (its sign and mantissa, rounded up to a power of
+	/// two): 32 for fp32, 16 for tf32 and fp16, 8 for bf16, 4 for fp8-e4m3.
+	pub const fn slot_bits(self) -> u32 {
+		match self {
+			Precision::Fp32 => 32,
+			Precision::Tf32 | Precision::Fp16 => 16,
+			Precision::Bf16 => 8,
+			Precision::Fp8E4M3 => 4,
+		}
+	}
+
+	/// Elements made from one Philox4x32 output (128 bits): 4, 8, 16 or 32.
 	pub const fn elements_per_block(self) -> u32 {
-		128 / self.storage_bits()
+		128 / self.slot_bits()
 	}
 
 	/// Unit roundoff of the honest accumulation the tolerance assumes, as a power of two:
@@ -107,20 +118,21 @@ impl Precision {
 		}
 	}
 
-	/// Element bits from `r`, a random value of [`Self::storage_bits`] bits (higher bits ignored).
+	/// Element bits from `r`, a random value of [`Self::slot_bits`] bits (higher bits ignored):
+	/// the slot's top bit is the sign, its low `p` bits the mantissa.
 	#[inline(always)]
 	pub const fn element_from_random(self, r: u32) -> u32 {
 		match self {
 			// sign | exponent of 1.0 (127) | 23 random mantissa bits
 			Precision::Fp32 => (r & 0x8000_0000) | (127 << 23) | (r & 0x007F_FFFF),
-			// as fp32 with only the 10 high mantissa bits random (the low 13 are zero)
-			Precision::Tf32 => (r & 0x8000_0000) | (127 << 23) | (r & 0x007F_E000),
+			// fp32 storage: sign | exponent 127 | 10 random mantissa bits | 13 zero bits
+			Precision::Tf32 => ((r & 0x8000) << 16) | (127 << 23) | ((r & 0x03FF) << 13),
 			// sign | exponent of 1.0 (15) | 10 random mantissa bits
 			Precision::Fp16 => (r & 0x8000) | (15 << 10) | (r & 0x03FF),
 			// sign | exponent of 1.0 (127) | 7 random mantissa bits
-			Precision::Bf16 => (r & 0x8000) | (127 << 7) | (r & 0x007F),
+			Precision::Bf16 => ((r & 0x80) << 8) | (127 << 7) | (r & 0x007F),
 			// sign | exponent of 1.0 (bias 7) | 3 random mantissa bits
-			Precision::Fp8E4M3 => (r & 0x80) | (7 << 3) | (r & 0x07),
+			Precision::Fp8E4M3 => ((r & 0x8) << 4) | (7 << 3) | (r & 0x07),
 		}
 	}
 
@@ -162,8 +174,10 @@ mod tests {
 			let t = Precision::Tf32.element_from_random(r);
 			assert_eq!(f32::from_bits(t), Precision::Tf32.to_f32(t));
 			assert_eq!(t & 0x1FFF, 0, "tf32 keeps 10 mantissa bits");
+			assert_eq!(t >> 31, (r >> 15) & 1, "tf32 sign from the slot's top bit");
 			// bf16 is the top half of an fp32
 			let b = Precision::Bf16.element_from_random(r);
+			assert_eq!(b >> 15, (r >> 7) & 1);
 			assert_eq!(f32::from_bits(b << 16), Precision::Bf16.to_f32(b));
 			// fp16: 1.m × 2^0, sign in bit 15
 			let h = Precision::Fp16.element_from_random(r);
@@ -171,6 +185,7 @@ mod tests {
 			assert_eq!(expect, Precision::Fp16.to_f32(h));
 			let e = Precision::Fp8E4M3.element_from_random(r);
 			assert_eq!((e >> 3) & 0xF, 7, "e4m3 exponent of 1.0");
+			assert_eq!(e >> 7, (r >> 3) & 1, "fp8 sign from the 4-bit slot's top bit");
 			let expect = (1.0 + (e & 7) as f32 / 8.0) * if e & 0x80 != 0 { -1.0 } else { 1.0 };
 			assert_eq!(expect, Precision::Fp8E4M3.to_f32(e));
 		}

@@ -1,9 +1,10 @@
 //! Challenge dimensions and deadlines, in integer arithmetic (the runtime decides with them).
 //!
-//! - **m, n** follow the claimed GPU's memory: C (fp32, `4·m·n` bytes) takes about a quarter of
-//!   VRAM, leaving room for double-buffered chunks of A and B. Both are powers of two in
-//!   `[MIN_DIM, MAX_DIM]`, `n` the largest with `n² ≤ VRAM/16 bytes` and `m` = `2n` when that
-//!   still fits, else `n`. The leaf count `m·n/256` is then a power of two and the Merkle tree
+//! - **m, n** follow the claimed GPU's memory: C (fp32, `4·m·n` bytes) takes at most half of
+//!   VRAM, leaving room for double-buffered chunks of A and B and the leaf hashes. Both are powers
+//!   of two in `[MIN_DIM, MAX_DIM]`, `n` the largest with `n² ≤ VRAM/8 bytes` and `m` = `2n` when
+//!   that still fits, else `n`. A larger C means a shorter k for the same work, and the
+//!   verifier's cost per entry is proportional to k. The leaf count `m·n/256` is then a power of two and the Merkle tree
 //!   perfect.
 //! - **k** makes the GEMM take the configured target time at the profile's expected throughput
 //!   for the precision: `k = ⌈target · rate / (2·m·n)⌉`, rounded up to a multiple of [`K_ALIGN`].
@@ -66,7 +67,7 @@ impl Dims {
 
 /// Output dimensions `(m, n)` for a GPU with `vram_mib` MiB of memory.
 pub fn output_dims(vram_mib: u32) -> (u32, u32) {
-	let budget = u64::from(vram_mib) * (1 << 20) / 16; // fp32 entries of C in a quarter of VRAM
+	let budget = u64::from(vram_mib) * (1 << 20) / 8; // fp32 entries of C in half of VRAM
 	let mut n = MIN_DIM;
 	while n < MAX_DIM && u64::from(n * 2) * u64::from(n * 2) <= budget {
 		n *= 2;
@@ -115,22 +116,22 @@ mod tests {
 
 	#[test]
 	fn output_dims_follow_vram() {
-		assert_eq!(output_dims(81_559), (65_536, 65_536)); // H100 80 GB
-		assert_eq!(output_dims(143_771), (131_072, 65_536)); // H200 141 GB
-		assert_eq!(output_dims(40_960), (65_536, 32_768)); // A100 40 GB
-		assert_eq!(output_dims(24_564), (32_768, 32_768)); // RTX 4090
-		assert_eq!(output_dims(15_360), (32_768, 16_384)); // T4
-		assert_eq!(output_dims(4), (512, 512)); // cpu-reference
+		assert_eq!(output_dims(81_559), (131_072, 65_536)); // H100 80 GB: C is 32 GiB
+		assert_eq!(output_dims(143_771), (131_072, 131_072)); // H200 141 GB: 64 GiB
+		assert_eq!(output_dims(40_960), (65_536, 65_536)); // A100 40 GB: 16 GiB
+		assert_eq!(output_dims(24_564), (65_536, 32_768)); // RTX 4090: 8 GiB
+		assert_eq!(output_dims(15_360), (32_768, 32_768)); // T4: 4 GiB
+		assert_eq!(output_dims(4), (1_024, 512)); // cpu-reference
 		assert_eq!(output_dims(0), (256, 256));
 		assert_eq!(output_dims(u32::MAX), (MAX_DIM, MAX_DIM));
 	}
 
 	#[test]
 	fn inner_dim_hits_the_target_time() {
-		// H100, fp16 at 690 TFLOPS, two minutes
-		let d = challenge_dims(81_559, 690_000, 120_000);
+		// H100, fp16 at 640 TFLOPS, two minutes
+		let d = challenge_dims(81_559, 640_000, 120_000);
 		assert!(d.is_valid());
-		let ms = expected_ms(&d, 690_000);
+		let ms = expected_ms(&d, 640_000);
 		assert!((120_000..120_100).contains(&ms), "{ms}");
 		assert_eq!(inner_dim(256, 256, 0, 1000), K_ALIGN);
 		assert_eq!(inner_dim(256, 256, u32::MAX, u32::MAX), MAX_K);

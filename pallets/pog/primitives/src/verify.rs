@@ -60,7 +60,8 @@ pub struct ExactEntry {
 	pub sum_sq: f64,
 }
 
-/// Blocks summed in 64-bit integers before flushing into 128-bit ones (so no sum overflows).
+/// Blocks summed in 64-bit integers before flushing into 128-bit ones (so no sum overflows:
+/// at most 32 terms per block, each product < 2^48 and each square < 2^48).
 const FLUSH_BLOCKS: u32 = 1024;
 
 /// Significands of one Philox block, specialised per format so the verifier's inner loop has no
@@ -71,7 +72,7 @@ trait Format {
 	const E: usize;
 	/// Right shift applied to a product before squaring it for `S2` (keeps squares < 2^48).
 	const SQ_SHIFT: u32;
-	fn significands(words: [u32; 4], out: &mut [i32; 16]);
+	fn significands(words: [u32; 4], out: &mut [i32; 32]);
 }
 
 #[inline(always)]
@@ -80,67 +81,38 @@ fn signed(magnitude: u32, sign_bit: u32) -> i32 {
 	(magnitude as i32 ^ s) - s
 }
 
-struct Fp32;
-impl Format for Fp32 {
-	const E: usize = 4;
-	const SQ_SHIFT: u32 = 24;
+/// A format whose element is made from a `SLOT`-bit slot: sign in the slot's top bit, `P`
+/// mantissa bits at the bottom.
+struct Slots<const SLOT: u32, const P: u32, const SQ_SHIFT: u32>;
+impl<const SLOT: u32, const P: u32, const SHIFT: u32> Format for Slots<SLOT, P, SHIFT> {
+	const E: usize = (128 / SLOT) as usize;
+	const SQ_SHIFT: u32 = SHIFT;
 	#[inline(always)]
-	fn significands(w: [u32; 4], out: &mut [i32; 16]) {
+	fn significands(w: [u32; 4], out: &mut [i32; 32]) {
+		let per_word = (32 / SLOT) as usize;
+		let mask = (1u32 << P) - 1;
 		for i in 0..4 {
-			out[i] = signed((1 << 23) | (w[i] & 0x007F_FFFF), w[i] >> 31);
-		}
-	}
-}
-
-struct Tf32;
-impl Format for Tf32 {
-	const E: usize = 4;
-	const SQ_SHIFT: u32 = 0;
-	#[inline(always)]
-	fn significands(w: [u32; 4], out: &mut [i32; 16]) {
-		for i in 0..4 {
-			out[i] = signed((1 << 10) | ((w[i] >> 13) & 0x3FF), w[i] >> 31);
-		}
-	}
-}
-
-struct Half<const MANTISSA: u32>;
-impl<const MANTISSA: u32> Format for Half<MANTISSA> {
-	const E: usize = 8;
-	const SQ_SHIFT: u32 = 0;
-	#[inline(always)]
-	fn significands(w: [u32; 4], out: &mut [i32; 16]) {
-		let mask = (1u32 << MANTISSA) - 1;
-		for i in 0..4 {
-			let (lo, hi) = (w[i] & 0xFFFF, w[i] >> 16);
-			out[2 * i] = signed((1 << MANTISSA) | (lo & mask), lo >> 15);
-			out[2 * i + 1] = signed((1 << MANTISSA) | (hi & mask), hi >> 15);
-		}
-	}
-}
-
-struct Fp8;
-impl Format for Fp8 {
-	const E: usize = 16;
-	const SQ_SHIFT: u32 = 0;
-	#[inline(always)]
-	fn significands(w: [u32; 4], out: &mut [i32; 16]) {
-		for i in 0..4 {
-			for b in 0..4 {
-				let byte = w[i] >> (8 * b);
-				out[4 * i + b] = signed(8 | (byte & 7), byte >> 7);
+			for s in 0..per_word {
+				let slot = if SLOT == 32 { w[i] } else { w[i] >> (SLOT * s as u32) };
+				out[i * per_word + s] = signed((1 << P) | (slot & mask), slot >> (SLOT - 1));
 			}
 		}
 	}
 }
+
+type Fp32 = Slots<32, 23, 24>;
+type Tf32 = Slots<16, 10, 0>;
+type Fp16 = Slots<16, 10, 0>;
+type Bf16 = Slots<8, 7, 0>;
+type Fp8 = Slots<4, 3, 0>;
 
 /// Exact entries `C[row][col]` for each `col` in `cols`, sharing one pass over row `row` of A.
 pub fn exact_entries(spec: &ChallengeSpec, row: u32, cols: &[u32]) -> Vec<ExactEntry> {
 	match spec.precision {
 		Precision::Fp32 => entries::<Fp32>(spec, row, cols),
 		Precision::Tf32 => entries::<Tf32>(spec, row, cols),
-		Precision::Fp16 => entries::<Half<10>>(spec, row, cols),
-		Precision::Bf16 => entries::<Half<7>>(spec, row, cols),
+		Precision::Fp16 => entries::<Fp16>(spec, row, cols),
+		Precision::Bf16 => entries::<Bf16>(spec, row, cols),
 		Precision::Fp8E4M3 => entries::<Fp8>(spec, row, cols),
 	}
 }
@@ -151,18 +123,30 @@ fn entries<F: Format>(spec: &ChallengeSpec, row: u32, cols: &[u32]) -> Vec<Exact
 	let n = cols.len();
 	let (mut dot_total, mut sq_total) = (alloc::vec![0i128; n], alloc::vec![0u128; n]);
 	let (mut dot, mut sq) = (alloc::vec![0i64; n], alloc::vec![0u64; n]);
-	let (mut a, mut b) = ([0i32; 16], [0i32; 16]);
+	let (mut a, mut b) = ([0i32; 32], [0i32; 32]);
 	for block in 0..blocks {
 		F::significands(generator.words(Matrix::A, row, block), &mut a);
 		for (c, col) in cols.iter().enumerate() {
 			F::significands(generator.words(Matrix::B, *col, block), &mut b);
-			let (mut d, mut s) = (0i64, 0u64);
-			for t in 0..F::E {
-				let p = i64::from(a[t]) * i64::from(b[t]);
-				d += p;
-				let q = (p >> F::SQ_SHIFT) as i32 as i64;
-				s += (q * q) as u64;
-			}
+			let (d, s) = if F::SQ_SHIFT == 0 {
+				// Significands ≤ 2^11: products fit i32, and a block's 32 of them too.
+				let (mut d, mut s) = (0i32, 0u64);
+				for t in 0..F::E {
+					let p = a[t] * b[t];
+					d += p;
+					s += (i64::from(p) * i64::from(p)) as u64;
+				}
+				(i64::from(d), s)
+			} else {
+				let (mut d, mut s) = (0i64, 0u64);
+				for t in 0..F::E {
+					let p = i64::from(a[t]) * i64::from(b[t]);
+					d += p;
+					let q = p >> F::SQ_SHIFT;
+					s += (q * q) as u64;
+				}
+				(d, s)
+			};
 			dot[c] += d;
 			sq[c] += s;
 		}
@@ -341,10 +325,10 @@ mod tests {
 	#[test]
 	fn specialised_significands_match_the_reference() {
 		let words = [0x1234_5678, 0x9ABC_DEF0, 0xFFFF_FFFF, 0x0F0F_8080];
-		let check = |p: Precision, got: [i32; 16], e: usize| {
-			let mut bits = [0u32; 16];
+		let check = |p: Precision, got: [i32; 32], e: usize| {
+			let mut bits = [0u32; 32];
 			// Reproduce block_bits on `words` through the reference path.
-			let w = p.storage_bits();
+			let w = p.slot_bits();
 			for i in 0..e {
 				let word = words[(i as u32 * w / 32) as usize];
 				let r = if w == 32 { word } else { (word >> ((i as u32 * w) % 32)) & ((1 << w) - 1) };
@@ -354,17 +338,17 @@ mod tests {
 				assert_eq!(got[i], p.significand(bits[i]), "{p:?} element {i}");
 			}
 		};
-		let mut out = [0i32; 16];
+		let mut out = [0i32; 32];
 		Fp32::significands(words, &mut out);
 		check(Precision::Fp32, out, 4);
 		Tf32::significands(words, &mut out);
-		check(Precision::Tf32, out, 4);
-		Half::<10>::significands(words, &mut out);
+		check(Precision::Tf32, out, 8);
+		Fp16::significands(words, &mut out);
 		check(Precision::Fp16, out, 8);
-		Half::<7>::significands(words, &mut out);
-		check(Precision::Bf16, out, 8);
+		Bf16::significands(words, &mut out);
+		check(Precision::Bf16, out, 16);
 		Fp8::significands(words, &mut out);
-		check(Precision::Fp8E4M3, out, 16);
+		check(Precision::Fp8E4M3, out, 32);
 	}
 
 	#[test]
