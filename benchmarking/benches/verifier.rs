@@ -16,9 +16,11 @@ fn per_entry(c: &mut Criterion) {
 	for p in Precision::ALL {
 		for (preset, spec) in [("dev", dev_cpu_reference(p)), ("h100-2min", h100_two_minutes(p))] {
 			group.throughput(Throughput::Elements(u64::from(spec.dims.k)));
-			group.bench_with_input(BenchmarkId::new(preset, format!("{} k={}", p.name(), spec.dims.k)), &spec, |b, s| {
-				b.iter(|| black_box(exact_entries(s, 3, &[17])))
-			});
+			group.bench_with_input(
+				BenchmarkId::new(preset, format!("{} k={}", p.name(), spec.dims.k)),
+				&spec,
+				|b, s| b.iter(|| black_box(exact_entries(s, 3, &[17]))),
+			);
 		}
 	}
 	group.finish();

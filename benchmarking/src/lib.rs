@@ -29,3 +29,19 @@ pub fn dev_cpu_reference(precision: Precision) -> ChallengeSpec {
 fn spec(dims: Dims, precision: Precision) -> ChallengeSpec {
 	ChallengeSpec { seed: [0x5a; 32], precision, dims, chunk_k: CHUNK_K }
 }
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn benchmarked_shapes_are_valid_protocol_challenges() {
+		for p in Precision::ALL {
+			let h = h100_two_minutes(p);
+			assert!(h.dims.is_valid());
+			let ms = sizing::expected_ms(&h.dims, H100_GFLOPS[p.index()]);
+			assert!((MAINNET_TARGET_MS as u64..MAINNET_TARGET_MS as u64 + 1_000).contains(&ms), "{p:?}: {ms} ms");
+			assert!(dev_cpu_reference(p).dims.is_valid());
+		}
+	}
+}

@@ -10,10 +10,7 @@ use frame_support::{
 };
 use frame_system::RawOrigin;
 use pog_primitives::{commitment, LEAF_VALUES};
-use sp_runtime::{
-	traits::Hash,
-	Perbill, Saturating,
-};
+use sp_runtime::{traits::Hash, Perbill, Saturating};
 
 const SEED: u32 = 0;
 
@@ -22,8 +19,8 @@ where
 	T::Currency: Mutate<T::AccountId>,
 {
 	let who: T::AccountId = account(name, index, SEED);
-	let deposit = T::DepositBase::get()
-		.saturating_add(T::DepositPerGpu::get().saturating_mul(T::MaxGpusPerMiner::get().into()));
+	let deposit =
+		T::DepositBase::get().saturating_add(T::DepositPerGpu::get().saturating_mul(T::MaxGpusPerMiner::get().into()));
 	let ed = <T::Currency as frame_support::traits::fungible::Inspect<T::AccountId>>::minimum_balance();
 	let _ = T::Currency::set_balance(&who, deposit.saturating_add(ed).saturating_mul(100u32.into()));
 	who
@@ -357,4 +354,3 @@ mod benchmarks {
 
 	impl_benchmark_test_suite!(Pog, crate::mock::new_test_ext(), crate::mock::Test);
 }
-

@@ -104,7 +104,9 @@ pub mod pallet {
 
 	/// Configuration of the pallet.
 	#[pallet::config]
-	pub trait Config: CreateSignedTransaction<Call<Self>> + frame_system::Config<RuntimeEvent: From<Event<Self>>> {
+	pub trait Config:
+		CreateSignedTransaction<Call<Self>> + frame_system::Config<RuntimeEvent: From<Event<Self>>>
+	{
 		/// The validators' off-chain signing crypto (key type `pog!`).
 		type AuthorityId: frame_system::offchain::AppCrypto<Self::Public, Self::Signature>;
 		/// Currency in which miners' deposits are held.
@@ -204,8 +206,13 @@ pub mod pallet {
 
 	/// Verified GPUs of each miner, with their points.
 	#[pallet::storage]
-	pub type Credits<T: Config> =
-		StorageMap<_, Blake2_128Concat, T::AccountId, BoundedVec<GpuCredit<BlockNumberFor<T>>, T::MaxGpusPerMiner>, ValueQuery>;
+	pub type Credits<T: Config> = StorageMap<
+		_,
+		Blake2_128Concat,
+		T::AccountId,
+		BoundedVec<GpuCredit<BlockNumberFor<T>>, T::MaxGpusPerMiner>,
+		ValueQuery,
+	>;
 
 	/// Each miner's score and its components.
 	#[pallet::storage]

@@ -52,28 +52,28 @@ impl<T: Config> Pallet<T> {
 
 	pub(crate) fn validate_config(c: &ProtocolConfig) -> DispatchResult {
 		let w = c.weights;
-		let weight_sum = u64::from(w.gpu.deconstruct()) +
-			u64::from(w.cpu.deconstruct()) +
-			u64::from(w.ram.deconstruct()) +
-			u64::from(w.disk.deconstruct());
-		let ok = c.period > 0 &&
-			c.target_ms > 0 &&
-			c.openings > 0 &&
-			c.openings <= T::MaxOpenings::get() &&
-			c.entries_per_opening > 0 &&
-			c.entries_per_opening <= pog_primitives::LEAF_VALUES as u32 &&
-			c.quorum > 0 &&
-			c.reveal_window > 0 &&
-			c.verdict_window > 0 &&
-			c.max_challenges_per_block >= T::MaxGpusPerMiner::get() &&
-			c.chunk_k >= sizing::K_ALIGN &&
-			c.chunk_k % sizing::K_ALIGN == 0 &&
-			weight_sum == u64::from(Perbill::one().deconstruct()) &&
-			c.caps.gpus > 0 &&
-			c.caps.gpu_points > 0 &&
-			c.caps.cpu_cores > 0 &&
-			c.caps.ram_gib > 0 &&
-			c.caps.disk_gib > 0;
+		let weight_sum = u64::from(w.gpu.deconstruct())
+			+ u64::from(w.cpu.deconstruct())
+			+ u64::from(w.ram.deconstruct())
+			+ u64::from(w.disk.deconstruct());
+		let ok = c.period > 0
+			&& c.target_ms > 0
+			&& c.openings > 0
+			&& c.openings <= T::MaxOpenings::get()
+			&& c.entries_per_opening > 0
+			&& c.entries_per_opening <= pog_primitives::LEAF_VALUES as u32
+			&& c.quorum > 0
+			&& c.reveal_window > 0
+			&& c.verdict_window > 0
+			&& c.max_challenges_per_block >= T::MaxGpusPerMiner::get()
+			&& c.chunk_k >= sizing::K_ALIGN
+			&& c.chunk_k % sizing::K_ALIGN == 0
+			&& weight_sum == u64::from(Perbill::one().deconstruct())
+			&& c.caps.gpus > 0
+			&& c.caps.gpu_points > 0
+			&& c.caps.cpu_cores > 0
+			&& c.caps.ram_gib > 0
+			&& c.caps.disk_gib > 0;
 		ensure!(ok, Error::<T>::InvalidConfig);
 		Ok(())
 	}
@@ -211,8 +211,7 @@ impl<T: Config> Pallet<T> {
 
 	/// The precision a seed asks for, among those the profile supports.
 	pub fn precision_for(profile: &GpuProfile, seed: &Hash32) -> Option<Precision> {
-		let supported: Vec<Precision> =
-			Precision::ALL.into_iter().filter(|p| profile.gflops_for(*p) > 0).collect();
+		let supported: Vec<Precision> = Precision::ALL.into_iter().filter(|p| profile.gflops_for(*p) > 0).collect();
 		let n = supported.len();
 		(n > 0).then(|| supported[usize::from(seed[31]) % n])
 	}
@@ -231,10 +230,7 @@ impl<T: Config> Pallet<T> {
 		let gpus = info.gpu_count();
 		let (block, issued) = IssuedInBlock::<T>::get();
 		let issued = if block == now { issued } else { 0 };
-		ensure!(
-			issued.saturating_add(gpus) <= config.max_challenges_per_block,
-			Error::<T>::TooManyChallengesThisBlock
-		);
+		ensure!(issued.saturating_add(gpus) <= config.max_challenges_per_block, Error::<T>::TooManyChallengesThisBlock);
 		let now_ms = Self::now_ms();
 
 		// Size every challenge first; the round shares the latest deadline.
@@ -305,7 +301,12 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	pub(crate) fn do_commit(who: T::AccountId, id: ChallengeId, root: Hash32, mut report: AgentReport) -> DispatchResult {
+	pub(crate) fn do_commit(
+		who: T::AccountId,
+		id: ChallengeId,
+		root: Hash32,
+		mut report: AgentReport,
+	) -> DispatchResult {
 		let mut ch = Challenges::<T>::get(id).ok_or(Error::<T>::UnknownChallenge)?;
 		ensure!(ch.miner == who, Error::<T>::NotChallengedMiner);
 		ensure!(ch.status == ChallengeStatus::Issued, Error::<T>::WrongStatus);
@@ -420,12 +421,15 @@ impl<T: Config> Pallet<T> {
 	/// The status an unfinished challenge expires to now, if it does.
 	pub fn expiry_of(ch: &ChallengeOf<T>, now: BlockNumberFor<T>, now_ms: u64) -> Option<ChallengeStatus> {
 		match ch.status {
-			ChallengeStatus::Issued if now_ms > ch.deadline_ms =>
-				Some(ChallengeStatus::Failed(FailReason::MissedDeadline)),
-			ChallengeStatus::Committed if ch.reveal_deadline.map_or(false, |d| now > d) =>
-				Some(ChallengeStatus::Failed(FailReason::RevealMissed)),
-			ChallengeStatus::Revealed if ch.verdict_deadline.map_or(false, |d| now > d) =>
-				Some(ChallengeStatus::Inconclusive),
+			ChallengeStatus::Issued if now_ms > ch.deadline_ms => {
+				Some(ChallengeStatus::Failed(FailReason::MissedDeadline))
+			},
+			ChallengeStatus::Committed if ch.reveal_deadline.map_or(false, |d| now > d) => {
+				Some(ChallengeStatus::Failed(FailReason::RevealMissed))
+			},
+			ChallengeStatus::Revealed if ch.verdict_deadline.map_or(false, |d| now > d) => {
+				Some(ChallengeStatus::Inconclusive)
+			},
 			_ => None,
 		}
 	}
@@ -454,8 +458,7 @@ impl<T: Config> Pallet<T> {
 		match status {
 			ChallengeStatus::Passed => {
 				let points = Profiles::<T>::get(ch.profile).map_or(0, |p| p.base_score);
-				let credit =
-					GpuCredit { uuid, profile: ch.profile, points, challenge: id, verified_at: Self::now() };
+				let credit = GpuCredit { uuid, profile: ch.profile, points, challenge: id, verified_at: Self::now() };
 				Credits::<T>::mutate(&miner, |credits| {
 					credits.retain(|c| c.uuid != uuid);
 					// Cannot fail: one credit per claimed GPU, at most MaxGpusPerMiner.
@@ -476,7 +479,11 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// A miner's score from its verified GPUs and hardware.
-	pub fn compute_score(info: &MinerOf<T>, credits: &[GpuCredit<BlockNumberFor<T>>], config: &ProtocolConfig) -> Score {
+	pub fn compute_score(
+		info: &MinerOf<T>,
+		credits: &[GpuCredit<BlockNumberFor<T>>],
+		config: &ProtocolConfig,
+	) -> Score {
 		let mut points: Vec<u64> = credits.iter().map(|c| u64::from(c.points)).collect();
 		points.sort_unstable_by(|a, b| b.cmp(a));
 		let verified = credits.len() as u32;
@@ -567,9 +574,15 @@ impl<T: Config> Pallet<T> {
 				T::Currency::balance_on_hold(&reason, &who) == info.deposit,
 				TryRuntimeError::Other("deposit held differs from the miner's record")
 			);
-			ensure!(info.deposit == Self::deposit_for(info.gpu_count()), TryRuntimeError::Other("deposit is not the rule"));
+			ensure!(
+				info.deposit == Self::deposit_for(info.gpu_count()),
+				TryRuntimeError::Other("deposit is not the rule")
+			);
 			for (profile, uuid) in info.gpus() {
-				ensure!(UuidOwner::<T>::get(uuid).as_ref() == Some(&who), TryRuntimeError::Other("uuid owner mismatch"));
+				ensure!(
+					UuidOwner::<T>::get(uuid).as_ref() == Some(&who),
+					TryRuntimeError::Other("uuid owner mismatch")
+				);
 				*claimed_per_profile.entry(profile).or_default() += 1;
 			}
 			for id in info.current_round.iter().chain(info.previous_round.iter()) {
@@ -585,7 +598,10 @@ impl<T: Config> Pallet<T> {
 			}
 		}
 		ensure!(miners == MinerCount::<T>::get(), TryRuntimeError::Other("MinerCount is wrong"));
-		ensure!(UuidOwner::<T>::iter().count() as u32 == claimed_per_profile.values().sum::<u32>(), TryRuntimeError::Other("orphan UUID owner"));
+		ensure!(
+			UuidOwner::<T>::iter().count() as u32 == claimed_per_profile.values().sum::<u32>(),
+			TryRuntimeError::Other("orphan UUID owner")
+		);
 		for (profile, count) in ProfileClaims::<T>::iter() {
 			ensure!(
 				claimed_per_profile.get(&profile).copied().unwrap_or(0) == count,
@@ -607,7 +623,8 @@ impl<T: Config> Pallet<T> {
 			TryRuntimeError::Other("in-flight id without a challenge")
 		);
 		ensure!(
-			Openings::<T>::iter_keys().all(|id| Challenges::<T>::get(id).map_or(false, |c| c.status == ChallengeStatus::Revealed)),
+			Openings::<T>::iter_keys()
+				.all(|id| Challenges::<T>::get(id).map_or(false, |c| c.status == ChallengeStatus::Revealed)),
 			TryRuntimeError::Other("openings kept for a challenge not awaiting verdicts")
 		);
 		let shares = WeightShares::<T>::get();

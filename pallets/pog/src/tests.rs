@@ -29,15 +29,16 @@ fn claims(list: Vec<ClaimOf<Test>>) -> ClaimsOf<Test> {
 }
 
 fn hardware() -> Hardware {
-	Hardware { cpu_cores: 32, cpu_model: b"AMD EPYC 9654".to_vec().try_into().unwrap(), ram_mib: 256 * 1024, disk_gib: 4096 }
+	Hardware {
+		cpu_cores: 32,
+		cpu_model: b"AMD EPYC 9654".to_vec().try_into().unwrap(),
+		ram_mib: 256 * 1024,
+		disk_gib: 4096,
+	}
 }
 
 fn register_cpu_miner(who: AccountId, uuids: &[GpuUuid]) {
-	assert_ok!(Pog::register_miner(
-		RuntimeOrigin::signed(who),
-		claims(vec![claim(CPU_PROFILE, uuids)]),
-		hardware()
-	));
+	assert_ok!(Pog::register_miner(RuntimeOrigin::signed(who), claims(vec![claim(CPU_PROFILE, uuids)]), hardware()));
 }
 
 fn events() -> Vec<Event<Test>> {
@@ -205,14 +206,26 @@ fn root_manages_profiles_validators_and_config() {
 		assert_noop!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")), Error::<Test>::AlreadyValidator);
 		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), account("Dave")));
 		assert_noop!(Pog::remove_validator(RuntimeOrigin::root(), account("Dave")), Error::<Test>::NotValidator);
-		assert_noop!(Pog::add_validator(RuntimeOrigin::signed(account("Dave")), account("Dave")), DispatchError::BadOrigin);
+		assert_noop!(
+			Pog::add_validator(RuntimeOrigin::signed(account("Dave")), account("Dave")),
+			DispatchError::BadOrigin
+		);
 
 		let mut c = test_config();
 		c.weights.gpu = Perbill::from_percent(60);
 		assert_noop!(Pog::set_config(RuntimeOrigin::root(), c), Error::<Test>::InvalidConfig);
-		assert_noop!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { period: 0, ..test_config() }), Error::<Test>::InvalidConfig);
-		assert_noop!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { openings: 65, ..test_config() }), Error::<Test>::InvalidConfig);
-		assert_noop!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { chunk_k: 100, ..test_config() }), Error::<Test>::InvalidConfig);
+		assert_noop!(
+			Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { period: 0, ..test_config() }),
+			Error::<Test>::InvalidConfig
+		);
+		assert_noop!(
+			Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { openings: 65, ..test_config() }),
+			Error::<Test>::InvalidConfig
+		);
+		assert_noop!(
+			Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { chunk_k: 100, ..test_config() }),
+			Error::<Test>::InvalidConfig
+		);
 		assert_noop!(Pog::set_config(RuntimeOrigin::signed(account("Alice")), test_config()), DispatchError::BadOrigin);
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { quorum: 3, ..test_config() }));
 		assert_eq!(Configuration::<Test>::get().quorum, 3);
@@ -260,7 +273,10 @@ fn bad_registrations_are_named_errors_and_change_nothing() {
 		);
 		assert_noop!(reg(vec![claim(CPU_PROFILE, &[uuid(1), uuid(1)])]), Error::<Test>::DuplicateUuid);
 		assert_noop!(
-			reg(vec![claim(CPU_PROFILE, &[uuid(1), uuid(2), uuid(3), uuid(4), uuid(5)]), claim(H100_PROFILE, &[uuid(6), uuid(7), uuid(8), uuid(9)])]),
+			reg(vec![
+				claim(CPU_PROFILE, &[uuid(1), uuid(2), uuid(3), uuid(4), uuid(5)]),
+				claim(H100_PROFILE, &[uuid(6), uuid(7), uuid(8), uuid(9)])
+			]),
 			Error::<Test>::TooManyGpus
 		);
 		register_cpu_miner(account("Miner2"), &[uuid(7)]);
@@ -320,7 +336,11 @@ fn update_and_deregister_follow_the_rules() {
 		assert_eq!(Credits::<Test>::get(m).len(), 1);
 		try_state();
 		// Drop the verified GPU: its credit goes, the deposit shrinks.
-		assert_ok!(Pog::update_miner(RuntimeOrigin::signed(m), claims(vec![claim(CPU_PROFILE, &[uuid(2)])]), hardware()));
+		assert_ok!(Pog::update_miner(
+			RuntimeOrigin::signed(m),
+			claims(vec![claim(CPU_PROFILE, &[uuid(2)])]),
+			hardware()
+		));
 		assert_eq!(Credits::<Test>::get(m).len(), 0);
 		assert_eq!(Scores::<Test>::get(m).unwrap().total, Perbill::zero());
 		assert_eq!(UuidOwner::<Test>::get(uuid(1)), None);
@@ -349,7 +369,11 @@ fn honest_miner_is_challenged_verified_scored_and_weighted() {
 		let mut issued = Vec::new();
 		for _ in 0..4 {
 			let included = run_ocw_and_include(&pool);
-			issued.extend(included.into_iter().filter(|(_, c, _)| matches!(c, RuntimeCall::Pog(crate::Call::issue_challenges { .. }))));
+			issued.extend(
+				included
+					.into_iter()
+					.filter(|(_, c, _)| matches!(c, RuntimeCall::Pog(crate::Call::issue_challenges { .. }))),
+			);
 			if !challenges_of(&m).is_empty() {
 				break;
 			}
@@ -410,10 +434,10 @@ fn honest_miner_is_challenged_verified_scored_and_weighted() {
 		assert_eq!(score.cpu, Perbill::from_rational(32u32, 128u32));
 		assert_eq!(score.ram, Perbill::from_rational(256u32, 1024u32));
 		assert_eq!(score.disk, Perbill::from_rational(4096u32, 8192u32));
-		let expected = Perbill::from_percent(55) * score.gpu +
-			Perbill::from_percent(20) * score.cpu +
-			Perbill::from_percent(10) * score.ram +
-			Perbill::from_percent(15) * score.disk;
+		let expected = Perbill::from_percent(55) * score.gpu
+			+ Perbill::from_percent(20) * score.cpu
+			+ Perbill::from_percent(10) * score.ram
+			+ Perbill::from_percent(15) * score.disk;
 		assert_eq!(score.total, expected);
 		assert!(events().contains(&Event::ScoreUpdated { miner: m, score }));
 
@@ -436,7 +460,8 @@ fn report_is_stored_capped_at_what_the_chain_saw() {
 		let id = issue(m)[0];
 		let r = compute(id, Compute::Honest);
 		next_block(); // 6 s later on chain
-		let report = AgentReport { elapsed_ms: 60_000, interval_ms: 1000, trace_gflops: vec![3; 60].try_into().unwrap() };
+		let report =
+			AgentReport { elapsed_ms: 60_000, interval_ms: 1000, trace_gflops: vec![3; 60].try_into().unwrap() };
 		assert_ok!(Pog::commit_root(RuntimeOrigin::signed(m), id, r.root(), report));
 		let stored = Challenges::<Test>::get(id).unwrap().report.unwrap();
 		assert_eq!(stored.elapsed_ms, BLOCK_MS, "the agent cannot claim more time than the chain saw");
@@ -625,18 +650,20 @@ fn a_root_after_the_deadline_fails() {
 		let id = issue(m)[0];
 		let ch = Challenges::<Test>::get(id).unwrap();
 		let r = compute(id, Compute::Honest);
-		assert_noop!(Pog::expire_challenges(RuntimeOrigin::signed(account("Eve")), vec![id].try_into().unwrap()), Error::<Test>::NothingToExpire);
+		assert_noop!(
+			Pog::expire_challenges(RuntimeOrigin::signed(account("Eve")), vec![id].try_into().unwrap()),
+			Error::<Test>::NothingToExpire
+		);
 		while pallet_timestamp::Now::<Test>::get() <= ch.deadline_ms {
 			next_block();
 		}
 		let report = AgentReport::default();
-		assert_noop!(
-			Pog::commit_root(RuntimeOrigin::signed(m), id, r.root(), report),
-			Error::<Test>::DeadlinePassed
-		);
+		assert_noop!(Pog::commit_root(RuntimeOrigin::signed(m), id, r.root(), report), Error::<Test>::DeadlinePassed);
 		assert_ok!(Pog::expire_challenges(RuntimeOrigin::signed(account("Eve")), vec![id].try_into().unwrap()));
 		assert_eq!(status(id), ChallengeStatus::Failed(FailReason::MissedDeadline));
-		assert!(events().iter().any(|e| matches!(e, Event::ChallengeFailed { reason: FailReason::MissedDeadline, .. })));
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::ChallengeFailed { reason: FailReason::MissedDeadline, .. })));
 		try_state();
 	});
 }
@@ -647,9 +674,16 @@ fn a_slower_gpu_than_claimed_misses_the_deadline() {
 		// An H100 claim on mainnet settings: the round's deadline is the expected time at the
 		// profile's throughput stretched by its tolerance plus the slack. An A100 (203 vs 640
 		// bf16 TFLOPS) needs 3.2× the expected time and misses it.
-		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { max_challenges_per_block: 64, ..ProtocolConfig::mainnet() }));
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { max_challenges_per_block: 64, ..ProtocolConfig::mainnet() }
+		));
 		let m = account("Miner1");
-		assert_ok!(Pog::register_miner(RuntimeOrigin::signed(m), claims(vec![claim(H100_PROFILE, &[uuid(1)])]), hardware()));
+		assert_ok!(Pog::register_miner(
+			RuntimeOrigin::signed(m),
+			claims(vec![claim(H100_PROFILE, &[uuid(1)])]),
+			hardware()
+		));
 		next_block();
 		let id = issue(m)[0];
 		let ch = Challenges::<Test>::get(id).unwrap();
@@ -658,7 +692,11 @@ fn a_slower_gpu_than_claimed_misses_the_deadline() {
 		let a100_gflops = a100.gflops_for(ch.precision).max(h100.gflops_for(ch.precision) / 4);
 		let a100_ms = pog_primitives::sizing::expected_ms(&ch.dims, a100_gflops);
 		assert!((119_000..=121_000).contains(&ch.expected_ms), "two-minute challenge, got {}", ch.expected_ms);
-		assert!(ch.issued_ms + a100_ms > ch.deadline_ms, "A100 needs {a100_ms} ms > {} ms allowed", ch.deadline_ms - ch.issued_ms);
+		assert!(
+			ch.issued_ms + a100_ms > ch.deadline_ms,
+			"A100 needs {a100_ms} ms > {} ms allowed",
+			ch.deadline_ms - ch.issued_ms
+		);
 		assert!(ch.issued_ms + ch.expected_ms * 100 / 85 <= ch.deadline_ms, "an H100 at 85% of expected makes it");
 	});
 }
@@ -732,7 +770,12 @@ fn a_result_in_a_lower_precision_fails() {
 				reveal(m, *id, r);
 				let _ = verdict_by("Alice", *id, round);
 				let _ = verdict_by("Charlie", *id, round + 10);
-				assert_eq!(status(*id), ChallengeStatus::Failed(FailReason::WrongResult), "{:?}", Challenges::<Test>::get(id).unwrap().precision);
+				assert_eq!(
+					status(*id),
+					ChallengeStatus::Failed(FailReason::WrongResult),
+					"{:?}",
+					Challenges::<Test>::get(id).unwrap().precision
+				);
 			}
 			run_blocks(20);
 		}
@@ -748,7 +791,10 @@ fn calls_need_the_right_role_and_validators_vote_once() {
 		register_cpu_miner(m, &[uuid(1)]);
 		next_block();
 		assert_noop!(Pog::issue_challenges(RuntimeOrigin::signed(m), m), Error::<Test>::NotValidator);
-		assert_noop!(Pog::issue_challenges(RuntimeOrigin::signed(account("Alice")), account("Miner2")), Error::<Test>::NotRegistered);
+		assert_noop!(
+			Pog::issue_challenges(RuntimeOrigin::signed(account("Alice")), account("Miner2")),
+			Error::<Test>::NotRegistered
+		);
 		let id = issue(m)[0];
 		let r = compute(id, Compute::Honest);
 		assert_noop!(
@@ -799,24 +845,45 @@ fn unknown_challenges_are_named_errors() {
 	new_test_ext().execute_with(|| {
 		let m = account("Miner1");
 		let v = Verdict { passed: true, entries_checked: 0, worst_permille: 0, failed_leaf: None };
-		assert_noop!(Pog::commit_root(RuntimeOrigin::signed(m), 7, [0; 32], AgentReport::default()), Error::<Test>::UnknownChallenge);
-		assert_noop!(Pog::reveal_openings(RuntimeOrigin::signed(m), 7, Default::default()), Error::<Test>::UnknownChallenge);
-		assert_noop!(Pog::submit_verdict(RuntimeOrigin::signed(account("Alice")), 7, v), Error::<Test>::UnknownChallenge);
-		assert_noop!(Pog::expire_challenges(RuntimeOrigin::signed(m), vec![7].try_into().unwrap()), Error::<Test>::UnknownChallenge);
-		assert_noop!(Pog::expire_challenges(RuntimeOrigin::signed(m), Default::default()), Error::<Test>::NothingToExpire);
+		assert_noop!(
+			Pog::commit_root(RuntimeOrigin::signed(m), 7, [0; 32], AgentReport::default()),
+			Error::<Test>::UnknownChallenge
+		);
+		assert_noop!(
+			Pog::reveal_openings(RuntimeOrigin::signed(m), 7, Default::default()),
+			Error::<Test>::UnknownChallenge
+		);
+		assert_noop!(
+			Pog::submit_verdict(RuntimeOrigin::signed(account("Alice")), 7, v),
+			Error::<Test>::UnknownChallenge
+		);
+		assert_noop!(
+			Pog::expire_challenges(RuntimeOrigin::signed(m), vec![7].try_into().unwrap()),
+			Error::<Test>::UnknownChallenge
+		);
+		assert_noop!(
+			Pog::expire_challenges(RuntimeOrigin::signed(m), Default::default()),
+			Error::<Test>::NothingToExpire
+		);
 	});
 }
 
 #[test]
 fn challenges_per_block_are_bounded() {
 	new_test_ext().execute_with(|| {
-		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { max_challenges_per_block: 8, ..test_config() }));
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { max_challenges_per_block: 8, ..test_config() }
+		));
 		let (m1, m2) = (account("Miner1"), account("Miner2"));
 		register_cpu_miner(m1, &[uuid(1), uuid(2), uuid(3), uuid(4), uuid(5)]);
 		register_cpu_miner(m2, &[uuid(6), uuid(7), uuid(8), uuid(9)]);
 		next_block();
 		issue(m1);
-		assert_noop!(Pog::issue_challenges(RuntimeOrigin::signed(account("Alice")), m2), Error::<Test>::TooManyChallengesThisBlock);
+		assert_noop!(
+			Pog::issue_challenges(RuntimeOrigin::signed(account("Alice")), m2),
+			Error::<Test>::TooManyChallengesThisBlock
+		);
 		next_block();
 		assert_eq!(issue(m2).len(), 4);
 	});
@@ -830,7 +897,8 @@ fn weight_shares_always_sum_to_one_hundred_percent() {
 	let mut rng = StdRng::seed_from_u64(7);
 	for _ in 0..2_000 {
 		let n = rng.random_range(1..200);
-		let totals: Vec<u32> = (0..n).map(|_| if rng.random_bool(0.2) { 0 } else { rng.random_range(0..1_000_000_000) }).collect();
+		let totals: Vec<u32> =
+			(0..n).map(|_| if rng.random_bool(0.2) { 0 } else { rng.random_range(0..1_000_000_000) }).collect();
 		let shares = Pallet::<Test>::shares_of(&totals);
 		if totals.iter().all(|t| *t == 0) {
 			assert!(shares.is_empty());
@@ -873,7 +941,8 @@ fn random_call_sequences_keep_the_invariants() {
 	let seed = std::env::var("POG_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(11u64);
 	let mut rng = StdRng::seed_from_u64(seed);
 	new_test_ext().execute_with(|| {
-		let miners: Vec<AccountId> = ["Miner1", "Miner2", "Miner3", "Miner4", "Nobody"].iter().map(|n| account(n)).collect();
+		let miners: Vec<AccountId> =
+			["Miner1", "Miner2", "Miner3", "Miner4", "Nobody"].iter().map(|n| account(n)).collect();
 		let vals = ["Alice", "Bob", "Charlie", "Eve"];
 		// Roomy windows, so that random interleavings reach verdicts as well as expiries.
 		let roomy = ProtocolConfig { slack_ms: 90_000, reveal_window: 15, verdict_window: 25, ..test_config() };
@@ -883,13 +952,23 @@ fn random_call_sequences_keep_the_invariants() {
 		for step in 0..300 {
 			let m = miners[rng.random_range(0..miners.len())];
 			let in_flight: Vec<ChallengeId> = InFlight::<Test>::iter_keys().collect();
-			let ids: Vec<ChallengeId> =
-				if !in_flight.is_empty() && rng.random_bool(0.8) { in_flight } else { Challenges::<Test>::iter_keys().collect() };
-			let id = if ids.is_empty() || rng.random_bool(0.05) { rng.random_range(0..50) } else { ids[rng.random_range(0..ids.len())] };
+			let ids: Vec<ChallengeId> = if !in_flight.is_empty() && rng.random_bool(0.8) {
+				in_flight
+			} else {
+				Challenges::<Test>::iter_keys().collect()
+			};
+			let id = if ids.is_empty() || rng.random_bool(0.05) {
+				rng.random_range(0..50)
+			} else {
+				ids[rng.random_range(0..ids.len())]
+			};
 			let before = sp_io::storage::root(sp_runtime::StateVersion::V1);
 			// Operation weights: registrations 0-1, deregistration 2, issue 3, commit 4,
 			// reveal 5, verdict 6, expiry 7, blocks 8 and 10, configuration 9.
-			const OPS: [u8; 40] = [0, 0, 0, 0, 1, 1, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 8, 8, 8, 8, 9, 10, 10, 10, 10];
+			const OPS: [u8; 40] = [
+				0, 0, 0, 0, 1, 1, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 8, 8, 8,
+				8, 9, 10, 10, 10, 10,
+			];
 			let outcome: DispatchResultOf = match OPS[rng.random_range(0..OPS.len())] {
 				0 => {
 					let n = rng.random_range(0..4u8);
@@ -899,7 +978,8 @@ fn random_call_sequences_keep_the_invariants() {
 					Pog::register_miner(RuntimeOrigin::signed(m), claims(c), hardware())
 				},
 				1 => {
-					let list: Vec<GpuUuid> = (0..rng.random_range(1..3u8)).map(|_| uuid(rng.random_range(1..12))).collect();
+					let list: Vec<GpuUuid> =
+						(0..rng.random_range(1..3u8)).map(|_| uuid(rng.random_range(1..12))).collect();
 					Pog::update_miner(RuntimeOrigin::signed(m), claims(vec![claim(CPU_PROFILE, &list)]), hardware())
 				},
 				2 => Pog::deregister_miner(RuntimeOrigin::signed(m)),
@@ -910,7 +990,8 @@ fn random_call_sequences_keep_the_invariants() {
 						// Only the cpu-reference GEMM is small enough to compute here.
 						Some(ch) if ch.status == ChallengeStatus::Issued && ch.profile == CPU_PROFILE => {
 							let r = compute(id, how);
-							let res = Pog::commit_root(RuntimeOrigin::signed(ch.miner), id, r.root(), AgentReport::default());
+							let res =
+								Pog::commit_root(RuntimeOrigin::signed(ch.miner), id, r.root(), AgentReport::default());
 							results.insert(id, r);
 							res
 						},
@@ -918,16 +999,26 @@ fn random_call_sequences_keep_the_invariants() {
 					}
 				},
 				5 => match (Challenges::<Test>::get(id), results.get(&id)) {
-					(Some(ch), Some(r)) if ch.status == ChallengeStatus::Committed && Pog::leaves_to_open(&ch).is_some() =>
-						Pog::reveal_openings(RuntimeOrigin::signed(ch.miner), id, openings_for(id, r)),
+					(Some(ch), Some(r))
+						if ch.status == ChallengeStatus::Committed && Pog::leaves_to_open(&ch).is_some() =>
+					{
+						Pog::reveal_openings(RuntimeOrigin::signed(ch.miner), id, openings_for(id, r))
+					},
 					_ => Pog::reveal_openings(RuntimeOrigin::signed(m), id, Default::default()),
 				},
 				6 => match offchain::verify_challenge::<Test>(id, &[step as u8; 32]) {
-					Some((v, _)) => Pog::submit_verdict(RuntimeOrigin::signed(account(vals[rng.random_range(0..3)])), id, v),
+					Some((v, _)) => {
+						Pog::submit_verdict(RuntimeOrigin::signed(account(vals[rng.random_range(0..3)])), id, v)
+					},
 					None => Pog::submit_verdict(
 						RuntimeOrigin::signed(account(vals[rng.random_range(0..4)])),
 						id,
-						Verdict { passed: rng.random_bool(0.5), entries_checked: 0, worst_permille: 0, failed_leaf: None },
+						Verdict {
+							passed: rng.random_bool(0.5),
+							entries_checked: 0,
+							worst_permille: 0,
+							failed_leaf: None,
+						},
 					),
 				},
 				7 => Pog::expire_challenges(RuntimeOrigin::signed(m), vec![id].try_into().unwrap()),
@@ -946,7 +1037,11 @@ fn random_call_sequences_keep_the_invariants() {
 				},
 			};
 			if outcome.is_err() {
-				assert_eq!(before, sp_io::storage::root(sp_runtime::StateVersion::V1), "a failed call changed state at step {step}");
+				assert_eq!(
+					before,
+					sp_io::storage::root(sp_runtime::StateVersion::V1),
+					"a failed call changed state at step {step}"
+				);
 			}
 			try_state();
 			for (id, ch) in Challenges::<Test>::iter() {

@@ -55,7 +55,15 @@ impl GpuProfile {
 
 /// GPUs of one model claimed by a miner.
 #[derive(
-	CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound, Encode, Decode, DecodeWithMemTracking, TypeInfo, MaxEncodedLen,
+	CloneNoBound,
+	PartialEqNoBound,
+	EqNoBound,
+	DebugNoBound,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	TypeInfo,
+	MaxEncodedLen,
 )]
 #[scale_info(skip_type_params(MaxGpus))]
 pub struct GpuClaim<MaxGpus: Get<u32>> {
@@ -105,7 +113,9 @@ pub struct MinerInfo<
 	pub previous_round: BoundedVec<ChallengeId, MaxGpus>,
 }
 
-impl<B: Clone + PartialEq + Eq + Debug, N: Clone + PartialEq + Eq + Debug, C: Get<u32>, G: Get<u32>> MinerInfo<B, N, C, G> {
+impl<B: Clone + PartialEq + Eq + Debug, N: Clone + PartialEq + Eq + Debug, C: Get<u32>, G: Get<u32>>
+	MinerInfo<B, N, C, G>
+{
 	/// All claimed GPUs as (profile, uuid), in claim order.
 	pub fn gpus(&self) -> impl Iterator<Item = (ProfileId, GpuUuid)> + '_ {
 		self.claims.iter().flat_map(|c| c.uuids.iter().map(move |u| (c.profile, *u)))
@@ -253,8 +263,21 @@ pub struct GpuCredit<BlockNumber> {
 }
 
 /// A miner's score and its components.
-#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+	Clone,
+	Copy,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	PartialEq,
+	Eq,
+	Debug,
+	TypeInfo,
+	MaxEncodedLen,
+	Default,
+	serde::Serialize,
+	serde::Deserialize,
+)]
 pub struct Score {
 	/// Verified GPUs.
 	pub verified_gpus: u32,
@@ -273,8 +296,20 @@ pub struct Score {
 }
 
 /// Weights of the score components (must sum to 100%).
-#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+	Clone,
+	Copy,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	PartialEq,
+	Eq,
+	Debug,
+	TypeInfo,
+	MaxEncodedLen,
+	serde::Serialize,
+	serde::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreWeights {
 	/// GPU weight (55% by default, as the anchor).
@@ -288,8 +323,20 @@ pub struct ScoreWeights {
 }
 
 /// Values at which a score component reaches 100%.
-#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+	Clone,
+	Copy,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	PartialEq,
+	Eq,
+	Debug,
+	TypeInfo,
+	MaxEncodedLen,
+	serde::Serialize,
+	serde::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreCaps {
 	/// GPUs counted per miner (the best ones).
@@ -305,8 +352,20 @@ pub struct ScoreCaps {
 }
 
 /// Protocol configuration (root may change it).
-#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+	Clone,
+	Copy,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	PartialEq,
+	Eq,
+	Debug,
+	TypeInfo,
+	MaxEncodedLen,
+	serde::Serialize,
+	serde::Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct ProtocolConfig {
 	/// Blocks between re-validations of a miner; also the epoch of weight shares.
@@ -364,6 +423,15 @@ impl ProtocolConfig {
 
 	/// Dev-chain defaults: a challenge finishes in about a minute.
 	pub fn dev() -> Self {
-		Self { period: 20, target_ms: 5_000, slack_ms: 18_000, quorum: 1, reveal_window: 5, verdict_window: 10, assignment_grace: 2, ..Self::mainnet() }
+		Self {
+			period: 20,
+			target_ms: 5_000,
+			slack_ms: 18_000,
+			quorum: 1,
+			reveal_window: 5,
+			verdict_window: 10,
+			assignment_grace: 2,
+			..Self::mainnet()
+		}
 	}
 }

@@ -106,7 +106,8 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 /// For tests: same as [`SubstrateWeight`] with the unit database weights.
 impl WeightInfo for () {
 	fn register_miner(g: u32) -> Weight {
-		Weight::from_parts(60_000_000, 4_000).saturating_add(Weight::from_parts(5_000_000, 2_600).saturating_mul(g.into()))
+		Weight::from_parts(60_000_000, 4_000)
+			.saturating_add(Weight::from_parts(5_000_000, 2_600).saturating_mul(g.into()))
 	}
 	fn update_miner(_g: u32) -> Weight {
 		Weight::from_parts(80_000_000, 8_000)

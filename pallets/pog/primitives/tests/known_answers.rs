@@ -29,12 +29,13 @@ fn matrix_bytes(g: &Generator, dims: &Dims, matrix: Matrix) -> Vec<u8> {
 	let push = |out: &mut Vec<u8>, bits: u32| out.extend_from_slice(&bits.to_le_bytes()[..width]);
 	let mut out = Vec::new();
 	match matrix {
-		Matrix::A =>
+		Matrix::A => {
 			for row in 0..dims.m {
 				let mut line = vec![0u32; dims.k as usize];
 				g.fill_line(Matrix::A, row, 0, &mut line);
 				line.into_iter().for_each(|b| push(&mut out, b));
-			},
+			}
+		},
 		Matrix::B => {
 			let cols: Vec<Vec<u32>> = (0..dims.n)
 				.map(|c| {
@@ -61,9 +62,7 @@ fn vectors() -> Value {
 		([3, 1, 4, 1], [5, 9]),
 	]
 	.iter()
-	.map(|(c, k)| {
-		json!({ "counter": c, "key": k, "output": philox4x32_10(*c, *k) })
-	})
+	.map(|(c, k)| json!({ "counter": c, "key": k, "output": philox4x32_10(*c, *k) }))
 	.collect();
 
 	let dims = Dims { m: 256, n: 256, k: 512 };
