@@ -404,7 +404,7 @@ pub mod pallet {
 		fn on_initialize(n: BlockNumberFor<T>) -> Weight {
 			let period = Configuration::<T>::get().period.max(1);
 			let n: u32 = n.try_into().unwrap_or(u32::MAX);
-			if n % period == 0 {
+			if n.is_multiple_of(period) {
 				let miners = Self::update_shares(n / period);
 				T::WeightInfo::update_shares(miners)
 			} else {

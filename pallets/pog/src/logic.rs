@@ -6,11 +6,7 @@ use codec::Encode;
 use frame_support::{
 	ensure,
 	pallet_prelude::*,
-	traits::{
-		fungible::{InspectHold, MutateHold},
-		tokens::Precision as TokenPrecision,
-		Randomness, UnixTime,
-	},
+	traits::{fungible::MutateHold, tokens::Precision as TokenPrecision, Randomness, UnixTime},
 };
 use frame_system::pallet_prelude::BlockNumberFor;
 use pog_primitives::{commitment, sampling, sizing};
@@ -39,7 +35,7 @@ impl<T: Config> Pallet<T> {
 
 	/// Whether any challenge of the miner's current round is unfinished.
 	pub fn round_in_flight(info: &MinerOf<T>) -> bool {
-		info.current_round.iter().any(|id| InFlight::<T>::contains_key(id))
+		info.current_round.iter().any(InFlight::<T>::contains_key)
 	}
 
 	pub(crate) fn validate_profile(p: &GpuProfile) -> DispatchResult {
@@ -67,7 +63,7 @@ impl<T: Config> Pallet<T> {
 			&& c.verdict_window > 0
 			&& c.max_challenges_per_block >= T::MaxGpusPerMiner::get()
 			&& c.chunk_k >= sizing::K_ALIGN
-			&& c.chunk_k % sizing::K_ALIGN == 0
+			&& c.chunk_k.is_multiple_of(sizing::K_ALIGN)
 			&& weight_sum == u64::from(Perbill::one().deconstruct())
 			&& c.caps.gpus > 0
 			&& c.caps.gpu_points > 0
@@ -424,10 +420,10 @@ impl<T: Config> Pallet<T> {
 			ChallengeStatus::Issued if now_ms > ch.deadline_ms => {
 				Some(ChallengeStatus::Failed(FailReason::MissedDeadline))
 			},
-			ChallengeStatus::Committed if ch.reveal_deadline.map_or(false, |d| now > d) => {
+			ChallengeStatus::Committed if ch.reveal_deadline.is_some_and(|d| now > d) => {
 				Some(ChallengeStatus::Failed(FailReason::RevealMissed))
 			},
-			ChallengeStatus::Revealed if ch.verdict_deadline.map_or(false, |d| now > d) => {
+			ChallengeStatus::Revealed if ch.verdict_deadline.is_some_and(|d| now > d) => {
 				Some(ChallengeStatus::Inconclusive)
 			},
 			_ => None,
@@ -563,6 +559,7 @@ impl<T: Config> Pallet<T> {
 	/// weight shares sum to 100%.
 	#[cfg(any(feature = "try-runtime", test))]
 	pub fn do_try_state() -> Result<(), sp_runtime::TryRuntimeError> {
+		use frame_support::traits::fungible::InspectHold;
 		use sp_runtime::TryRuntimeError;
 		let reason: T::RuntimeHoldReason = HoldReason::MinerDeposit.into();
 		let mut miners = 0u32;
@@ -619,12 +616,12 @@ impl<T: Config> Pallet<T> {
 			}
 		}
 		ensure!(
-			InFlight::<T>::iter_keys().all(|id| Challenges::<T>::contains_key(id)),
+			InFlight::<T>::iter_keys().all(Challenges::<T>::contains_key),
 			TryRuntimeError::Other("in-flight id without a challenge")
 		);
 		ensure!(
 			Openings::<T>::iter_keys()
-				.all(|id| Challenges::<T>::get(id).map_or(false, |c| c.status == ChallengeStatus::Revealed)),
+				.all(|id| Challenges::<T>::get(id).is_some_and(|c| c.status == ChallengeStatus::Revealed)),
 			TryRuntimeError::Other("openings kept for a challenge not awaiting verdicts")
 		);
 		let shares = WeightShares::<T>::get();

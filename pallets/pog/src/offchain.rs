@@ -98,7 +98,7 @@ fn first_send<T: Config>(what: &[u8], now: BlockNumberFor<T>) -> bool {
 fn expire<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {
 	let now_ms = Pallet::<T>::now_ms();
 	let due: Vec<ChallengeId> = InFlight::<T>::iter_keys()
-		.filter(|id| Challenges::<T>::get(id).map_or(false, |ch| Pallet::<T>::expiry_of(&ch, now, now_ms).is_some()))
+		.filter(|id| Challenges::<T>::get(id).is_some_and(|ch| Pallet::<T>::expiry_of(&ch, now, now_ms).is_some()))
 		.filter(|id| first_send::<T>(&(b'x', *id).encode(), now))
 		.take(64)
 		.collect();
@@ -170,9 +170,8 @@ pub fn verify_challenge<T: Config>(id: ChallengeId, entropy: &Hash32) -> Option<
 fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {
 	let pending: Vec<ChallengeId> = InFlight::<T>::iter_keys()
 		.filter(|id| {
-			Challenges::<T>::get(id).map_or(false, |ch| {
-				ch.status == ChallengeStatus::Revealed && !ch.votes.iter().any(|(v, _)| v == &me.id)
-			})
+			Challenges::<T>::get(id)
+				.is_some_and(|ch| ch.status == ChallengeStatus::Revealed && !ch.votes.iter().any(|(v, _)| v == &me.id))
 		})
 		.collect();
 	let entropy = sp_io::offchain::random_seed();

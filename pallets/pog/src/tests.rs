@@ -442,7 +442,7 @@ fn honest_miner_is_challenged_verified_scored_and_weighted() {
 		assert!(events().contains(&Event::ScoreUpdated { miner: m, score }));
 
 		// At the epoch boundary the miner holds all the weight.
-		while System::block_number() % 20 != 0 {
+		while !System::block_number().is_multiple_of(20) {
 			next_block();
 		}
 		assert_eq!(WeightShares::<Test>::get().to_vec(), vec![(m, Perbill::one())]);
@@ -554,7 +554,7 @@ fn corrupted_results_fail_by_quorum_and_earn_nothing() {
 		assert_eq!(play(m, id, Compute::Corrupt(50)), ChallengeStatus::Failed(FailReason::WrongResult));
 		assert!(events().iter().any(|e| matches!(e, Event::ChallengeFailed { reason: FailReason::WrongResult, .. })));
 		assert!(Credits::<Test>::get(m).is_empty());
-		assert!(Scores::<Test>::get(m).map_or(true, |s| s.total.is_zero()));
+		assert!(Scores::<Test>::get(m).is_none_or(|s| s.total.is_zero()));
 		try_state();
 	});
 }

@@ -111,7 +111,7 @@ pub fn root_of_matrix(c: &[u32]) -> Hash32 {
 /// Needs a power-of-two number of leaves.
 pub fn tree_levels(leaf_hashes: Vec<Hash32>) -> Vec<Vec<Hash32>> {
 	let mut levels = alloc::vec![leaf_hashes];
-	while levels.last().map_or(false, |l| l.len() > 1) {
+	while levels.last().is_some_and(|l| l.len() > 1) {
 		let below = levels.last().expect("non-empty");
 		let up = below.chunks(2).map(|pair| keccak256_concat(&[&pair[0], &pair[1]])).collect();
 		levels.push(up);

@@ -41,7 +41,7 @@ impl Dims {
 	/// Whether the dimensions obey the protocol's shape rules.
 	pub fn is_valid(&self) -> bool {
 		let dim_ok = |d: u32| d.is_power_of_two() && (MIN_DIM..=MAX_DIM).contains(&d);
-		dim_ok(self.m) && dim_ok(self.n) && self.k >= K_ALIGN && self.k <= MAX_K && self.k % K_ALIGN == 0
+		dim_ok(self.m) && dim_ok(self.n) && self.k >= K_ALIGN && self.k <= MAX_K && self.k.is_multiple_of(K_ALIGN)
 	}
 
 	/// Floating-point operations of the GEMM (`2·m·n·k`).

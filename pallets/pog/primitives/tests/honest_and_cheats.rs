@@ -11,7 +11,7 @@ use pog_primitives::{
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
 fn rng() -> StdRng {
-	let seed = std::env::var("POG_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(2026_11_22u64);
+	let seed = std::env::var("POG_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(20_261_122_u64);
 	StdRng::seed_from_u64(seed)
 }
 
