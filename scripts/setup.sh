@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what a fresh Debian machine of this kind lacks to build and test PoG chain; idempotent.
-#  1. apt packages: protobuf-compiler (litep2p/sc-network), and Debian's newer Rust with its
+#  1. apt packages: protobuf-compiler (litep2p/sc-network), clang (secp256k1-sys compiles C for
+#     the wasm32 runtime), and Debian's newer Rust with its
 #     standard library sources (rustc-web, cargo-web, rust-web-src) plus lld-22 (rust-lld),
 #     because rustup here has no wasm32 target and cannot download one;
 #  2. a wasm32v1-none sysroot (core, alloc, compiler_builtins) built once from those sources,
@@ -13,7 +14,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/env.sh"
 say() { printf '[setup] %s\n' "$*"; }
 
-packages=(protobuf-compiler rustc-web cargo-web rust-web-src lld-22)
+packages=(protobuf-compiler clang rustc-web cargo-web rust-web-src lld-22)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

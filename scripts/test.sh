@@ -11,6 +11,10 @@ step() { printf '\n==> %s\n' "$*"; }
 step "formatting (cargo fmt --check)"
 cargo fmt --all -- --check
 
+step "lints (cargo clippy -D warnings)"
+cargo clippy -q -p pog-primitives -p pallet-pog -p pog-benchmarking \
+	--features pallet-pog/runtime-benchmarks,pallet-pog/try-runtime --all-targets -- -D warnings
+
 step "primitives: generator, known-answer vectors, commitment, verification (randomised honest and cheating results)"
 cargo test -p pog-primitives
 
