@@ -12,7 +12,7 @@ step "formatting (cargo fmt --check)"
 cargo fmt --all -- --check
 
 step "lints (cargo clippy -D warnings)"
-cargo clippy -q -p pog-primitives -p pallet-pog -p pog-benchmarking \
+cargo clippy -q -p pog-primitives -p pallet-pog -p pog-benchmarking -p pallet-pog-runtime-api \
 	--features pallet-pog/runtime-benchmarks,pallet-pog/try-runtime --all-targets -- -D warnings
 
 step "primitives: generator, known-answer vectors, commitment, verification (randomised honest and cheating results)"
@@ -26,5 +26,14 @@ cargo test -p pallet-pog --features runtime-benchmarks benchmarking
 
 step "verifier benchmark crate compiles and its shapes are valid"
 cargo test -p pog-benchmarking
+
+step "runtime: genesis presets build and pass the pallet's try_state; OCW extrinsics are signed"
+SKIP_WASM_BUILD=1 cargo test -p pog-runtime --features try-runtime
+
+step "node (release build; cold ~35 min on 2 cores, warm seconds)"
+cargo build --release -p pog-node
+
+step "integration tests against a live node (@polkadot/api $(node -p 'require("./tests/package.json").dependencies["@polkadot/api"]'))"
+(cd tests && npm ci --no-audit --no-fund --loglevel=error && npm test)
 
 printf '\nall tests passed\n'

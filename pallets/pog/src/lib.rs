@@ -26,6 +26,7 @@ pub use pallet::*;
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
 mod logic;
+mod views;
 #[cfg(test)]
 mod mock;
 pub mod offchain;

@@ -435,3 +435,74 @@ impl ProtocolConfig {
 		}
 	}
 }
+
+/// A miner as the runtime API shows it to auditors.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo)]
+pub struct MinerView<AccountId, BlockNumber, Balance> {
+	/// The miner.
+	pub miner: AccountId,
+	/// Claimed GPUs as (profile, UUID).
+	pub claimed: alloc::vec::Vec<(ProfileId, GpuUuid)>,
+	/// Claimed CPU, memory and disk.
+	pub hardware: Hardware,
+	/// Deposit held.
+	pub deposit: Balance,
+	/// Next block a round is due.
+	pub next_due: BlockNumber,
+	/// Challenges of the current round.
+	pub current_round: alloc::vec::Vec<ChallengeId>,
+	/// Verified GPUs.
+	pub verified: alloc::vec::Vec<GpuCredit<BlockNumber>>,
+	/// Score and its components.
+	pub score: Score,
+	/// Share of the current epoch's weight.
+	pub share: Perbill,
+}
+
+/// A challenge as the runtime API shows it (votes as a plain list).
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo)]
+pub struct ChallengeView<AccountId, BlockNumber> {
+	/// The challenge id.
+	pub id: ChallengeId,
+	/// The challenged miner.
+	pub miner: AccountId,
+	/// The GPU.
+	pub uuid: GpuUuid,
+	/// Claimed profile.
+	pub profile: ProfileId,
+	/// Precision.
+	pub precision: Precision,
+	/// Shape.
+	pub dims: Dims,
+	/// Seed.
+	pub seed: Hash32,
+	/// Issue block and timestamp (ms).
+	pub issued: (BlockNumber, u64),
+	/// Expected GEMM time (ms) and deadline (timestamp, ms).
+	pub expected_ms: u64,
+	/// Deadline for the root (timestamp, ms).
+	pub deadline_ms: u64,
+	/// Committed root.
+	pub root: Option<Hash32>,
+	/// Block and timestamp of the root.
+	pub committed_at: Option<(BlockNumber, u64)>,
+	/// The agent's report.
+	pub report: Option<AgentReport>,
+	/// Sample seed.
+	pub sample_seed: Option<Hash32>,
+	/// Verdicts.
+	pub votes: alloc::vec::Vec<(AccountId, Verdict)>,
+	/// Status.
+	pub status: ChallengeStatus,
+}
+
+/// One line of the ranking.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo)]
+pub struct RankEntry<AccountId> {
+	/// The miner.
+	pub miner: AccountId,
+	/// Its score.
+	pub score: Score,
+	/// Its share of the epoch's weight.
+	pub share: Perbill,
+}

@@ -1,0 +1,166 @@
+//! # PoG chain runtime
+//!
+//! A solochain runtime: Aura block production and GRANDPA finality, Balances, TransactionPayment,
+//! Sudo, and `pallet-pog`, whose validators' off-chain workers issue and verify GPU challenges.
+//! Validators' `pog!` keys are session keys, so `--dev` and `--alice`…`--dave` insert them into the
+//! keystore by themselves.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![recursion_limit = "256"]
+
+#[cfg(feature = "std")]
+include!(concat!(env!("OUT_DIR"), "/wasm_binary.rs"));
+
+extern crate alloc;
+
+use alloc::vec::Vec;
+
+pub mod apis;
+#[cfg(feature = "runtime-benchmarks")]
+mod benchmarks;
+pub mod configs;
+pub mod genesis;
+#[cfg(test)]
+mod tests;
+
+use sp_runtime::{
+	generic, impl_opaque_keys,
+	traits::{BlakeTwo256, IdentifyAccount, Verify},
+	MultiAddress, MultiSignature,
+};
+use sp_version::{runtime_version, RuntimeVersion};
+
+pub use frame_system::Call as SystemCall;
+pub use pallet_balances::Call as BalancesCall;
+pub use pallet_pog;
+pub use pallet_timestamp::Call as TimestampCall;
+
+/// Block number.
+pub type BlockNumber = u32;
+/// Transaction signature.
+pub type Signature = MultiSignature;
+/// Account id: the public key of the signature scheme.
+pub type AccountId = <<Signature as Verify>::Signer as IdentifyAccount>::AccountId;
+/// Balance of an account (12 decimals: 1 POG = 10^12 units).
+pub type Balance = u128;
+/// Transaction index.
+pub type Nonce = u32;
+/// Block and state hash.
+pub type Hash = sp_core::H256;
+
+/// One POG in units.
+pub const UNIT: Balance = 1_000_000_000_000;
+/// Existential deposit.
+pub const EXISTENTIAL_DEPOSIT: Balance = UNIT / 1_000;
+
+/// Types the node needs without knowing the runtime's details.
+pub mod opaque {
+	use super::*;
+	pub use sp_runtime::OpaqueExtrinsic as UncheckedExtrinsic;
+
+	/// Block header.
+	pub type Header = generic::Header<BlockNumber, BlakeTwo256>;
+	/// Block.
+	pub type Block = generic::Block<Header, UncheckedExtrinsic>;
+	/// Block id.
+	pub type BlockId = generic::BlockId<Block>;
+}
+
+impl_opaque_keys! {
+	/// The session keys of a validator: block authoring, finality, and the PoG off-chain worker.
+	pub struct SessionKeys {
+		/// Aura block authoring.
+		pub aura: Aura,
+		/// GRANDPA finality.
+		pub grandpa: Grandpa,
+		/// PoG off-chain worker signing key (`pog!`).
+		pub pog: pallet_pog::crypto::Public,
+	}
+}
+
+/// Runtime version.
+#[runtime_version]
+pub const VERSION: RuntimeVersion = RuntimeVersion {
+	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
+	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
+	authoring_version: 1,
+	spec_version: 100,
+	impl_version: 1,
+	apis: apis::RUNTIME_API_VERSIONS,
+	transaction_version: 1,
+	system_version: 1,
+};
+
+/// Target block time: 6 s.
+pub const MILLISECS_PER_BLOCK: u64 = 6000;
+/// Aura slot duration (= block time; cannot change after the chain starts).
+pub const SLOT_DURATION: u64 = MILLISECS_PER_BLOCK;
+/// Blocks per minute.
+pub const MINUTES: BlockNumber = 60_000 / (MILLISECS_PER_BLOCK as BlockNumber);
+
+/// Account address format.
+pub type Address = MultiAddress<AccountId, ()>;
+/// Block header.
+pub type Header = generic::Header<BlockNumber, BlakeTwo256>;
+/// Block.
+pub type Block = generic::Block<Header, UncheckedExtrinsic>;
+/// The transaction extensions, checked in this order.
+pub type TxExtension = (
+	frame_system::CheckNonZeroSender<Runtime>,
+	frame_system::CheckSpecVersion<Runtime>,
+	frame_system::CheckTxVersion<Runtime>,
+	frame_system::CheckGenesis<Runtime>,
+	frame_system::CheckMortality<Runtime>,
+	frame_system::CheckNonce<Runtime>,
+	frame_system::CheckWeight<Runtime>,
+	pallet_transaction_payment::ChargeTransactionPayment<Runtime>,
+);
+/// Unchecked extrinsic.
+pub type UncheckedExtrinsic = generic::UncheckedExtrinsic<Address, RuntimeCall, Signature, TxExtension>;
+/// The payload being signed.
+pub type SignedPayload = generic::SignedPayload<RuntimeCall, TxExtension>;
+/// Migrations (none yet).
+type Migrations = ();
+/// Dispatches calls and runs the block's hooks.
+pub type Executive = frame_executive::Executive<
+	Runtime,
+	Block,
+	frame_system::ChainContext<Runtime>,
+	Runtime,
+	AllPalletsWithSystem,
+	Migrations,
+>;
+
+#[frame_support::runtime]
+mod runtime {
+	#[runtime::runtime]
+	#[runtime::derive(
+		RuntimeCall,
+		RuntimeEvent,
+		RuntimeError,
+		RuntimeOrigin,
+		RuntimeFreezeReason,
+		RuntimeHoldReason,
+		RuntimeSlashReason,
+		RuntimeLockId,
+		RuntimeTask,
+		RuntimeViewFunction
+	)]
+	pub struct Runtime;
+
+	#[runtime::pallet_index(0)]
+	pub type System = frame_system;
+	#[runtime::pallet_index(1)]
+	pub type Timestamp = pallet_timestamp;
+	#[runtime::pallet_index(2)]
+	pub type Aura = pallet_aura;
+	#[runtime::pallet_index(3)]
+	pub type Grandpa = pallet_grandpa;
+	#[runtime::pallet_index(4)]
+	pub type Balances = pallet_balances;
+	#[runtime::pallet_index(5)]
+	pub type TransactionPayment = pallet_transaction_payment;
+	#[runtime::pallet_index(6)]
+	pub type Sudo = pallet_sudo;
+	#[runtime::pallet_index(7)]
+	pub type Pog = pallet_pog;
+}

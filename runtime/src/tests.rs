@@ -1,0 +1,73 @@
+//! Runtime tests: the genesis presets build and satisfy pallet-pog's invariants, and the
+//! off-chain worker's signed transactions are real, correctly signed extrinsics of this runtime.
+
+use crate::*;
+use codec::Decode;
+use frame_support::traits::Hooks;
+use sp_core::offchain::{testing, OffchainDbExt, OffchainWorkerExt, TransactionPoolExt};
+use sp_keystore::{testing::MemoryKeystore, Keystore, KeystoreExt};
+use sp_runtime::{traits::Checkable, BuildStorage};
+use std::sync::Arc;
+
+fn preset_storage(name: &str) -> sp_runtime::Storage {
+	let json = genesis::get_preset(&name.into()).expect("preset exists");
+	let patch: serde_json::Value = serde_json::from_slice(&json).unwrap();
+	let mut config = serde_json::to_value(RuntimeGenesisConfig::default()).unwrap();
+	json_merge(&mut config, patch);
+	let config: RuntimeGenesisConfig = serde_json::from_value(config).expect("preset is a valid genesis config");
+	config.build_storage().expect("preset builds")
+}
+
+fn json_merge(a: &mut serde_json::Value, b: serde_json::Value) {
+	match (a, b) {
+		(serde_json::Value::Object(a), serde_json::Value::Object(b)) =>
+			for (k, v) in b {
+				json_merge(a.entry(k).or_insert(serde_json::Value::Null), v);
+			},
+		(a, b) => *a = b,
+	}
+}
+
+#[test]
+fn presets_build_and_satisfy_the_pog_invariants() {
+	for (name, validators, quorum) in [("development", 1usize, 1u32), ("local_testnet", 4, 3)] {
+		sp_io::TestExternalities::new(preset_storage(name)).execute_with(|| {
+			assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), validators, "{name}");
+			assert_eq!(pallet_pog::Configuration::<Runtime>::get().quorum, quorum);
+			assert_eq!(pallet_pog::ProfileCount::<Runtime>::get(), 10);
+			assert_eq!(pallet_aura::Authorities::<Runtime>::get().len(), validators);
+			Pog::do_try_state().expect("pallet-pog invariants hold at genesis");
+		});
+	}
+	assert_eq!(genesis::preset_names().len(), 2);
+}
+
+#[test]
+fn off_chain_worker_submits_signed_extrinsics_of_this_runtime() {
+	let mut ext = sp_io::TestExternalities::new(preset_storage("development"));
+	let (offchain, _) = testing::TestOffchainExt::new();
+	let (pool, pool_state) = testing::TestTransactionPoolExt::new();
+	let keystore = MemoryKeystore::new();
+	keystore.sr25519_generate_new(pallet_pog::KEY_TYPE, Some("//Alice")).unwrap();
+	ext.register_extension(OffchainDbExt::new(offchain.clone()));
+	ext.register_extension(OffchainWorkerExt::new(offchain));
+	ext.register_extension(TransactionPoolExt::new(pool));
+	ext.register_extension(KeystoreExt(Arc::new(keystore)));
+	ext.execute_with(|| {
+		System::set_block_number(1);
+		pallet_timestamp::Now::<Runtime>::put(6_000);
+		let bob = sp_keyring::Sr25519Keyring::Bob.to_account_id();
+		let claims = vec![pallet_pog::GpuClaim { profile: 9, count: 1, uuids: vec![[7u8; 16]].try_into().unwrap() }];
+		Pog::register_miner(RuntimeOrigin::signed(bob.clone()), claims.try_into().unwrap(), Default::default())
+			.expect("Bob registers");
+		System::set_block_number(2);
+		Pog::offchain_worker(2);
+		let txs = std::mem::take(&mut pool_state.write().transactions);
+		assert_eq!(txs.len(), 1, "one issue transaction");
+		let xt = UncheckedExtrinsic::decode(&mut &txs[0][..]).expect("an extrinsic of this runtime");
+		assert_eq!(xt.function, RuntimeCall::Pog(pallet_pog::Call::issue_challenges { miner: bob }));
+		let checked = xt.check(&frame_system::ChainContext::<Runtime>::default()).expect("signature verifies");
+		let alice = sp_keyring::Sr25519Keyring::Alice.to_account_id();
+		assert!(matches!(checked.format, sp_runtime::generic::ExtrinsicFormat::Signed(ref who, _) if *who == alice));
+	});
+}

@@ -1,0 +1,72 @@
+// Integration test: a dev node (`--dev --tmp`) produces and finalises blocks; a miner registers
+// through @polkadot/api with a signed extrinsic, and Alice's off-chain worker issues that miner's
+// challenge (events on chain); auditors read it through the PogApi runtime API; the node stops
+// cleanly.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Keyring } from '@polkadot/api';
+import { connect, sendAndWait, startNode, waitFinalized, waitForEvent } from './lib/node.mjs';
+
+let node;
+let api;
+
+after(async () => {
+  if (api) await api.disconnect();
+  if (node) await node.stop();
+});
+
+test('a dev node finalises blocks and its off-chain worker challenges a new miner', { timeout: 300_000 }, async () => {
+  node = await startNode(['--dev', '--tmp'], { name: 'dev' });
+  api = await connect(node.url);
+  assert.equal((await api.rpc.system.chain()).toString(), 'PoG Development');
+
+  const finalized = await waitFinalized(api, 2, 90_000);
+  assert.ok(finalized >= 2, 'GRANDPA finalises');
+
+  // The genesis profile table and configuration are on chain, with doc comments in metadata.
+  const profiles = await api.call.pogApi.profiles();
+  const names = profiles.map(([, p]) => Buffer.from(p.name.toU8a(true)).toString());
+  assert.ok(names.includes('NVIDIA H100 80GB HBM3'));
+  const cpuRef = profiles.find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
+  assert.ok(cpuRef, 'cpu-reference profile');
+  const validators = await api.query.pog.validators();
+  const keyring = new Keyring({ type: 'sr25519' });
+  const alice = keyring.addFromUri('//Alice');
+  const bob = keyring.addFromUri('//Bob');
+  assert.deepEqual(validators.map((v) => v.toString()), [alice.address]);
+  assert.match(api.query.pog.challenges.creator.meta.docs.join(' '), /round/);
+
+  // Bob registers one CPU "GPU" through a real signed extrinsic.
+  const uuid = '0x' + 'b0'.repeat(16);
+  const tx = api.tx.pog.registerMiner(
+    [{ profile: cpuRef[0], count: 1, uuids: [uuid] }],
+    { cpuCores: 8, cpuModel: 'test CPU', ramMib: 16384, diskGib: 100 },
+  );
+  const issued = waitForEvent(
+    api,
+    (e) => (api.events.pog.ChallengeIssued.is(e) && e.data.miner.toString() === bob.address ? e.data : null),
+    120_000,
+    "Alice's off-chain worker to issue Bob's challenge",
+  );
+  const events = await sendAndWait(api, tx, bob);
+  assert.ok(events.some(({ event }) => api.events.pog.MinerRegistered.is(event)), 'MinerRegistered');
+
+  const challenge = await issued;
+  const id = challenge.id.toNumber();
+  const view = (await api.call.pogApi.challenge(id)).unwrap();
+  assert.equal(view.miner.toString(), bob.address);
+  assert.equal(view.status.toString(), 'Issued');
+  assert.ok(view.dims.k.toNumber() >= 256);
+  const miner = (await api.call.pogApi.miner(bob.address)).unwrap();
+  assert.deepEqual(miner.currentRound.map((c) => c.toNumber()), [id]);
+  const inFlight = await api.query.pog.inFlight.keys();
+  assert.ok(inFlight.length >= 1);
+});
+
+test('the node stops cleanly on SIGINT', { timeout: 60_000 }, async () => {
+  await api.disconnect();
+  api = undefined;
+  const { code, signal } = await node.stop();
+  node = undefined;
+  assert.ok(code === 0 || signal === 'SIGINT', `exit code ${code}, signal ${signal}`);
+});

@@ -1,0 +1,130 @@
+// Start and stop a built pog-node for tests, on free ports, and connect @polkadot/api to it.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiPromise, WsProvider } from '@polkadot/api';
+
+/** The node binary the README's commands build. */
+export function nodeBinary() {
+  const target = process.env.CARGO_TARGET_DIR
+    || join(process.env.XDG_CACHE_HOME || join(process.env.HOME, '.cache'), 'pog-chain', 'target');
+  const bin = process.env.POG_NODE || join(target, 'release', 'pog-node');
+  if (!existsSync(bin)) {
+    throw new Error(`pog-node not found at ${bin}: build it with scripts/test.sh (or cargo build --release -p pog-node)`);
+  }
+  return bin;
+}
+
+/** A port nobody listens on right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Start pog-node with `args` plus free ports; resolves once its RPC answers.
+ * Returns { proc, rpcPort, p2pPort, log, url, stop() }.
+ */
+export async function startNode(args, { name = 'node', logDir } = {}) {
+  const [rpcPort, p2pPort, promPort] = [await freePort(), await freePort(), await freePort()];
+  const dir = logDir || mkdtempSync(join(tmpdir(), 'pog-test-'));
+  const log = join(dir, `${name}.log`);
+  const out = createWriteStream(log);
+  const proc = spawn(nodeBinary(), [
+    ...args,
+    '--rpc-port', String(rpcPort),
+    '--port', String(p2pPort),
+    '--prometheus-port', String(promPort),
+    '--no-telemetry',
+    '--no-mdns',
+  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout.pipe(out);
+  proc.stderr.pipe(out);
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const url = `ws://127.0.0.1:${rpcPort}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`${name} exited early (code ${proc.exitCode}); see ${log}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${rpcPort}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system_health', params: [] }),
+      });
+      if (res.ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) throw new Error(`${name} did not open its RPC port ${rpcPort}; see ${log}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const stop = async () => {
+    if (proc.exitCode === null) proc.kill('SIGINT');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+    const result = await exited;
+    clearTimeout(timer);
+    return result;
+  };
+  return { proc, rpcPort, p2pPort, promPort, log, url, stop, exited };
+}
+
+/** An @polkadot/api client of a node. */
+export async function connect(url) {
+  const provider = new WsProvider(url, 1000);
+  return ApiPromise.create({ provider, noInitWarn: true, throwOnConnect: true });
+}
+
+/** Resolve with the first value of `pick(event)` over new events, or fail after `ms`. */
+export function waitForEvent(api, pick, ms, what) {
+  return new Promise((resolve, reject) => {
+    let unsub;
+    const timer = setTimeout(() => {
+      if (unsub) unsub();
+      reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+    }, ms);
+    api.query.system.events((records) => {
+      for (const { event } of records) {
+        const v = pick(event);
+        if (v) {
+          clearTimeout(timer);
+          if (unsub) unsub();
+          resolve(v);
+          return;
+        }
+      }
+    }).then((u) => { unsub = u; });
+  });
+}
+
+/** Wait until the finalized head reaches `n`. */
+export async function waitFinalized(api, n, ms) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const head = await api.rpc.chain.getFinalizedHead();
+    const header = await api.rpc.chain.getHeader(head);
+    if (header.number.toNumber() >= n) return header.number.toNumber();
+    if (Date.now() > deadline) throw new Error(`finalized head stuck at #${header.number} (< #${n})`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Sign and send `tx`; resolve with its events once in a block, reject on a dispatch error. */
+export function sendAndWait(api, tx, signer) {
+  return new Promise((resolve, reject) => {
+    tx.signAndSend(signer, ({ status, events, dispatchError }) => {
+      if (dispatchError) {
+        if (dispatchError.isModule) {
+          const d = api.registry.findMetaError(dispatchError.asModule);
+          reject(new Error(`${d.section}.${d.name}`));
+        } else reject(new Error(dispatchError.toString()));
+      } else if (status.isInBlock) resolve(events);
+    }).catch(reject);
+  });
+}
