@@ -105,6 +105,7 @@ pub fn run() -> sc_cli::Result<()> {
 			runner.sync_run(|config| cmd.run::<pog_runtime::opaque::Block>(&config))
 		},
 		None => {
+			ensure_rpc_port_free(cli.run.rpc_params.rpc_port.unwrap_or(9944))?;
 			let runner = cli.create_runner(&cli.run)?;
 			runner.run_node_until_exit(|config| async move {
 				match config.network.network_backend {
@@ -115,10 +116,23 @@ pub fn run() -> sc_cli::Result<()> {
 						>,
 					>(config)
 					.map_err(sc_cli::Error::Service),
-					sc_network::config::NetworkBackendType::Litep2p =>
-						service::new_full::<sc_network::Litep2pNetworkBackend>(config).map_err(sc_cli::Error::Service),
+					sc_network::config::NetworkBackendType::Litep2p => {
+						service::new_full::<sc_network::Litep2pNetworkBackend>(config).map_err(sc_cli::Error::Service)
+					},
 				}
 			})
 		},
+	}
+}
+
+/// Substrate's RPC server silently moves to a random port when the requested one is taken; a
+/// person who asked for a port (or expects the default 9944) gets a clear error instead.
+fn ensure_rpc_port_free(port: u16) -> sc_cli::Result<()> {
+	match std::net::TcpListener::bind(("127.0.0.1", port)) {
+		Ok(_) => Ok(()),
+		Err(e) => Err(sc_cli::Error::Input(format!(
+			"RPC port {port} on 127.0.0.1 is not available ({e}): another node is probably running; stop it or \
+			 pass --rpc-port <free port>"
+		))),
 	}
 }

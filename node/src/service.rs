@@ -13,7 +13,8 @@ use sp_consensus_aura::sr25519::{AuthorityId as AuraId, AuthorityPair as AuraPai
 use std::{sync::Arc, time::Duration};
 
 /// The full client.
-pub(crate) type FullClient = sc_service::TFullClient<Block, RuntimeApi, sc_executor::WasmExecutor<sp_io::SubstrateHostFunctions>>;
+pub(crate) type FullClient =
+	sc_service::TFullClient<Block, RuntimeApi, sc_executor::WasmExecutor<sp_io::SubstrateHostFunctions>>;
 type FullBackend = sc_service::TFullBackend<Block>;
 type FullSelectChain = sc_consensus::LongestChain<FullBackend, Block>;
 
@@ -143,8 +144,11 @@ pub fn new_full<N: sc_network::NetworkBackend<Block, <Block as sp_runtime::trait
 	let peer_store_handle = net_config.peer_store_handle();
 	let genesis = client.block_hash(0).ok().flatten().ok_or_else(|| ServiceError::Other("no genesis block".into()))?;
 	let grandpa_protocol_name = sc_consensus_grandpa::protocol_standard_name(&genesis, &config.chain_spec);
-	let (grandpa_protocol_config, grandpa_notification_service) =
-		sc_consensus_grandpa::grandpa_peers_set_config::<_, N>(grandpa_protocol_name.clone(), metrics.clone(), peer_store_handle);
+	let (grandpa_protocol_config, grandpa_notification_service) = sc_consensus_grandpa::grandpa_peers_set_config::<_, N>(
+		grandpa_protocol_name.clone(),
+		metrics.clone(),
+		peer_store_handle,
+	);
 	net_config.add_notification_protocol(grandpa_protocol_config);
 
 	let warp_sync = Arc::new(sc_consensus_grandpa::warp_proof::NetworkProvider::new(

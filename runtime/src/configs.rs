@@ -21,8 +21,8 @@ use sp_version::RuntimeVersion;
 
 use super::{
 	AccountId, Aura, Balance, Balances, Block, BlockNumber, Hash, Nonce, PalletInfo, Runtime, RuntimeCall,
-	RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask, Signature, SignedPayload,
-	System, Timestamp, TxExtension, UncheckedExtrinsic, EXISTENTIAL_DEPOSIT, SLOT_DURATION, UNIT, VERSION,
+	RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask, Signature, SignedPayload, System,
+	Timestamp, TxExtension, UncheckedExtrinsic, EXISTENTIAL_DEPOSIT, SLOT_DURATION, UNIT, VERSION,
 };
 
 const NORMAL_DISPATCH_RATIO: Perbill = Perbill::from_percent(75);

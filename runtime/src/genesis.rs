@@ -9,9 +9,7 @@ use sp_consensus_grandpa::AuthorityId as GrandpaId;
 use sp_genesis_builder::{self, PresetId};
 use sp_keyring::{Ed25519Keyring, Sr25519Keyring};
 
-use crate::{
-	AccountId, BalancesConfig, PogConfig, RuntimeGenesisConfig, SudoConfig, AuraConfig, GrandpaConfig, UNIT,
-};
+use crate::{AccountId, AuraConfig, BalancesConfig, GrandpaConfig, PogConfig, RuntimeGenesisConfig, SudoConfig, UNIT};
 use pallet_pog::{profiles::default_profiles, ProtocolConfig};
 
 /// Balance of every endowed dev account: one million POG.

@@ -26,7 +26,6 @@ pub use pallet::*;
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
 mod logic;
-mod views;
 #[cfg(test)]
 mod mock;
 pub mod offchain;
@@ -34,6 +33,7 @@ pub mod profiles;
 #[cfg(test)]
 mod tests;
 pub mod types;
+mod views;
 pub mod weights;
 
 pub use types::*;
