@@ -137,6 +137,15 @@ fn issue(miner: AccountId) -> Vec<ChallengeId> {
 	challenges_of(&miner)
 }
 
+/// Miner1 with one cpu-reference GPU, registered and issued its first challenge.
+fn one_gpu_challenge() -> (AccountId, ChallengeId) {
+	let m = account("Miner1");
+	register_cpu_miner(m, &[uuid(1)]);
+	next_block();
+	let id = issue(m)[0];
+	(m, id)
+}
+
 fn status(id: ChallengeId) -> ChallengeStatus {
 	Challenges::<Test>::get(id).unwrap().status
 }
@@ -454,10 +463,7 @@ fn honest_miner_is_challenged_verified_scored_and_weighted() {
 #[test]
 fn report_is_stored_capped_at_what_the_chain_saw() {
 	new_test_ext().execute_with(|| {
-		let m = account("Miner1");
-		register_cpu_miner(m, &[uuid(1)]);
-		next_block();
-		let id = issue(m)[0];
+		let (m, id) = one_gpu_challenge();
 		let r = compute(id, Compute::Honest);
 		next_block(); // 6 s later on chain
 		let report =
@@ -547,10 +553,7 @@ fn off_chain_worker_without_a_validator_key_does_nothing() {
 #[test]
 fn corrupted_results_fail_by_quorum_and_earn_nothing() {
 	new_test_ext().execute_with(|| {
-		let m = account("Miner1");
-		register_cpu_miner(m, &[uuid(1)]);
-		next_block();
-		let id = issue(m)[0];
+		let (m, id) = one_gpu_challenge();
 		assert_eq!(play(m, id, Compute::Corrupt(50)), ChallengeStatus::Failed(FailReason::WrongResult));
 		assert!(events().iter().any(|e| matches!(e, Event::ChallengeFailed { reason: FailReason::WrongResult, .. })));
 		assert!(Credits::<Test>::get(m).is_empty());
@@ -562,10 +565,7 @@ fn corrupted_results_fail_by_quorum_and_earn_nothing() {
 #[test]
 fn a_corrupted_entry_in_an_opened_leaf_is_caught_by_the_verifier() {
 	new_test_ext().execute_with(|| {
-		let m = account("Miner1");
-		register_cpu_miner(m, &[uuid(1)]);
-		next_block();
-		let id = issue(m)[0];
+		let (m, id) = one_gpu_challenge();
 		let honest = compute(id, Compute::Honest);
 		commit(m, id, &honest);
 		next_block();
@@ -594,10 +594,7 @@ fn a_corrupted_entry_in_an_opened_leaf_is_caught_by_the_verifier() {
 #[test]
 fn forged_or_mismatched_proofs_and_wrong_indices_are_refused() {
 	new_test_ext().execute_with(|| {
-		let m = account("Miner1");
-		register_cpu_miner(m, &[uuid(1)]);
-		next_block();
-		let id = issue(m)[0];
+		let (m, id) = one_gpu_challenge();
 		let r = compute(id, Compute::Honest);
 		commit(m, id, &r);
 		next_block();
@@ -644,10 +641,7 @@ fn ch_leaves(id: ChallengeId) -> u32 {
 #[test]
 fn a_root_after_the_deadline_fails() {
 	new_test_ext().execute_with(|| {
-		let m = account("Miner1");
-		register_cpu_miner(m, &[uuid(1)]);
-		next_block();
-		let id = issue(m)[0];
+		let (m, id) = one_gpu_challenge();
 		let ch = Challenges::<Test>::get(id).unwrap();
 		let r = compute(id, Compute::Honest);
 		assert_noop!(
@@ -704,10 +698,7 @@ fn a_slower_gpu_than_claimed_misses_the_deadline() {
 #[test]
 fn a_late_reveal_fails() {
 	new_test_ext().execute_with(|| {
-		let m = account("Miner1");
-		register_cpu_miner(m, &[uuid(1)]);
-		next_block();
-		let id = issue(m)[0];
+		let (m, id) = one_gpu_challenge();
 		let r = compute(id, Compute::Honest);
 		commit(m, id, &r);
 		next_block();
@@ -823,10 +814,7 @@ fn calls_need_the_right_role_and_validators_vote_once() {
 #[test]
 fn no_quorum_in_the_verdict_window_is_inconclusive() {
 	new_test_ext().execute_with(|| {
-		let m = account("Miner1");
-		register_cpu_miner(m, &[uuid(1)]);
-		next_block();
-		let id = issue(m)[0];
+		let (m, id) = one_gpu_challenge();
 		let r = compute(id, Compute::Honest);
 		commit(m, id, &r);
 		next_block();

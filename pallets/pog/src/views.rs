@@ -63,7 +63,7 @@ impl<T: Config> Pallet<T> {
 		let mut v: Vec<RankEntry<T::AccountId>> = Scores::<T>::iter()
 			.map(|(miner, score)| RankEntry { share: Self::share_of(&miner), miner, score })
 			.collect();
-		v.sort_by(|a, b| b.score.total.cmp(&a.score.total));
+		v.sort_by_key(|e| core::cmp::Reverse(e.score.total));
 		v
 	}
 }
