@@ -25,6 +25,11 @@ pub enum Subcommand {
 	Revert(sc_cli::RevertCmd),
 	/// Database metadata.
 	ChainInfo(sc_cli::ChainInfoCmd),
+	/// Benchmark the runtime's pallets (only in a node built with `--features runtime-benchmarks`;
+	/// `scripts/bench-weights.sh` runs it and writes `pallets/pog/src/weights.rs`).
+	#[cfg(feature = "runtime-benchmarks")]
+	#[command(subcommand)]
+	Benchmark(frame_benchmarking_cli::BenchmarkCmd),
 }
 
 /// The node's command line.

@@ -104,6 +104,21 @@ pub fn run() -> sc_cli::Result<()> {
 			let runner = cli.create_runner(cmd)?;
 			runner.sync_run(|config| cmd.run::<pog_runtime::opaque::Block>(&config))
 		},
+		#[cfg(feature = "runtime-benchmarks")]
+		Some(Subcommand::Benchmark(frame_benchmarking_cli::BenchmarkCmd::Pallet(cmd))) => {
+			if cmd.runtime.is_none() {
+				return Err(sc_cli::Error::Input(
+					"pass --runtime <WASM built with --features runtime-benchmarks> and --genesis-builder=runtime \
+					 (scripts/bench-weights.sh does both)"
+						.into(),
+				));
+			}
+			cmd.run_with_spec::<sp_runtime::traits::HashingFor<pog_runtime::opaque::Block>, ()>(None)
+		},
+		#[cfg(feature = "runtime-benchmarks")]
+		Some(Subcommand::Benchmark(_)) => Err(sc_cli::Error::Input(
+			"pog-node supports `benchmark pallet` only (scripts/bench-weights.sh)".into(),
+		)),
 		None => {
 			ensure_rpc_port_free(cli.run.rpc_params.rpc_port.unwrap_or(9944))?;
 			let runner = cli.create_runner(&cli.run)?;

@@ -74,3 +74,22 @@ fn off_chain_worker_submits_signed_extrinsics_of_this_runtime() {
 		assert!(matches!(checked.format, sp_runtime::generic::ExtrinsicFormat::Signed(ref who, _) if *who == alice));
 	});
 }
+
+/// The miner agent's chain client (`offchain-gpu`, subxt) is generated at compile time from this
+/// runtime's metadata, kept in `offchain-gpu/metadata/pog.scale`; it must be this runtime's.
+/// `POG_BLESS_METADATA=1 cargo test -p pog-runtime agent_metadata` rewrites it after a change.
+#[test]
+fn agent_metadata_is_current() {
+	let metadata = Runtime::metadata_at_version(15).expect("the runtime serves metadata v15");
+	let current: &[u8] = &metadata;
+	let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../offchain-gpu/metadata/pog.scale");
+	if std::env::var_os("POG_BLESS_METADATA").is_some() {
+		std::fs::write(&path, current).expect("write the agent's metadata");
+	}
+	let committed = std::fs::read(&path).expect("offchain-gpu/metadata/pog.scale exists");
+	assert!(
+		committed == current,
+		"offchain-gpu/metadata/pog.scale is stale: run `POG_BLESS_METADATA=1 cargo test -p pog-runtime agent_metadata` \
+		 and rebuild the agent"
+	);
+}
