@@ -1,23 +1,46 @@
 #!/usr/bin/env bash
-# The main job in one command: install what is missing, build the node (first time ~35 min on 2
-# cores, then seconds), and start a development chain: Alice authors, finalises and runs the PoG
-# validator's off-chain worker. Extra arguments go to the node (e.g. --rpc-port 9945).
+# The main job in one command: install what is missing, build the node and the miner agent
+# (first time ~40 min on 2 cores, then seconds), start a development chain (Alice authors,
+# finalises and runs the PoG validator's off-chain worker), register a local miner (//Bob; its
+# GPUs if any, else the CPU backend on the cpu-reference profile) and answer its challenges.
+# The miner's log shows each challenge, its verdict and the score; Ctrl-C stops both.
+# Extra arguments go to the node (e.g. --rpc-port 9945). POG_NO_MINER=1 starts the node alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 scripts/setup.sh
-echo "[run] building pog-node (release) into $CARGO_TARGET_DIR"
-cargo build --release -p pog-node
+echo "[run] building pog-node and offchain-gpu (release) into $CARGO_TARGET_DIR"
+cargo build --release -p pog-node -p offchain-gpu
 node="$CARGO_TARGET_DIR/release/pog-node"
+agent="$CARGO_TARGET_DIR/release/offchain-gpu"
 rpc_port=9944
 for a in "$@"; do case "$a" in --rpc-port=*) rpc_port="${a#*=}" ;; esac; done
 prev=""
 for a in "$@"; do [ "$prev" = "--rpc-port" ] && rpc_port="$a"; prev="$a"; done
+url="ws://127.0.0.1:$rpc_port"
 cat <<MSG
 [run] starting a PoG development chain
-[run]   RPC:        ws://127.0.0.1:$rpc_port
+[run]   RPC:        $url
 [run]   explorer:   https://polkadot.js.org/apps/?rpc=ws%3A%2F%2F127.0.0.1%3A$rpc_port#/explorer
 [run]   Prometheus: http://127.0.0.1:9615/metrics
 [run]   stop with Ctrl-C
 MSG
-exec "$node" --dev --tmp --rpc-cors all "$@"
+if [ -n "${POG_NO_MINER:-}" ]; then
+	exec "$node" --dev --tmp --rpc-cors all "$@"
+fi
+log="$(mktemp -d)/node.log"
+"$node" --dev --tmp --rpc-cors all "$@" >"$log" 2>&1 &
+node_pid=$!
+trap 'kill -INT $node_pid 2>/dev/null; wait $node_pid 2>/dev/null' EXIT
+echo "[run] node log: $log"
+for _ in $(seq 120); do
+	curl -sf -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"system_health","params":[]}' \
+		"http://127.0.0.1:$rpc_port" >/dev/null && break
+	kill -0 $node_pid 2>/dev/null || { echo "[run] the node exited; see $log"; exit 1; }
+	sleep 0.5
+done
+echo "[run] registering the local miner //Bob (offchain-gpu register)"
+"$agent" register --url "$url" --suri //Bob
+echo "[run] answering challenges (offchain-gpu run); \`$agent status --url $url --suri //Bob\` shows the score"
+state_dir="$(mktemp -d)"
+"$agent" run --url "$url" --suri //Bob --state-dir "$state_dir"

@@ -13,6 +13,7 @@ cargo fmt --all -- --check
 
 step "lints (cargo clippy -D warnings)"
 cargo clippy -q -p pog-primitives -p pallet-pog -p pog-benchmarking -p pallet-pog-runtime-api \
+	-p offchain-gpu -p pog-cuda \
 	--features pallet-pog/runtime-benchmarks,pallet-pog/try-runtime --all-targets -- -D warnings
 
 step "primitives: generator, known-answer vectors, commitment, verification (randomised honest and cheating results)"
@@ -30,8 +31,11 @@ cargo test -p pog-benchmarking
 step "runtime: genesis presets build and pass the pallet's try_state; OCW extrinsics are signed"
 SKIP_WASM_BUILD=1 cargo test -p pog-runtime --features try-runtime
 
-step "node (release build; cold ~35 min on 2 cores, warm seconds)"
-cargo build --release -p pog-node
+step "miner agent: CPU backend, state file, chain client types; CUDA backend's host-side logic"
+cargo test -p offchain-gpu -p pog-cuda
+
+step "node and miner agent (release build; cold ~40 min on 2 cores, warm seconds)"
+cargo build --release -p pog-node -p offchain-gpu
 
 step "integration tests against a live node (@polkadot/api $(node -p 'require("./tests/package.json").dependencies["@polkadot/api"]'))"
 (cd tests && npm ci --no-audit --no-fund --loglevel=error && npm test)

@@ -128,3 +128,42 @@ export function sendAndWait(api, tx, signer) {
     }).catch(reject);
   });
 }
+
+/** The miner agent binary the README's commands build. */
+export function agentBinary() {
+  const target = process.env.CARGO_TARGET_DIR
+    || join(process.env.XDG_CACHE_HOME || join(process.env.HOME, '.cache'), 'pog-chain', 'target');
+  const bin = process.env.POG_AGENT || join(target, 'release', 'offchain-gpu');
+  if (!existsSync(bin)) {
+    throw new Error(`offchain-gpu not found at ${bin}: build it with scripts/test.sh (or cargo build --release -p offchain-gpu)`);
+  }
+  return bin;
+}
+
+/**
+ * Run `offchain-gpu args...`; resolves with { code, log } when it exits. `name` names its log file.
+ * Returns { proc, done, log, stop() } when `background` is set instead of waiting.
+ */
+export function runAgent(args, { name = 'agent', logDir, background = false, env = {} } = {}) {
+  const dir = logDir || mkdtempSync(join(tmpdir(), 'pog-agent-'));
+  const log = join(dir, `${name}.log`);
+  const out = createWriteStream(log);
+  const proc = spawn(agentBinary(), args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RUST_LOG: 'info', NO_COLOR: '1', ...env },
+  });
+  proc.stdout.pipe(out);
+  proc.stderr.pipe(out);
+  const done = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal, log })));
+  if (background) {
+    const stop = async () => {
+      if (proc.exitCode === null) proc.kill('SIGINT');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      const r = await done;
+      clearTimeout(timer);
+      return r;
+    };
+    return { proc, done, log, stop };
+  }
+  return done;
+}

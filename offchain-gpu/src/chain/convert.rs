@@ -1,0 +1,63 @@
+//! Conversions between `pog-primitives` types and the chain's generated types.
+
+use pog_primitives::{verify::ChallengeSpec, Dims, Precision};
+use subxt::utils::AccountId32;
+
+use super::pog::runtime_types::{
+	bounded_collections::bounded_vec::BoundedVec,
+	pallet_pog::types::{AgentReport, Hardware, Opening},
+	pog_primitives::{precision::Precision as ChainPrecision, sizing::Dims as ChainDims},
+};
+use super::Challenge;
+use crate::backend::{OpenedLeaf, Timing};
+
+/// The precision as `pog-primitives` knows it.
+pub fn precision(p: &ChainPrecision) -> Precision {
+	match p {
+		ChainPrecision::Fp32 => Precision::Fp32,
+		ChainPrecision::Tf32 => Precision::Tf32,
+		ChainPrecision::Fp16 => Precision::Fp16,
+		ChainPrecision::Bf16 => Precision::Bf16,
+		ChainPrecision::Fp8E4M3 => Precision::Fp8E4M3,
+	}
+}
+
+/// The dims as `pog-primitives` knows them.
+pub fn dims(d: &ChainDims) -> Dims {
+	Dims { m: d.m, n: d.n, k: d.k }
+}
+
+/// Everything that defines the challenge's C.
+pub fn spec(ch: &Challenge<AccountId32, u32>) -> ChallengeSpec {
+	ChallengeSpec { seed: ch.seed, precision: precision(&ch.precision), dims: dims(&ch.dims), chunk_k: ch.chunk_k }
+}
+
+/// The agent's timing report as the chain stores it (trace capped at `max_trace` entries by
+/// merging neighbouring intervals).
+pub fn report(t: &Timing, max_trace: usize) -> AgentReport {
+	let mut trace = t.trace_gflops.clone();
+	let mut interval_ms = t.interval_ms;
+	while trace.len() > max_trace.max(1) {
+		trace =
+			trace.chunks(2).map(|c| (c.iter().map(|&v| u64::from(v)).sum::<u64>() / c.len() as u64) as u32).collect();
+		interval_ms = interval_ms.saturating_mul(2);
+	}
+	AgentReport { elapsed_ms: t.total.as_millis() as u64, interval_ms, trace_gflops: BoundedVec(trace) }
+}
+
+/// An opened leaf as the reveal extrinsic carries it.
+pub fn opening(o: OpenedLeaf) -> Opening {
+	Opening { leaf: o.leaf, values: BoundedVec(o.values), proof: BoundedVec(o.proof) }
+}
+
+/// The machine's CPU, memory and disk as registration claims them.
+pub fn hardware(m: &crate::hardware::Machine) -> Hardware {
+	let mut model = m.cpu_model.as_bytes().to_vec();
+	model.truncate(96);
+	Hardware { cpu_cores: m.cpu_cores, cpu_model: BoundedVec(model), ram_mib: m.ram_mib, disk_gib: m.disk_gib }
+}
+
+/// A profile's or UUID's bytes as text.
+pub fn text(bytes: &[u8]) -> String {
+	String::from_utf8_lossy(bytes).into_owned()
+}

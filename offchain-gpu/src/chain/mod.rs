@@ -1,0 +1,242 @@
+//! The chain client: a subxt `OnlineClient` for PoG chain with statically generated types
+//! (`metadata/pog.scale`, kept current by a runtime test), the miner's signer, and the reads and
+//! signed extrinsics the agent needs.
+
+pub mod convert;
+
+use std::{path::Path, str::FromStr};
+
+use anyhow::Context as _;
+use subxt::{
+	config::RpcConfigFor,
+	rpcs::{methods::LegacyRpcMethods, RpcClient},
+	tx::{Payload, TransactionStatus},
+	utils::{AccountId32, H256},
+	OnlineClient, PolkadotConfig,
+};
+use subxt_signer::{sr25519::Keypair, SecretUri};
+
+/// Types and calls generated from PoG chain's runtime metadata.
+#[subxt::subxt(runtime_metadata_path = "metadata/pog.scale", derive_for_all_types = "Clone")]
+pub mod pog {}
+
+pub use pog::runtime_types::pallet_pog::types::{
+	Challenge, ChallengeStatus, FailReason, GpuCredit, GpuProfile, MinerInfo, ProtocolConfig, Score,
+};
+
+/// Errors a miner can act on, each saying what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum ChainError {
+	/// The node could not be reached.
+	#[error("cannot reach a node at {url}: {source}. Is the node running, and is this its RPC address (e.g. ws://127.0.0.1:9944)?")]
+	Unreachable {
+		/// The URL tried.
+		url: String,
+		/// Why.
+		source: Box<dyn std::error::Error + Send + Sync>,
+	},
+	/// The chain has no PoG pallet.
+	#[error("the chain at {url} has no `Pog` pallet: this is not a PoG chain node")]
+	NotPogChain {
+		/// The URL.
+		url: String,
+	},
+	/// The node runs a runtime other than the one this agent was built for.
+	#[error("the chain's runtime differs from the one this agent was built for ({0}); update offchain-gpu")]
+	Incompatible(String),
+	/// The key could not be read.
+	#[error(
+		"bad key: {0}. Pass --suri //Alice (dev accounts), a mnemonic or 0x seed, or --key-file with one of those"
+	)]
+	BadKey(String),
+}
+
+/// A connected client with the miner's key.
+pub struct Chain {
+	api: OnlineClient<PolkadotConfig>,
+	rpc: LegacyRpcMethods<RpcConfigFor<PolkadotConfig>>,
+	signer: Keypair,
+	account: AccountId32,
+}
+
+/// The client at one block.
+pub type At = subxt::client::ClientAtBlock<PolkadotConfig, subxt::client::OnlineClientAtBlockImpl<PolkadotConfig>>;
+
+/// Where a submitted extrinsic landed.
+#[derive(Clone, Copy, Debug)]
+pub struct Included {
+	/// The block's hash.
+	pub block_hash: H256,
+}
+
+/// Reads the miner's key from `--suri` or a key file (whose first line is a secret URI).
+pub fn load_key(suri: Option<&str>, key_file: Option<&Path>) -> Result<Keypair, ChainError> {
+	let uri = match (suri, key_file) {
+		(Some(s), _) => s.to_string(),
+		(None, Some(path)) => std::fs::read_to_string(path)
+			.map_err(|e| ChainError::BadKey(format!("cannot read {}: {e}", path.display())))?
+			.lines()
+			.next()
+			.unwrap_or_default()
+			.trim()
+			.to_string(),
+		(None, None) => return Err(ChainError::BadKey("no key given".into())),
+	};
+	let uri = SecretUri::from_str(&uri).map_err(|e| ChainError::BadKey(e.to_string()))?;
+	Keypair::from_uri(&uri).map_err(|e| ChainError::BadKey(e.to_string()))
+}
+
+impl Chain {
+	/// Connects to the node at `url` and checks that it runs PoG chain.
+	pub async fn connect(url: &str, signer: Keypair) -> anyhow::Result<Self> {
+		let rpc_client = RpcClient::from_insecure_url(url)
+			.await
+			.map_err(|e| ChainError::Unreachable { url: url.to_string(), source: Box::new(e) })?;
+		let api = OnlineClient::<PolkadotConfig>::from_rpc_client(rpc_client.clone())
+			.await
+			.map_err(|e| ChainError::Unreachable { url: url.to_string(), source: Box::new(e) })?;
+		let at = api.at_current_block().await?;
+		if at.metadata_ref().pallet_by_name("Pog").is_none() {
+			return Err(ChainError::NotPogChain { url: url.to_string() }.into());
+		}
+		// The generated calls carry hashes of the types they were generated from.
+		at.transactions()
+			.validate(&pog::transactions().pog().deregister_miner())
+			.map_err(|e| ChainError::Incompatible(e.to_string()))?;
+		let account = signer.public_key().to_account_id();
+		Ok(Self { api, rpc: LegacyRpcMethods::new(rpc_client), signer, account })
+	}
+
+	/// The miner's account.
+	pub fn account(&self) -> &AccountId32 {
+		&self.account
+	}
+
+	/// The subxt client.
+	pub fn api(&self) -> &OnlineClient<PolkadotConfig> {
+		&self.api
+	}
+
+	/// The miner's record, if registered (at the best block).
+	pub async fn miner(&self) -> anyhow::Result<Option<MinerInfo<u128, u32>>> {
+		let at = self.best().await?;
+		let v = at.storage().try_fetch(pog::storage().pog().miners(), (self.account.clone(),)).await?;
+		Ok(match v {
+			Some(v) => Some(v.decode()?),
+			None => None,
+		})
+	}
+
+	/// The miner's free balance.
+	pub async fn free_balance(&self) -> anyhow::Result<u128> {
+		let at = self.best().await?;
+		let v = at.storage().try_fetch(pog::storage().system().account(), (self.account.clone(),)).await?;
+		Ok(match v {
+			Some(v) => v.decode()?.data.free,
+			None => 0,
+		})
+	}
+
+	/// The deposit registering `gpus` GPUs holds.
+	pub async fn deposit_for(&self, gpus: u32) -> anyhow::Result<u128> {
+		let at = self.best().await?;
+		let base = at.constants().entry(pog::constants().pog().deposit_base())?;
+		let per_gpu = at.constants().entry(pog::constants().pog().deposit_per_gpu())?;
+		Ok(base.saturating_add(per_gpu.saturating_mul(u128::from(gpus))))
+	}
+
+	/// The GPU profile table.
+	pub async fn profiles(&self) -> anyhow::Result<Vec<(u32, GpuProfile)>> {
+		let at = self.best().await?;
+		let mut iter = at.storage().iter(pog::storage().pog().profiles(), ()).await?;
+		let mut out = Vec::new();
+		while let Some(entry) = iter.next().await {
+			let entry = entry?;
+			let (id,) = entry.key()?.decode()?;
+			out.push((id, entry.value().decode()?));
+		}
+		out.sort_by_key(|(id, _)| *id);
+		Ok(out)
+	}
+
+	/// A challenge, at `block` (the best block if `None`).
+	pub async fn challenge(&self, id: u64, block: Option<H256>) -> anyhow::Result<Option<Challenge<AccountId32, u32>>> {
+		let at = match block {
+			Some(hash) => self.api.at_block(hash).await?,
+			None => self.best().await?,
+		};
+		let v = at.storage().try_fetch(pog::storage().pog().challenges(), (id,)).await?;
+		Ok(match v {
+			Some(v) => Some(v.decode()?),
+			None => None,
+		})
+	}
+
+	/// The protocol configuration.
+	pub async fn config(&self) -> anyhow::Result<ProtocolConfig> {
+		let at = self.best().await?;
+		Ok(at.storage().fetch(pog::storage().pog().configuration(), ()).await?.decode()?)
+	}
+
+	/// Most openings a reveal may carry.
+	pub async fn max_openings(&self) -> anyhow::Result<u32> {
+		let at = self.best().await?;
+		Ok(at.constants().entry(pog::constants().pog().max_openings())?)
+	}
+
+	/// The miner's score, if any.
+	pub async fn score(&self) -> anyhow::Result<Option<Score>> {
+		let at = self.best().await?;
+		let v = at.storage().try_fetch(pog::storage().pog().scores(), (self.account.clone(),)).await?;
+		Ok(match v {
+			Some(v) => Some(v.decode()?),
+			None => None,
+		})
+	}
+
+	/// The miner's share of the epoch's weight, in parts per billion.
+	pub async fn weight_share(&self) -> anyhow::Result<Option<u32>> {
+		let at = self.best().await?;
+		let shares = at.storage().fetch(pog::storage().pog().weight_shares(), ()).await?.decode()?;
+		Ok(shares.0.into_iter().find(|(who, _)| who == &self.account).map(|(_, share)| share.0))
+	}
+
+	/// The miner's verified GPUs.
+	pub async fn credits(&self) -> anyhow::Result<Vec<GpuCredit<u32>>> {
+		let at = self.best().await?;
+		let v = at.storage().try_fetch(pog::storage().pog().credits(), (self.account.clone(),)).await?;
+		Ok(match v {
+			Some(v) => v.decode()?.0,
+			None => Vec::new(),
+		})
+	}
+
+	/// The client at the best block (transactions and reads that must see the newest state).
+	pub async fn best(&self) -> anyhow::Result<At> {
+		let hash = self.rpc.chain_get_block_hash(None).await?.context("the node has no best block")?;
+		Ok(self.api.at_block(hash).await?)
+	}
+
+	/// Signs `call` with the miner's key, submits it with the pool's next nonce, and waits until it
+	/// is in a best block; returns that block, or the dispatch error by name.
+	pub async fn submit<C: Payload>(&self, call: &C) -> anyhow::Result<Included> {
+		let nonce = self.rpc.system_account_next_index(&self.account).await?;
+		let params =
+			subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(nonce).mortal(64).build();
+		let mut progress =
+			self.best().await?.transactions().sign_and_submit_then_watch(call, &self.signer, params).await?;
+		while let Some(status) = progress.next().await {
+			match status? {
+				TransactionStatus::InBestBlock(in_block) | TransactionStatus::InFinalizedBlock(in_block) => {
+					in_block.wait_for_success().await?;
+					return Ok(Included { block_hash: in_block.block_hash() });
+				},
+				TransactionStatus::Error { message }
+				| TransactionStatus::Invalid { message }
+				| TransactionStatus::Dropped { message } => anyhow::bail!("transaction rejected: {message}"),
+				_ => continue,
+			}
+		}
+		anyhow::bail!("the node stopped reporting the transaction's status")
+	}
+}

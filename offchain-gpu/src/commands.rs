@@ -1,0 +1,242 @@
+//! What each subcommand does (the chain-less ones delegate to `pog-cuda`).
+
+use anyhow::{anyhow, bail, Context as _};
+use tracing::{info, warn};
+
+use crate::{
+	chain::{convert, load_key, pog, Chain, ChallengeStatus, GpuProfile},
+	cli::{BackendChoice, ChainArgs, Command, RegisterArgs, StatusArgs},
+	hardware, miner,
+};
+
+/// Runs `command`.
+pub async fn dispatch(command: Command) -> anyhow::Result<()> {
+	match command {
+		Command::Hardware { json } => show_hardware(json),
+		Command::Bench(args) => tokio::task::spawn_blocking(move || pog_cuda::bench::run(&args)).await?,
+		Command::Selftest(args) => tokio::task::spawn_blocking(move || pog_cuda::selftest::run(&args)).await?,
+		Command::Register(args) => register(args).await,
+		Command::Run(args) => miner::run(args).await,
+		Command::Status(args) => status(args).await,
+		Command::Deregister(args) => deregister(args).await,
+	}
+}
+
+fn show_hardware(json: bool) -> anyhow::Result<()> {
+	let m = hardware::detect();
+	if json {
+		println!("{}", serde_json::to_string_pretty(&m)?);
+		return Ok(());
+	}
+	println!("CPU     {} ({} logical cores)", m.cpu_model, m.cpu_cores);
+	println!("Memory  {} MiB", m.ram_mib);
+	println!("Disk    {} GiB", m.disk_gib);
+	if m.gpus.is_empty() {
+		println!("GPUs    none: {}", m.gpu_error.unwrap_or_default());
+	}
+	for g in &m.gpus {
+		println!(
+			"GPU {}   {} {} | {} MiB | SM {} MHz, memory {} MHz | {} °C | {:.0} W of {:.0} W",
+			g.ordinal,
+			g.name,
+			g.uuid,
+			g.vram_mib,
+			g.sm_clock_mhz,
+			g.mem_clock_mhz,
+			g.temperature_c,
+			g.power_w,
+			g.power_limit_w
+		);
+	}
+	Ok(())
+}
+
+async fn connect(args: &ChainArgs) -> anyhow::Result<Chain> {
+	let key = load_key(args.suri.as_deref(), args.key_file.as_deref())?;
+	Chain::connect(&args.url, key).await
+}
+
+/// The profile a GPU named `name` claims: the one with the same name, or the one asked for.
+fn pick_profile(profiles: &[(u32, GpuProfile)], asked: Option<&str>, name: &str) -> anyhow::Result<u32> {
+	let want = asked.unwrap_or(name);
+	if let Ok(id) = want.parse::<u32>() {
+		if profiles.iter().any(|(i, _)| *i == id) {
+			return Ok(id);
+		}
+	}
+	profiles.iter().find(|(_, p)| convert::text(&p.name.0).eq_ignore_ascii_case(want)).map(|(id, _)| *id).ok_or_else(
+		|| {
+			let names: Vec<String> =
+				profiles.iter().map(|(id, p)| format!("{id}: {}", convert::text(&p.name.0))).collect();
+			anyhow!("no GPU profile named '{want}' on chain; pass --profile with one of: {}", names.join(", "))
+		},
+	)
+}
+
+async fn register(args: RegisterArgs) -> anyhow::Result<()> {
+	let chain = connect(&args.chain).await?;
+	let account = chain.account().clone();
+	let machine = hardware::detect();
+	let profiles = chain.profiles().await?;
+	use pog::runtime_types::{bounded_collections::bounded_vec::BoundedVec, pallet_pog::types::GpuClaim};
+	let mut claims: Vec<GpuClaim> = Vec::new();
+	let add = |claims: &mut Vec<GpuClaim>, profile: u32, uuid: [u8; 16]| match claims
+		.iter_mut()
+		.find(|c| c.profile == profile)
+	{
+		Some(c) => {
+			c.count += 1;
+			c.uuids.0.push(uuid);
+		},
+		None => claims.push(GpuClaim { profile, count: 1, uuids: BoundedVec(vec![uuid]) }),
+	};
+	let use_gpu = match args.backend {
+		BackendChoice::Cpu => false,
+		BackendChoice::Gpu if machine.gpus.is_empty() => {
+			bail!("--backend gpu, but no GPU was found: {}", machine.gpu_error.clone().unwrap_or_default())
+		},
+		_ => !machine.gpus.is_empty(),
+	};
+	if use_gpu {
+		for g in &machine.gpus {
+			let uuid = hardware::uuid_bytes(&g.uuid)
+				.ok_or_else(|| anyhow!("GPU {} has an unreadable UUID {}", g.ordinal, g.uuid))?;
+			add(&mut claims, pick_profile(&profiles, args.profile.as_deref(), &g.name)?, uuid);
+		}
+	} else {
+		if args.backend == BackendChoice::Auto {
+			warn!(
+				"NO GPU FOUND ({}): registering the CPU backend on the cpu-reference profile",
+				machine.gpu_error.clone().unwrap_or_default()
+			);
+		}
+		let profile = pick_profile(&profiles, Some(args.profile.as_deref().unwrap_or("cpu-reference")), "")?;
+		for i in 0..args.cpu_units.max(1) {
+			add(&mut claims, profile, hardware::cpu_uuid(&account.0, i));
+		}
+	}
+	for i in 0..args.adversary_extra_gpus {
+		warn!("ADVERSARIAL MODE (tests only): claiming a GPU that is not present");
+		let profile = claims[0].profile;
+		add(&mut claims, profile, hardware::cpu_uuid(&account.0, 1000 + i));
+	}
+	let gpus: u32 = claims.iter().map(|c| c.count).sum();
+	let existing = chain.miner().await?;
+	if existing.is_some() && !args.update {
+		bail!("account {account} is already registered; pass --update to change its claims, or `deregister` first");
+	}
+	let deposit = chain.deposit_for(gpus).await?;
+	let free = chain.free_balance().await?;
+	if existing.is_none() && free <= deposit {
+		bail!(
+			"account {account} has {free} free units, and registering {gpus} GPU(s) holds a deposit of {deposit} plus fees; fund it first"
+		);
+	}
+	let hw = convert::hardware(&machine);
+	for c in &claims {
+		let name =
+			profiles.iter().find(|(id, _)| *id == c.profile).map(|(_, p)| convert::text(&p.name.0)).unwrap_or_default();
+		info!(profile = %name, count = c.count, "claiming");
+	}
+	let claims = BoundedVec(claims);
+	if existing.is_some() {
+		chain.submit(&pog::transactions().pog().update_miner(claims, hw)).await.context("update_miner")?;
+	} else {
+		chain.submit(&pog::transactions().pog().register_miner(claims, hw)).await.context("register_miner")?;
+	}
+	println!(
+		"registered {account}: {gpus} GPU(s), deposit {deposit} held; now run `offchain-gpu run` with the same key"
+	);
+	Ok(())
+}
+
+async fn deregister(args: ChainArgs) -> anyhow::Result<()> {
+	let chain = connect(&args).await?;
+	if chain.miner().await?.is_none() {
+		bail!("account {} is not registered", chain.account());
+	}
+	chain.submit(&pog::transactions().pog().deregister_miner()).await.context("deregister_miner")?;
+	println!("deregistered {}; the deposit is released", chain.account());
+	Ok(())
+}
+
+fn status_name(s: &ChallengeStatus) -> String {
+	match s {
+		ChallengeStatus::Issued => "issued".into(),
+		ChallengeStatus::Committed => "committed".into(),
+		ChallengeStatus::Revealed => "revealed".into(),
+		ChallengeStatus::Passed => "passed".into(),
+		ChallengeStatus::Failed(r) => format!("failed: {}", miner::fail_reason(r)),
+		ChallengeStatus::Inconclusive => "inconclusive".into(),
+	}
+}
+
+async fn status(args: StatusArgs) -> anyhow::Result<()> {
+	let chain = connect(&args.chain).await?;
+	let account = chain.account().clone();
+	let miner = chain.miner().await?.ok_or_else(|| anyhow!("account {account} is not registered as a miner"))?;
+	let mut challenges = Vec::new();
+	for id in &miner.current_round.0 {
+		if let Some(ch) = chain.challenge(*id, None).await? {
+			challenges.push(serde_json::json!({
+				"id": id,
+				"gpu": hex::encode(ch.uuid),
+				"precision": convert::precision(&ch.precision).name(),
+				"dims": [ch.dims.m, ch.dims.n, ch.dims.k],
+				"status": status_name(&ch.status),
+				"root": ch.root.map(hex::encode),
+				"verdicts": ch.votes.0.iter().map(|(_, v)| v.passed).collect::<Vec<_>>(),
+			}));
+		}
+	}
+	let score = chain.score().await?;
+	let share = chain.weight_share().await?;
+	let verified: Vec<_> = chain
+		.credits()
+		.await?
+		.iter()
+		.map(|c| {
+			serde_json::json!({
+				"gpu": hex::encode(c.uuid), "profile": c.profile, "points": c.points, "challenge": c.challenge,
+			})
+		})
+		.collect();
+	let out = serde_json::json!({
+		"miner": account.to_string(),
+		"gpus_claimed": miner.claims.0.iter().map(|c| c.count).sum::<u32>(),
+		"deposit": miner.deposit.to_string(),
+		"next_due": miner.next_due,
+		"verified": verified,
+		"challenges": challenges,
+		"score": score.as_ref().map(|s| serde_json::json!({
+			"verified_gpus": s.verified_gpus, "gpu_points": s.gpu_points,
+			"gpu_ppb": s.gpu.0, "cpu_ppb": s.cpu.0, "ram_ppb": s.ram.0, "disk_ppb": s.disk.0, "total_ppb": s.total.0,
+		})),
+		"weight_share_ppb": share,
+	});
+	if args.json {
+		println!("{}", serde_json::to_string_pretty(&out)?);
+	} else {
+		println!("miner     {account}");
+		println!("claimed   {} GPU(s), deposit {}", out["gpus_claimed"], miner.deposit);
+		println!("verified  {} GPU(s)", verified.len());
+		for c in &challenges {
+			println!("challenge {} gpu {} {} {:?}: {}", c["id"], c["gpu"], c["precision"], c["dims"], c["status"]);
+		}
+		match &score {
+			Some(s) => println!(
+				"score     {:.4} (gpu {:.4}, cpu {:.4}, ram {:.4}, disk {:.4})",
+				f64::from(s.total.0) / 1e9,
+				f64::from(s.gpu.0) / 1e9,
+				f64::from(s.cpu.0) / 1e9,
+				f64::from(s.ram.0) / 1e9,
+				f64::from(s.disk.0) / 1e9
+			),
+			None => println!("score     none yet"),
+		}
+		if let Some(share) = share {
+			println!("share     {:.4}% of the epoch's weight", f64::from(share) / 1e7);
+		}
+	}
+	Ok(())
+}

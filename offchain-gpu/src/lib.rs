@@ -1,0 +1,29 @@
+//! The PoG chain miner agent as a library: the binary `offchain-gpu` is a thin `main` over it.
+//!
+//! - [`backend`]: the devices that compute and commit (GPU through `pog-cuda`, CPU over
+//!   `pog-primitives`);
+//! - [`chain`]: the subxt client, generated from the runtime's metadata;
+//! - [`miner`]: the loop that answers challenges;
+//! - [`state`]: in-flight challenges persisted across restarts;
+//! - [`hardware`]: what the machine has;
+//! - [`cli`] and [`commands`]: the command line.
+
+pub mod backend;
+pub mod chain;
+pub mod cli;
+pub mod commands;
+pub mod hardware;
+pub mod miner;
+pub mod state;
+
+/// Logs to stderr with `tracing`; `RUST_LOG` overrides the level set by `-v`.
+pub fn init_logging(verbose: u8) {
+	let default = match verbose {
+		0 => "info",
+		1 => "debug",
+		_ => "trace",
+	};
+	let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+		.unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+	tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+}

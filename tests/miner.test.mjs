@@ -1,0 +1,77 @@
+// Integration test: the offchain-gpu agent (CPU backend, cpu-reference profile) registers on a dev
+// node through subxt, answers its challenge (compute, commit, reveal) and is verified by Alice's
+// off-chain worker; its score and the agent's `status` show it. Bad input gets clear errors.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Keyring } from '@polkadot/api';
+import { connect, runAgent, startNode, waitFinalized, waitForEvent } from './lib/node.mjs';
+
+let node;
+let api;
+
+after(async () => {
+  if (api) await api.disconnect();
+  if (node) await node.stop();
+});
+
+test('an honest CPU miner is challenged, verified and scored', { timeout: 420_000 }, async () => {
+  node = await startNode(['--dev', '--tmp'], { name: 'dev-miner' });
+  api = await connect(node.url);
+  await waitFinalized(api, 1, 90_000);
+  const charlie = new Keyring({ type: 'sr25519' }).addFromUri('//Charlie');
+  const common = ['--url', node.url, '--suri', '//Charlie'];
+
+  const reg = await runAgent(['register', ...common, '--backend', 'cpu'], { name: 'register' });
+  assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
+  const again = await runAgent(['register', ...common, '--backend', 'cpu'], { name: 'register-again' });
+  assert.notEqual(again.code, 0);
+  assert.match(readFileSync(again.log, 'utf8'), /already registered/);
+
+  const passed = waitForEvent(
+    api,
+    (e) => (api.events.pog.ChallengePassed.is(e) && e.data.miner.toString() === charlie.address ? e.data : null),
+    300_000,
+    "Charlie's challenge to pass",
+  );
+  const stateDir = (await import('node:fs')).mkdtempSync('/tmp/pog-state-');
+  const miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', stateDir, '--exit-after', '1'],
+    { name: 'run', background: true });
+  const ev = await passed;
+  const { code, log } = await miner.done;
+  const text = readFileSync(log, 'utf8');
+  assert.equal(code, 0, text);
+  assert.match(text, /root committed/);
+  assert.match(text, /openings revealed/);
+  assert.match(text, /PASSED/);
+
+  const ch = (await api.call.pogApi.challenge(ev.id)).unwrap();
+  assert.equal(ch.status.toString(), 'Passed');
+  assert.ok(ch.root.isSome, 'root on chain');
+  const score = (await api.query.pog.scores(charlie.address)).unwrap();
+  assert.equal(score.verifiedGpus.toNumber(), 1);
+  assert.ok(score.total.toNumber() > 0, 'score above zero');
+
+  const status = await runAgent(['status', ...common, '--json'], { name: 'status' });
+  const out = JSON.parse(readFileSync(status.log, 'utf8').split('\n').filter((l) => !/^\S+Z\s/.test(l)).join('\n'));
+  assert.equal(out.verified.length, 1);
+  assert.ok(out.score.total_ppb > 0);
+});
+
+test('the agent says what to fix for a wrong URL, a chain without the pallet, and an unregistered account', { timeout: 120_000 }, async () => {
+  const wrongUrl = await runAgent(['status', '--url', 'ws://127.0.0.1:1', '--suri', '//Dave'], { name: 'wrong-url' });
+  assert.notEqual(wrongUrl.code, 0);
+  assert.match(readFileSync(wrongUrl.log, 'utf8'), /cannot reach a node at ws:\/\/127\.0\.0\.1:1/);
+
+  const unregistered = await runAgent(['run', '--url', node.url, '--suri', '//Dave', '--backend', 'cpu'], { name: 'unregistered' });
+  assert.notEqual(unregistered.code, 0);
+  assert.match(readFileSync(unregistered.log, 'utf8'), /not registered as a miner: run `offchain-gpu register`/);
+
+  const badKey = await runAgent(['status', '--url', node.url, '--suri', 'not a key'], { name: 'bad-key' });
+  assert.notEqual(badKey.code, 0);
+  assert.match(readFileSync(badKey.log, 'utf8'), /bad key/);
+
+  const unfunded = await runAgent(['register', '--url', node.url, '--suri', '//Nobody', '--backend', 'cpu'], { name: 'unfunded' });
+  assert.notEqual(unfunded.code, 0);
+  assert.match(readFileSync(unfunded.log, 'utf8'), /fund it first/);
+});
