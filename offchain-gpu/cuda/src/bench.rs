@@ -1,0 +1,262 @@
+//! `offchain-gpu bench`: what this GPU does per precision.
+//!
+//! Per precision: burst TFLOPS (GEMMs of the first second), sustained TFLOPS (the last half of
+//! a `--seconds` run of back-to-back chunk GEMMs) with its throughput-over-time trace (throttling
+//! shows as a falling line), and the proof overhead of a challenge of the profile's output size
+//! (generation + hashing + tree over the pure GEMM time of the same challenge). Once per device:
+//! memory bandwidth of a device-to-device copy.
+
+use std::{fmt::Write as _, path::PathBuf};
+
+use anyhow::Context;
+use pog_primitives::{sizing, verify::ChallengeSpec, Dims, Precision};
+use serde::Serialize;
+
+use crate::{
+	prover::{resample, GemmSample},
+	GpuInfo, GpuProver,
+};
+
+/// Parse a precision name (`fp32`, `tf32`, `fp16`, `bf16`, `fp8`/`fp8-e4m3`).
+pub fn parse_precision(s: &str) -> Result<Precision, String> {
+	let s = s.to_ascii_lowercase();
+	Precision::ALL
+		.into_iter()
+		.find(|p| p.name() == s || (s == "fp8" && *p == Precision::Fp8E4M3))
+		.ok_or_else(|| format!("unknown precision {s} (fp32, tf32, fp16, bf16, fp8-e4m3)"))
+}
+
+/// Arguments of `offchain-gpu bench`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BenchArgs {
+	/// CUDA device ordinal.
+	#[arg(long, default_value_t = 0)]
+	pub device: usize,
+	/// Precisions (comma-separated; default: all).
+	#[arg(long, value_delimiter = ',', value_parser = parse_precision)]
+	pub precision: Vec<Precision>,
+	/// Seconds of the sustained run per precision.
+	#[arg(long, default_value_t = 10.0)]
+	pub seconds: f64,
+	/// m = n of the benchmark GEMM (k = --chunk-k per GEMM).
+	#[arg(long, default_value_t = 16384)]
+	pub dim: u32,
+	/// Chunk length along k.
+	#[arg(long, default_value_t = 8192)]
+	pub chunk_k: u32,
+	/// GEMM time in ms of the proof-overhead challenge (output size from the GPU's memory;
+	/// 0 skips it).
+	#[arg(long, default_value_t = 5000)]
+	pub overhead_ms: u32,
+	/// Print JSON instead of a table.
+	#[arg(long)]
+	pub json: bool,
+	/// Write the throughput-over-time trace as SVG.
+	#[arg(long)]
+	pub plot: Option<PathBuf>,
+}
+
+/// Results of one precision.
+#[derive(Clone, Debug, Serialize)]
+pub struct PrecisionBench {
+	/// Precision name.
+	pub precision: String,
+	/// TFLOPS of the GEMMs that started in the first second.
+	pub burst_tflops: f64,
+	/// TFLOPS over the second half of the run.
+	pub sustained_tflops: f64,
+	/// Trace interval in ms.
+	pub interval_ms: u32,
+	/// GFLOPS per interval.
+	pub trace_gflops: Vec<u32>,
+	/// Proof overhead: (proof wall time − pure GEMM wall time) / pure GEMM wall time.
+	pub proof_overhead: Option<f64>,
+	/// Generation + hashing + tree over GEMM time, from the proof's own timing.
+	pub gen_hash_tree_over_gemm: Option<f64>,
+	/// Dims of the overhead challenge.
+	pub overhead_dims: Option<Dims>,
+}
+
+/// Everything `bench` measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchReport {
+	/// The device.
+	pub gpu: GpuInfo,
+	/// Device-to-device copy bandwidth in GB/s (read + write).
+	pub copy_gbps: f64,
+	/// Per precision.
+	pub precisions: Vec<PrecisionBench>,
+	/// The device after the run (clocks, temperature, power).
+	pub gpu_after: GpuInfo,
+}
+
+fn tflops_of(samples: &[&GemmSample]) -> f64 {
+	let flops: f64 = samples.iter().map(|s| s.flops).sum();
+	let ms: f64 = samples.iter().map(|s| s.ms).sum();
+	if ms > 0.0 {
+		flops / (ms * 1e-3) / 1e12
+	} else {
+		0.0
+	}
+}
+
+/// Burst, sustained, trace and overhead of one precision.
+pub fn bench_precision(prover: &GpuProver, args: &BenchArgs, p: Precision) -> anyhow::Result<PrecisionBench> {
+	let dims = Dims { m: args.dim, n: args.dim, k: args.chunk_k };
+	let spec = ChallengeSpec { seed: [0xB0 ^ p.index() as u8; 32], precision: p, dims, chunk_k: args.chunk_k };
+	let samples = prover.sustained(&spec, p, args.seconds)?;
+	let end = samples.last().map(|s| s.start_ms + s.ms).unwrap_or(0.0);
+	let burst: Vec<&GemmSample> = samples.iter().filter(|s| s.start_ms < 1000.0).collect();
+	let late: Vec<&GemmSample> = samples.iter().filter(|s| s.start_ms >= end / 2.0).collect();
+	let (interval_ms, trace_gflops) = resample(&samples, Some(100.0));
+	let sustained = tflops_of(&late);
+	let mut out = PrecisionBench {
+		precision: p.name().into(),
+		burst_tflops: tflops_of(&burst),
+		sustained_tflops: sustained,
+		interval_ms,
+		trace_gflops,
+		proof_overhead: None,
+		gen_hash_tree_over_gemm: None,
+		overhead_dims: None,
+	};
+	if args.overhead_ms > 0 {
+		let info = prover.info();
+		let dims = sizing::challenge_dims(info.vram_mib, (sustained * 1000.0) as u32, args.overhead_ms);
+		let spec = ChallengeSpec { seed: [0xC0 ^ p.index() as u8; 32], precision: p, dims, chunk_k: args.chunk_k };
+		let com = prover.prove(&spec, p, &|_| {})?;
+		let t = com.timing().clone();
+		drop(com);
+		let pure = prover.gemm_only(&spec, p, None)?;
+		let wall =
+			pure.last().map(|s| s.start_ms + s.ms).unwrap_or(0.0) - pure.first().map(|s| s.start_ms).unwrap_or(0.0);
+		out.proof_overhead = Some(t.total.as_secs_f64() * 1e3 / wall - 1.0);
+		out.gen_hash_tree_over_gemm = Some((t.generation + t.hashing + t.tree).as_secs_f64() / t.gemm.as_secs_f64());
+		out.overhead_dims = Some(dims);
+	}
+	Ok(out)
+}
+
+fn svg(report: &BenchReport) -> String {
+	let (w, h, pad) = (900.0, 420.0, 60.0);
+	let max_t = report
+		.precisions
+		.iter()
+		.map(|p| p.trace_gflops.len() as f64 * f64::from(p.interval_ms) / 1e3)
+		.fold(1.0, f64::max);
+	let max_g = report.precisions.iter().flat_map(|p| p.trace_gflops.iter()).copied().max().unwrap_or(1).max(1) as f64
+		* 1.1 / 1e3;
+	let colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"];
+	let mut s = String::new();
+	let _ = writeln!(
+		s,
+		r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
+	);
+	let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+	let _ = writeln!(
+		s,
+		r#"<text x="{pad}" y="20">{} ({}): achieved TFLOPS over time</text>"#,
+		report.gpu.name, report.gpu.uuid
+	);
+	let (x0, y0, x1, y1) = (pad, h - pad, w - 20.0, 40.0);
+	let _ = writeln!(
+		s,
+		r#"<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y0}" stroke="black"/><line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="black"/>"#
+	);
+	for i in 0..=5 {
+		let v = max_g * f64::from(i) / 5.0;
+		let y = y0 - (y0 - y1) * f64::from(i) / 5.0;
+		let _ = writeln!(
+			s,
+			r##"<text x="5" y="{y:.1}">{v:.0}</text><line x1="{x0}" y1="{y:.1}" x2="{x1}" y2="{y:.1}" stroke="#eeeeee"/>"##
+		);
+		let t = max_t * f64::from(i) / 5.0;
+		let x = x0 + (x1 - x0) * f64::from(i) / 5.0;
+		let _ = writeln!(s, r#"<text x="{x:.1}" y="{:.1}">{t:.1} s</text>"#, y0 + 18.0);
+	}
+	for (i, p) in report.precisions.iter().enumerate() {
+		let c = colors[i % colors.len()];
+		let pts: Vec<String> = p
+			.trace_gflops
+			.iter()
+			.enumerate()
+			.map(|(j, g)| {
+				let t = (j as f64 + 0.5) * f64::from(p.interval_ms) / 1e3;
+				let x = x0 + (x1 - x0) * t / max_t;
+				let y = y0 - (y0 - y1) * (f64::from(*g) / 1e3) / max_g;
+				format!("{x:.1},{y:.1}")
+			})
+			.collect();
+		let _ = writeln!(s, r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#, pts.join(" "));
+		let _ = writeln!(
+			s,
+			r#"<text x="{:.1}" y="{:.1}" fill="{c}">{} (sustained {:.0})</text>"#,
+			x1 - 200.0,
+			y1 + 16.0 * (i as f64 + 1.0),
+			p.precision,
+			p.sustained_tflops
+		);
+	}
+	s.push_str("</svg>\n");
+	s
+}
+
+/// Run the benchmark on `args.device`.
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+	let prover = GpuProver::new(args.device).context("opening the GPU")?;
+	let gpu = prover.info();
+	let copy_gbps = prover.copy_bandwidth(2 << 30, 20)?;
+	let list = if args.precision.is_empty() { Precision::ALL.to_vec() } else { args.precision.clone() };
+	let mut precisions = Vec::new();
+	for p in list {
+		tracing::info!(precision = p.name(), "benchmarking");
+		precisions.push(bench_precision(&prover, args, p)?);
+	}
+	let report = BenchReport { gpu, copy_gbps, precisions, gpu_after: prover.info() };
+	if let Some(path) = &args.plot {
+		std::fs::write(path, svg(&report)).with_context(|| format!("writing {}", path.display()))?;
+	}
+	if args.json {
+		println!("{}", serde_json::to_string_pretty(&report)?);
+		return Ok(());
+	}
+	println!(
+		"{} ({}), {} MiB; device copy {:.0} GB/s",
+		report.gpu.name, report.gpu.uuid, report.gpu.vram_mib, copy_gbps
+	);
+	println!(
+		"{:<9} {:>12} {:>16} {:>15} {:>26}",
+		"precision", "burst TFLOPS", "sustained TFLOPS", "proof overhead", "overhead challenge m×n×k"
+	);
+	for p in &report.precisions {
+		let pct = |v: Option<f64>| v.map(|x| format!("{:.2}%", x * 100.0)).unwrap_or_else(|| "-".into());
+		let d = p.overhead_dims.map(|d| format!("{}×{}×{}", d.m, d.n, d.k)).unwrap_or_else(|| "-".into());
+		println!(
+			"{:<9} {:>12.1} {:>16.1} {:>15} {:>26}",
+			p.precision,
+			p.burst_tflops,
+			p.sustained_tflops,
+			pct(p.proof_overhead),
+			d
+		);
+	}
+	let a = &report.gpu_after;
+	println!(
+		"after: SM {} MHz, {} °C, {:.0} W of {:.0} W",
+		a.sm_clock_mhz, a.temperature_c, a.power_w, a.power_limit_w
+	);
+	Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn precision_names_parse() {
+		assert_eq!(parse_precision("fp8"), Ok(Precision::Fp8E4M3));
+		assert_eq!(parse_precision("FP8-E4M3"), Ok(Precision::Fp8E4M3));
+		assert_eq!(parse_precision("tf32"), Ok(Precision::Tf32));
+		assert!(parse_precision("int8").is_err());
+	}
+}

@@ -1,0 +1,178 @@
+//! Device plumbing: plain device allocations, the compiled kernels and their launches.
+
+use std::{collections::HashMap, sync::Arc};
+
+use cudarc::driver::{result, sys, CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
+use pog_primitives::Precision;
+
+use crate::{kernels, GpuError};
+
+/// A plain device allocation (`cuMemAlloc`), freed on drop.
+pub(crate) struct DevBuf {
+	pub ptr: sys::CUdeviceptr,
+	ctx: Arc<CudaContext>,
+}
+
+impl DevBuf {
+	/// `bytes` of uninitialised device memory in `ctx`'s device.
+	pub fn new(ctx: &Arc<CudaContext>, bytes: usize) -> Result<Self, GpuError> {
+		ctx.bind_to_thread()?;
+		// SAFETY: a plain allocation in the bound context; freed once in Drop.
+		let ptr = unsafe { result::malloc_sync(bytes.max(1)) }?;
+		Ok(Self { ptr, ctx: ctx.clone() })
+	}
+}
+
+impl Drop for DevBuf {
+	fn drop(&mut self) {
+		if self.ctx.bind_to_thread().is_ok() {
+			// SAFETY: allocated by malloc_sync in this context; every user synchronised its
+			// streams before letting the buffer go.
+			if let Err(e) = unsafe { result::free_sync(self.ptr) } {
+				tracing::warn!("cuMemFree failed: {e:?}");
+			}
+		}
+	}
+}
+
+/// The compiled kernels of one context.
+pub(crate) struct Kernels {
+	gen: HashMap<String, CudaFunction>,
+	hash_leaves: CudaFunction,
+	hash_nodes: CudaFunction,
+	gather: CudaFunction,
+	/// Blocks per grid of the grid-stride kernels.
+	grid: u32,
+}
+
+impl Kernels {
+	/// Compile [`kernels::SOURCE`] for the context's device and load every kernel.
+	pub fn compile(ctx: &Arc<CudaContext>) -> Result<Self, GpuError> {
+		let (major, minor) = ctx.compute_capability()?;
+		let sms = ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+		let opts = cudarc::nvrtc::CompileOptions {
+			options: vec![format!("--gpu-architecture=compute_{major}{minor}")],
+			name: Some("pog_kernels.cu".into()),
+			..Default::default()
+		};
+		let started = std::time::Instant::now();
+		let ptx = cudarc::nvrtc::compile_ptx_with_opts(kernels::SOURCE, opts).map_err(|e| match e {
+			cudarc::nvrtc::CompileError::CompileError { log, .. } => {
+				GpuError::Nvrtc(log.to_string_lossy().into_owned())
+			},
+			other => GpuError::Nvrtc(format!("{other:?}")),
+		})?;
+		let module = ctx.load_module(ptx)?;
+		tracing::debug!(ms = started.elapsed().as_millis() as u64, "kernels compiled");
+		let mut gen = HashMap::new();
+		for name in kernels::gen_kernel_names() {
+			let f = module.load_function(&name)?;
+			gen.insert(name, f);
+		}
+		Ok(Self {
+			gen,
+			hash_leaves: module.load_function("hash_leaves")?,
+			hash_nodes: module.load_function("hash_nodes")?,
+			gather: module.load_function("gather_words")?,
+			grid: (sms.max(1) as u32) * 16,
+		})
+	}
+
+	fn cfg(&self, items: u64, block: u32) -> LaunchConfig {
+		let blocks = items.div_ceil(u64::from(block)).clamp(1, u64::from(self.grid)) as u32;
+		LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }
+	}
+
+	/// Generate `kc` elements from `k0` of `lines` lines of `matrix` (0 = A, 1 = B) into `out`
+	/// (`[lines][kc]`, `stored`'s format).
+	#[allow(clippy::too_many_arguments)]
+	pub fn generate(
+		&self,
+		stream: &CudaStream,
+		out: sys::CUdeviceptr,
+		generated: Precision,
+		stored: Precision,
+		seed: &[u8; 32],
+		matrix: u32,
+		lines: u32,
+		k0: u32,
+		kc: u32,
+	) -> Result<(), GpuError> {
+		let word = |i: usize| u32::from_le_bytes([seed[4 * i], seed[4 * i + 1], seed[4 * i + 2], seed[4 * i + 3]]);
+		let (key0, key1, s2m, s3) = (word(0), word(1), word(2) ^ matrix, word(3));
+		let f = &self.gen[&kernels::gen_kernel_name(generated, stored)];
+		let blocks = u64::from(lines) * u64::from(kc / generated.elements_per_block());
+		let cfg = self.cfg(blocks, 256);
+		let mut b = stream.launch_builder(f);
+		b.arg(&out).arg(&lines).arg(&kc).arg(&k0).arg(&key0).arg(&key1).arg(&s2m).arg(&s3);
+		// SAFETY: `out` holds lines·kc elements of `stored` (checked by the caller).
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	/// Keccak-256 of each 1,024-byte leaf of `c` into `out` (32 bytes each).
+	pub fn hash_leaves(
+		&self,
+		stream: &CudaStream,
+		c: sys::CUdeviceptr,
+		out: sys::CUdeviceptr,
+		leaves: u64,
+	) -> Result<(), GpuError> {
+		let cfg = self.cfg(leaves, 128);
+		let mut b = stream.launch_builder(&self.hash_leaves);
+		b.arg(&c).arg(&out).arg(&leaves);
+		// SAFETY: `c` holds 1,024·leaves bytes and `out` 32·leaves.
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	/// `count` parents from the `2·count` nodes at `below` into `above`.
+	pub fn hash_nodes(
+		&self,
+		stream: &CudaStream,
+		below: sys::CUdeviceptr,
+		above: sys::CUdeviceptr,
+		count: u64,
+	) -> Result<(), GpuError> {
+		let cfg = self.cfg(count, 128);
+		let mut b = stream.launch_builder(&self.hash_nodes);
+		b.arg(&below).arg(&above).arg(&count);
+		// SAFETY: `below` holds 64·count bytes and `above` 32·count.
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	/// `out[i·words + w] = src[offsets[i] + w]` (u32 words).
+	pub fn gather(
+		&self,
+		stream: &CudaStream,
+		src: sys::CUdeviceptr,
+		offsets: sys::CUdeviceptr,
+		count: u32,
+		words: u32,
+		out: sys::CUdeviceptr,
+	) -> Result<(), GpuError> {
+		let cfg = self.cfg(u64::from(count) * u64::from(words), 256);
+		let mut b = stream.launch_builder(&self.gather);
+		b.arg(&src).arg(&offsets).arg(&count).arg(&words).arg(&out);
+		// SAFETY: the caller sized `out` and checked every offset against `src`.
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+}
+
+/// Copy `dst.len()` values from device address `src` (synchronous).
+pub(crate) fn copy_to_host<T>(ctx: &Arc<CudaContext>, src: sys::CUdeviceptr, dst: &mut [T]) -> Result<(), GpuError> {
+	ctx.bind_to_thread()?;
+	// SAFETY: the caller guarantees `src` holds at least size_of_val(dst) bytes.
+	unsafe { result::memcpy_dtoh_sync(dst, src) }?;
+	Ok(())
+}
+
+/// Copy `src` to device address `dst` (synchronous).
+pub(crate) fn copy_to_device<T>(ctx: &Arc<CudaContext>, src: &[T], dst: sys::CUdeviceptr) -> Result<(), GpuError> {
+	ctx.bind_to_thread()?;
+	// SAFETY: the caller guarantees `dst` has room for size_of_val(src) bytes.
+	unsafe { result::memcpy_htod_sync(dst, src) }?;
+	Ok(())
+}

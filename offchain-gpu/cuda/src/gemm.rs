@@ -1,0 +1,183 @@
+//! The chunk GEMM through cuBLASLt.
+//!
+//! A chunk of A is stored `[m][kc]` and one of B `[n][kc]` (both contiguous along k). Row-major
+//! `C` (m×n) is column-major `Cᵀ` (n×m) = `B_bufᵀ · A_buf`: a "TN" matmul with the B buffer as
+//! cuBLASLt's operand A (kc×n, ld kc, transposed), the A buffer as operand B (kc×m, ld kc) and
+//! D = C (n×m, ld n), fp32 output and accumulation; `beta` = 0 for the first chunk, 1 after.
+
+use std::{ffi::c_void, mem::size_of, sync::Arc};
+
+use cudarc::{
+	cublaslt::{result as lt, sys as ltsys},
+	driver::{sys, CudaContext, CudaStream},
+};
+use pog_primitives::Precision;
+
+use crate::{device::DevBuf, GpuError};
+
+/// Workspace cuBLASLt may use (NVIDIA's recommendation for Hopper).
+pub(crate) const WORKSPACE_BYTES: usize = 32 << 20;
+
+/// A cuBLASLt handle with its workspace.
+pub(crate) struct Lt {
+	handle: ltsys::cublasLtHandle_t,
+	workspace: DevBuf,
+}
+
+// SAFETY: the handle is used by one thread at a time (the prover's mutex) and cuBLASLt handles
+// may move between threads.
+unsafe impl Send for Lt {}
+
+impl Lt {
+	pub fn new(ctx: &Arc<CudaContext>) -> Result<Self, GpuError> {
+		ctx.bind_to_thread()?;
+		let handle = lt::create_handle()?;
+		let workspace = DevBuf::new(ctx, WORKSPACE_BYTES)?;
+		Ok(Self { handle, workspace })
+	}
+}
+
+impl Drop for Lt {
+	fn drop(&mut self) {
+		// SAFETY: created in `new`, destroyed once.
+		if let Err(e) = unsafe { lt::destroy_handle(self.handle) } {
+			tracing::warn!("cublasLtDestroy failed: {e:?}");
+		}
+	}
+}
+
+/// cuBLASLt types of a compute precision: (input type, compute type).
+fn types(compute: Precision) -> (ltsys::cudaDataType, ltsys::cublasComputeType_t) {
+	use ltsys::{cublasComputeType_t as C, cudaDataType_t as D};
+	match compute {
+		Precision::Fp32 => (D::CUDA_R_32F, C::CUBLAS_COMPUTE_32F),
+		Precision::Tf32 => (D::CUDA_R_32F, C::CUBLAS_COMPUTE_32F_FAST_TF32),
+		Precision::Fp16 => (D::CUDA_R_16F, C::CUBLAS_COMPUTE_32F),
+		Precision::Bf16 => (D::CUDA_R_16BF, C::CUBLAS_COMPUTE_32F),
+		Precision::Fp8E4M3 => (D::CUDA_R_8F_E4M3, C::CUBLAS_COMPUTE_32F),
+	}
+}
+
+/// A ready matmul of one shape: descriptors and the chosen algorithm.
+pub(crate) struct Plan {
+	desc: ltsys::cublasLtMatmulDesc_t,
+	a: ltsys::cublasLtMatrixLayout_t,
+	b: ltsys::cublasLtMatrixLayout_t,
+	d: ltsys::cublasLtMatrixLayout_t,
+	algo: ltsys::cublasLtMatmulAlgo_t,
+	/// Floating-point operations of one call.
+	pub flops: f64,
+}
+
+// SAFETY: descriptors are plain host objects, used by one thread at a time.
+unsafe impl Send for Plan {}
+
+impl Plan {
+	/// The matmul `C(m×n) (+)= A_chunk(m×kc) · B_chunk(kc×n)` with inputs in `compute`.
+	/// `fast_accum` only matters for fp8 (cuBLASLt's FAST_ACCUM: no periodic promotion of the
+	/// tensor cores' partial sums to fp32).
+	pub fn new(lt_: &Lt, compute: Precision, m: u32, n: u32, kc: u32, fast_accum: bool) -> Result<Self, GpuError> {
+		let (input, compute_type) = types(compute);
+		let f32t = ltsys::cudaDataType_t::CUDA_R_32F;
+		let desc = lt::create_matmul_desc(compute_type, f32t)?;
+		let mut plan = Plan {
+			desc,
+			a: std::ptr::null_mut(),
+			b: std::ptr::null_mut(),
+			d: std::ptr::null_mut(),
+			algo: unsafe { std::mem::zeroed() },
+			flops: 2.0 * f64::from(m) * f64::from(n) * f64::from(kc),
+		};
+		let set = |attr: ltsys::cublasLtMatmulDescAttributes_t, v: &i32| -> Result<(), GpuError> {
+			// SAFETY: the attribute takes an int32 value.
+			unsafe { lt::set_matmul_desc_attribute(desc, attr, v as *const i32 as *const c_void, size_of::<i32>()) }?;
+			Ok(())
+		};
+		// cublasOperation_t: N = 0, T = 1
+		set(ltsys::cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_TRANSA, &1)?;
+		set(ltsys::cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_TRANSB, &0)?;
+		if compute == Precision::Fp8E4M3 {
+			let v: i8 = i8::from(fast_accum);
+			// SAFETY: FAST_ACCUM takes an int8 value.
+			unsafe {
+				lt::set_matmul_desc_attribute(
+					desc,
+					ltsys::cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_FAST_ACCUM,
+					&v as *const i8 as *const c_void,
+					1,
+				)
+			}?;
+		}
+		plan.a = lt::create_matrix_layout(input, u64::from(kc), u64::from(n), i64::from(kc))?;
+		plan.b = lt::create_matrix_layout(input, u64::from(kc), u64::from(m), i64::from(kc))?;
+		plan.d = lt::create_matrix_layout(f32t, u64::from(n), u64::from(m), i64::from(n))?;
+		let pref = lt::create_matmul_pref()?;
+		let ws = WORKSPACE_BYTES as u64;
+		// SAFETY: the preference takes a uint64 workspace size; all descriptors are live.
+		let heuristic = unsafe {
+			lt::set_matmul_pref_attribute(
+				pref,
+				ltsys::cublasLtMatmulPreferenceAttributes_t::CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+				&ws as *const u64 as *const c_void,
+				size_of::<u64>(),
+			)
+			.and_then(|_| lt::get_matmul_algo_heuristic(lt_.handle, desc, plan.a, plan.b, plan.d, plan.d, pref))
+		};
+		// SAFETY: created above.
+		unsafe { lt::destroy_matmul_pref(pref) }?;
+		let heuristic = heuristic
+			.map_err(|e| GpuError::Cublas(format!("no cuBLASLt algorithm for {compute:?} {m}x{n}x{kc}: {e:?}")))?;
+		plan.algo = heuristic.algo;
+		Ok(plan)
+	}
+
+	/// Enqueue `D = A_chunk·B_chunk + beta·D` on `stream`.
+	pub fn run(
+		&self,
+		lt_: &Lt,
+		stream: &CudaStream,
+		a_chunk: sys::CUdeviceptr,
+		b_chunk: sys::CUdeviceptr,
+		c: sys::CUdeviceptr,
+		beta: f32,
+	) -> Result<(), GpuError> {
+		let alpha = 1.0f32;
+		// SAFETY: the buffers have the plan's shapes (the caller allocated them from the same
+		// dims); alpha/beta are host scalars read before the call returns.
+		unsafe {
+			lt::matmul(
+				lt_.handle,
+				self.desc,
+				&alpha as *const f32 as *const c_void,
+				&beta as *const f32 as *const c_void,
+				b_chunk as *const c_void,
+				self.a,
+				a_chunk as *const c_void,
+				self.b,
+				c as *const c_void,
+				self.d,
+				c as *mut c_void,
+				self.d,
+				&self.algo,
+				lt_.workspace.ptr as *mut c_void,
+				WORKSPACE_BYTES,
+				stream.cu_stream() as ltsys::cudaStream_t,
+			)
+		}?;
+		Ok(())
+	}
+}
+
+impl Drop for Plan {
+	fn drop(&mut self) {
+		// SAFETY: each descriptor was created once and is destroyed once.
+		unsafe {
+			for l in [self.a, self.b, self.d] {
+				if !l.is_null() {
+					let _ = lt::destroy_matrix_layout(l);
+				}
+			}
+			let _ = lt::destroy_matmul_desc(self.desc);
+		}
+	}
+}

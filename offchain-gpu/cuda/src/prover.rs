@@ -1,0 +1,605 @@
+//! [`GpuProver`]: one challenge on one GPU, and [`GpuCommitment`], its result on the device.
+
+use std::{
+	sync::{Arc, Mutex, MutexGuard},
+	time::{Duration, Instant},
+};
+
+use cudarc::driver::{result, sys, CudaContext, CudaEvent, CudaStream};
+use pog_primitives::{verify::ChallengeSpec, Dims, Hash32, Matrix, Precision, LEAF_VALUES};
+
+use crate::{
+	device::{copy_to_device, copy_to_host, DevBuf, Kernels},
+	gemm::{Lt, Plan},
+	kernels::storage_bytes,
+	GpuError, GpuInfo, OpenedLeaf, Timing,
+};
+
+/// Device memory kept free beside a challenge's buffers (cuBLASLt, kernels, the driver).
+const MARGIN_BYTES: u64 = 512 << 20;
+/// Shortest interval of the throughput trace.
+const MIN_TRACE_MS: f64 = 100.0;
+
+struct Inner {
+	ctx: Arc<CudaContext>,
+	gen_stream: Arc<CudaStream>,
+	mm_stream: Arc<CudaStream>,
+	kernels: Arc<Kernels>,
+	lt: Lt,
+	fp8_fast_accum: bool,
+}
+
+/// Proves challenges on one GPU: one CUDA context, a generation and a GEMM stream, the compiled
+/// kernels and a cuBLASLt handle. `Send + Sync`; proofs on one prover run one at a time.
+pub struct GpuProver {
+	info: GpuInfo,
+	inner: Mutex<Inner>,
+}
+
+/// One GEMM's place in time (from the GEMM phase's start) and its work.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GemmSample {
+	/// Start, ms after the phase began.
+	pub start_ms: f64,
+	/// Duration in ms.
+	pub ms: f64,
+	/// Floating-point operations.
+	pub flops: f64,
+}
+
+fn timing_event(ctx: &Arc<CudaContext>) -> Result<CudaEvent, GpuError> {
+	Ok(ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))?)
+}
+
+fn ms(a: &CudaEvent, b: &CudaEvent) -> Result<f64, GpuError> {
+	Ok(f64::from(a.elapsed_ms(b)?))
+}
+
+/// Achieved GFLOPS per interval from per-GEMM samples: returns (interval ms, trace).
+pub fn resample(samples: &[GemmSample], interval_ms: Option<f64>) -> (u32, Vec<u32>) {
+	let Some(end) = samples.iter().map(|s| s.start_ms + s.ms).reduce(f64::max) else {
+		return (MIN_TRACE_MS as u32, Vec::new());
+	};
+	let mean = samples.iter().map(|s| s.ms).sum::<f64>() / samples.len() as f64;
+	let interval = interval_ms.unwrap_or_else(|| mean.ceil().max(MIN_TRACE_MS)).max(1.0);
+	let bins = (end / interval).ceil().max(1.0) as usize;
+	let mut flops = vec![0f64; bins];
+	for s in samples {
+		if s.ms <= 0.0 {
+			continue;
+		}
+		let (a, b) = (s.start_ms, s.start_ms + s.ms);
+		let first = (a / interval).floor() as usize;
+		let last = ((b / interval).ceil() as usize).min(bins);
+		for (bin, f) in flops.iter_mut().enumerate().take(last).skip(first) {
+			let (lo, hi) = (bin as f64 * interval, (bin + 1) as f64 * interval);
+			let overlap = (b.min(hi) - a.max(lo)).max(0.0);
+			*f += s.flops * overlap / s.ms;
+		}
+	}
+	let trace = flops
+		.iter()
+		.enumerate()
+		.map(|(bin, f)| {
+			let len = (end - bin as f64 * interval).min(interval).max(1e-3);
+			(f / (len * 1e-3) / 1e9).round().min(f64::from(u32::MAX)) as u32
+		})
+		.collect();
+	(interval.round() as u32, trace)
+}
+
+/// Chunks `(k0, kc)` of the protocol's accumulation along k.
+pub fn chunks(spec: &ChallengeSpec) -> Vec<(u32, u32)> {
+	let k = spec.dims.k;
+	let step = spec.chunk_k.clamp(1, k.max(1));
+	(0..k).step_by(step as usize).map(|k0| (k0, step.min(k - k0))).collect()
+}
+
+fn check_spec(spec: &ChallengeSpec) -> Result<(), GpuError> {
+	let d = spec.dims;
+	if !d.is_valid() {
+		return Err(GpuError::InvalidSpec(format!("dims {d:?} break the protocol's shape rules")));
+	}
+	if spec.chunk_k == 0 || spec.chunk_k % pog_primitives::sizing::K_ALIGN != 0 {
+		return Err(GpuError::InvalidSpec(format!("chunk_k {} is not a positive multiple of 256", spec.chunk_k)));
+	}
+	Ok(())
+}
+
+/// Device bytes a challenge needs: C, the tree, and double-buffered chunks of A and B.
+pub fn device_bytes(dims: &Dims, chunk_k: u32, compute: Precision) -> u64 {
+	let (m, n) = (u64::from(dims.m), u64::from(dims.n));
+	let kc = u64::from(chunk_k.min(dims.k));
+	let leaves = u64::from(dims.num_leaves());
+	4 * m * n + 32 * (2 * leaves - 1) + 2 * (m + n) * kc * storage_bytes(compute) as u64
+}
+
+impl GpuProver {
+	/// A prover on CUDA device `ordinal`: creates its context and streams and compiles the
+	/// kernels (NVRTC, about a second).
+	pub fn new(ordinal: usize) -> Result<Self, GpuError> {
+		crate::require_libraries(true)?;
+		result::init()?;
+		let count = result::device::get_count()?.max(0) as usize;
+		if ordinal >= count {
+			return Err(GpuError::NoSuchDevice { ordinal, count });
+		}
+		let nvml = crate::nvml()?;
+		let info = crate::device_info(&nvml, ordinal)?;
+		let ctx = CudaContext::new(ordinal)?;
+		// SAFETY: this crate orders its streams itself with events and uses raw allocations.
+		unsafe { ctx.disable_event_tracking() };
+		let gen_stream = ctx.new_stream()?;
+		let mm_stream = ctx.new_stream()?;
+		let kernels = Arc::new(Kernels::compile(&ctx)?);
+		let lt = Lt::new(&ctx)?;
+		tracing::info!(ordinal, name = %info.name, uuid = %info.uuid, "CUDA prover ready");
+		Ok(Self { info, inner: Mutex::new(Inner { ctx, gen_stream, mm_stream, kernels, lt, fp8_fast_accum: false }) })
+	}
+
+	fn lock(&self) -> Result<MutexGuard<'_, Inner>, GpuError> {
+		let g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+		g.ctx.bind_to_thread()?;
+		Ok(g)
+	}
+
+	/// The device's facts, with clocks, temperature and power read now.
+	pub fn info(&self) -> GpuInfo {
+		let fresh = crate::nvml().ok().and_then(|n| crate::device_info(&n, self.info.ordinal as usize).ok());
+		fresh.unwrap_or_else(|| self.info.clone())
+	}
+
+	/// Use cuBLASLt's FAST_ACCUM for fp8 (off by default: partial sums are then promoted to fp32
+	/// periodically, which keeps fp8 results inside the chain's tolerance).
+	pub fn set_fp8_fast_accum(&self, on: bool) {
+		if let Ok(mut g) = self.lock() {
+			g.fp8_fast_accum = on;
+		}
+	}
+
+	/// Free and total device memory in bytes.
+	pub fn memory(&self) -> Result<(u64, u64), GpuError> {
+		let g = self.lock()?;
+		let (free, total) = g.ctx.mem_get_info()?;
+		Ok((free as u64, total as u64))
+	}
+
+	fn check_memory(ctx: &Arc<CudaContext>, needed: u64) -> Result<(), GpuError> {
+		let (free, _) = ctx.mem_get_info()?;
+		if needed + MARGIN_BYTES > free as u64 {
+			return Err(GpuError::OutOfMemory {
+				needed_mib: (needed + MARGIN_BYTES) >> 20,
+				free_mib: (free as u64) >> 20,
+			});
+		}
+		Ok(())
+	}
+
+	/// Compute C = A·B of `spec` with inputs in `compute` precision (normally `spec.precision`;
+	/// a lower one rounds every generated element to it first, as
+	/// `pog_primitives::cpu::gemm_rows_rounded` does), commit to it, and keep C and the tree on
+	/// the device. `progress` gets the fraction done, from 0 to 1.
+	pub fn prove(
+		&self,
+		spec: &ChallengeSpec,
+		compute: Precision,
+		progress: &(dyn Fn(f64) + Sync),
+	) -> Result<GpuCommitment, GpuError> {
+		let started = Instant::now();
+		check_spec(spec)?;
+		let g = self.lock()?;
+		let dims = spec.dims;
+		let (m, n) = (dims.m, dims.n);
+		let leaves = u64::from(dims.num_leaves());
+		let sb = storage_bytes(compute) as u64;
+		let kc_max = spec.chunk_k.min(dims.k);
+		Self::check_memory(&g.ctx, device_bytes(&dims, spec.chunk_k, compute))?;
+		let c = DevBuf::new(&g.ctx, 4 * u64::from(m) as usize * n as usize)?;
+		let tree = DevBuf::new(&g.ctx, 32 * (2 * leaves as usize - 1))?;
+		let a_bytes = (u64::from(m) * u64::from(kc_max) * sb) as usize;
+		let b_bytes = (u64::from(n) * u64::from(kc_max) * sb) as usize;
+		let a = [DevBuf::new(&g.ctx, a_bytes)?, DevBuf::new(&g.ctx, a_bytes)?];
+		let b = [DevBuf::new(&g.ctx, b_bytes)?, DevBuf::new(&g.ctx, b_bytes)?];
+		let parts = chunks(spec);
+		let fast = g.fp8_fast_accum;
+		let full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
+		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
+		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, fast)?) } else { None };
+
+		let sync_ev = || g.ctx.new_event(None);
+		let gen_done = [sync_ev()?, sync_ev()?];
+		let gemm_done = [sync_ev()?, sync_ev()?];
+		let phase_start = timing_event(&g.ctx)?;
+		let mut starts = Vec::with_capacity(parts.len());
+		let mut ends = Vec::with_capacity(parts.len());
+		for _ in &parts {
+			starts.push(timing_event(&g.ctx)?);
+			ends.push(timing_event(&g.ctx)?);
+		}
+		let (gs, ms_) = (&g.gen_stream, &g.mm_stream);
+		phase_start.record(gs)?;
+		for (i, &(k0, kc)) in parts.iter().enumerate() {
+			let s = i % 2;
+			if i >= 2 {
+				gs.wait(&gemm_done[s])?;
+			}
+			g.kernels.generate(gs, a[s].ptr, spec.precision, compute, &spec.seed, 0, m, k0, kc)?;
+			g.kernels.generate(gs, b[s].ptr, spec.precision, compute, &spec.seed, 1, n, k0, kc)?;
+			gen_done[s].record(gs)?;
+			ms_.wait(&gen_done[s])?;
+			starts[i].record(ms_)?;
+			let plan = if kc == kc_max { &full } else { short.as_ref().unwrap_or(&full) };
+			plan.run(&g.lt, ms_, a[s].ptr, b[s].ptr, c.ptr, if i == 0 { 0.0 } else { 1.0 })?;
+			ends[i].record(ms_)?;
+			gemm_done[s].record(ms_)?;
+		}
+		let (h0, h1, h2) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?, timing_event(&g.ctx)?);
+		h0.record(ms_)?;
+		g.kernels.hash_leaves(ms_, c.ptr, tree.ptr, leaves)?;
+		h1.record(ms_)?;
+		let mut level_offsets = vec![0u64];
+		let (mut off, mut count) = (0u64, leaves);
+		while count > 1 {
+			let above = off + count;
+			g.kernels.hash_nodes(ms_, tree.ptr + off * 32, tree.ptr + above * 32, count / 2)?;
+			off = above;
+			count /= 2;
+			level_offsets.push(off);
+		}
+		h2.record(ms_)?;
+
+		// Report progress while the GPU works.
+		let mut done = 0;
+		while done < ends.len() {
+			while done < ends.len() && ends[done].try_is_complete()? {
+				done += 1;
+			}
+			progress(0.99 * done as f64 / ends.len() as f64);
+			if done < ends.len() {
+				std::thread::sleep(Duration::from_millis(5));
+			}
+		}
+		ms_.synchronize()?;
+		gs.synchronize()?;
+		let mut root = [0u8; 32];
+		copy_to_host(&g.ctx, tree.ptr + off * 32, &mut root)?;
+		let total = started.elapsed();
+		progress(1.0);
+
+		let mut samples = Vec::with_capacity(parts.len());
+		let mut gemm_ms = 0.0;
+		for (i, &(_, kc)) in parts.iter().enumerate() {
+			let d = ms(&starts[i], &ends[i])?;
+			gemm_ms += d;
+			let flops = 2.0 * f64::from(m) * f64::from(n) * f64::from(kc);
+			samples.push(GemmSample { start_ms: ms(&phase_start, &starts[i])?, ms: d, flops });
+		}
+		let phase_ms = ms(&phase_start, ends.last().expect("k >= 256 gives a chunk"))?;
+		let (interval_ms, trace_gflops) = resample(&samples, None);
+		let timing = Timing {
+			total,
+			gemm: Duration::from_secs_f64(gemm_ms / 1e3),
+			generation: Duration::from_secs_f64((phase_ms - gemm_ms).max(0.0) / 1e3),
+			hashing: Duration::from_secs_f64(ms(&h0, &h1)? / 1e3),
+			tree: Duration::from_secs_f64(ms(&h1, &h2)? / 1e3),
+			interval_ms,
+			trace_gflops,
+		};
+		tracing::debug!(?timing.total, ?timing.gemm, ?timing.generation, ?timing.hashing, ?timing.tree, "proved");
+		drop((a, b));
+		let stream = g.ctx.new_stream()?;
+		Ok(GpuCommitment {
+			ctx: g.ctx.clone(),
+			stream,
+			kernels: g.kernels.clone(),
+			dims,
+			c,
+			tree,
+			level_offsets,
+			root,
+			timing,
+			samples,
+		})
+	}
+
+	/// Elements of one generated chunk as the GEMM gets them (`[lines][kc]` in `compute`'s
+	/// storage format, little-endian bytes): for the known-answer checks.
+	pub fn generated_chunk(
+		&self,
+		spec: &ChallengeSpec,
+		compute: Precision,
+		matrix: Matrix,
+		k0: u32,
+		kc: u32,
+	) -> Result<Vec<u8>, GpuError> {
+		let g = self.lock()?;
+		let (lines, tag) = match matrix {
+			Matrix::A => (spec.dims.m, 0),
+			Matrix::B => (spec.dims.n, 1),
+		};
+		let e = 32; // every precision's elements per block divides 32
+		if k0 % e != 0 || kc % e != 0 || kc == 0 {
+			return Err(GpuError::InvalidSpec(format!("chunk {k0}+{kc} is not aligned to 32")));
+		}
+		let bytes = lines as usize * kc as usize * storage_bytes(compute);
+		let buf = DevBuf::new(&g.ctx, bytes)?;
+		g.kernels.generate(&g.gen_stream, buf.ptr, spec.precision, compute, &spec.seed, tag, lines, k0, kc)?;
+		g.gen_stream.synchronize()?;
+		let mut out = vec![0u8; bytes];
+		copy_to_host(&g.ctx, buf.ptr, &mut out)?;
+		Ok(out)
+	}
+
+	/// Pure GEMM time of `spec`'s chunked GEMM in `compute`, generation and hashing left out
+	/// (chunk 0 is generated once and reused by every chunk's GEMM, shapes as in [`Self::prove`]):
+	/// the per-GEMM samples. `max_chunks` cuts it short.
+	pub fn gemm_only(
+		&self,
+		spec: &ChallengeSpec,
+		compute: Precision,
+		max_chunks: Option<usize>,
+	) -> Result<Vec<GemmSample>, GpuError> {
+		check_spec(spec)?;
+		let g = self.lock()?;
+		let dims = spec.dims;
+		let (m, n) = (dims.m, dims.n);
+		let sb = storage_bytes(compute) as u64;
+		let kc_max = spec.chunk_k.min(dims.k);
+		let needed = 4 * u64::from(m) * u64::from(n) + (u64::from(m) + u64::from(n)) * u64::from(kc_max) * sb;
+		Self::check_memory(&g.ctx, needed)?;
+		let c = DevBuf::new(&g.ctx, 4 * m as usize * n as usize)?;
+		let a = DevBuf::new(&g.ctx, (u64::from(m) * u64::from(kc_max) * sb) as usize)?;
+		let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc_max) * sb) as usize)?;
+		g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, 0, m, 0, kc_max)?;
+		g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, 1, n, 0, kc_max)?;
+		let mut parts = chunks(spec);
+		if let Some(max) = max_chunks {
+			parts.truncate(max.max(1));
+		}
+		let fast = g.fp8_fast_accum;
+		let full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
+		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
+		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, fast)?) } else { None };
+		let phase_start = timing_event(&g.ctx)?;
+		let mut evs = Vec::new();
+		phase_start.record(&g.mm_stream)?;
+		for (i, &(_, kc)) in parts.iter().enumerate() {
+			let (s, e) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
+			s.record(&g.mm_stream)?;
+			let plan = if kc == kc_max { &full } else { short.as_ref().unwrap_or(&full) };
+			plan.run(&g.lt, &g.mm_stream, a.ptr, b.ptr, c.ptr, if i == 0 { 0.0 } else { 1.0 })?;
+			e.record(&g.mm_stream)?;
+			evs.push((s, e, plan.flops));
+		}
+		g.mm_stream.synchronize()?;
+		evs.iter()
+			.map(|(s, e, flops)| Ok(GemmSample { start_ms: ms(&phase_start, s)?, ms: ms(s, e)?, flops: *flops }))
+			.collect()
+	}
+
+	/// Repeated chunk GEMMs (`m×kc · kc×n`, accumulating into one C) for `seconds` of wall time:
+	/// per-GEMM samples, for the burst/sustained benchmark.
+	pub fn sustained(
+		&self,
+		spec: &ChallengeSpec,
+		compute: Precision,
+		seconds: f64,
+	) -> Result<Vec<GemmSample>, GpuError> {
+		check_spec(spec)?;
+		let g = self.lock()?;
+		let dims = spec.dims;
+		let (m, n) = (dims.m, dims.n);
+		let sb = storage_bytes(compute) as u64;
+		let kc = spec.chunk_k.min(dims.k);
+		let needed = 4 * u64::from(m) * u64::from(n) + (u64::from(m) + u64::from(n)) * u64::from(kc) * sb;
+		Self::check_memory(&g.ctx, needed)?;
+		let c = DevBuf::new(&g.ctx, 4 * m as usize * n as usize)?;
+		let a = DevBuf::new(&g.ctx, (u64::from(m) * u64::from(kc) * sb) as usize)?;
+		let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
+		g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, 0, m, 0, kc)?;
+		g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, 1, n, 0, kc)?;
+		let plan = Plan::new(&g.lt, compute, m, n, kc, g.fp8_fast_accum)?;
+		let phase_start = timing_event(&g.ctx)?;
+		phase_start.record(&g.mm_stream)?;
+		let started = Instant::now();
+		let mut evs: Vec<(CudaEvent, CudaEvent)> = Vec::new();
+		let mut i = 0usize;
+		while started.elapsed().as_secs_f64() < seconds {
+			// keep at most 3 GEMMs queued so the wall clock follows the GPU
+			if i >= 3 {
+				while !evs[i - 3].1.try_is_complete()? {
+					std::thread::sleep(Duration::from_micros(200));
+				}
+			}
+			let (s, e) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
+			s.record(&g.mm_stream)?;
+			plan.run(&g.lt, &g.mm_stream, a.ptr, b.ptr, c.ptr, if i == 0 { 0.0 } else { 1.0 })?;
+			e.record(&g.mm_stream)?;
+			evs.push((s, e));
+			i += 1;
+		}
+		g.mm_stream.synchronize()?;
+		evs.iter()
+			.map(|(s, e)| Ok(GemmSample { start_ms: ms(&phase_start, s)?, ms: ms(s, e)?, flops: plan.flops }))
+			.collect()
+	}
+
+	/// Device-to-device copy bandwidth in GB/s (bytes read plus bytes written), over `reps`
+	/// copies of `bytes`.
+	pub fn copy_bandwidth(&self, bytes: usize, reps: u32) -> Result<f64, GpuError> {
+		let g = self.lock()?;
+		Self::check_memory(&g.ctx, 2 * bytes as u64)?;
+		let src = DevBuf::new(&g.ctx, bytes)?;
+		let dst = DevBuf::new(&g.ctx, bytes)?;
+		let st = g.mm_stream.cu_stream();
+		// SAFETY: both buffers hold `bytes`; the stream is synchronised before they drop.
+		unsafe {
+			result::memset_d8_async(src.ptr, 0x5A, bytes, st)?;
+			result::memcpy_dtod_async(dst.ptr, src.ptr, bytes, st)?;
+		}
+		let (e0, e1) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
+		e0.record(&g.mm_stream)?;
+		for _ in 0..reps {
+			// SAFETY: as above.
+			unsafe { result::memcpy_dtod_async(dst.ptr, src.ptr, bytes, st) }?;
+		}
+		e1.record(&g.mm_stream)?;
+		g.mm_stream.synchronize()?;
+		let t = ms(&e0, &e1)? / 1e3;
+		Ok(2.0 * bytes as f64 * f64::from(reps) / t / 1e9)
+	}
+}
+
+/// A proven challenge on the device: C, every level of the Merkle tree, the root and timings.
+pub struct GpuCommitment {
+	ctx: Arc<CudaContext>,
+	stream: Arc<CudaStream>,
+	kernels: Arc<Kernels>,
+	dims: Dims,
+	c: DevBuf,
+	tree: DevBuf,
+	level_offsets: Vec<u64>,
+	root: Hash32,
+	timing: Timing,
+	samples: Vec<GemmSample>,
+}
+
+impl GpuCommitment {
+	/// The Merkle root of C.
+	pub fn root(&self) -> Hash32 {
+		self.root
+	}
+
+	/// Where the proof's time went.
+	pub fn timing(&self) -> &Timing {
+		&self.timing
+	}
+
+	/// Per-chunk GEMM samples of the proof.
+	pub fn gemm_samples(&self) -> &[GemmSample] {
+		&self.samples
+	}
+
+	/// The challenge's shape.
+	pub fn dims(&self) -> Dims {
+		self.dims
+	}
+
+	/// Open `leaves`: their values and Merkle paths, copying only those from the device.
+	pub fn open(&self, leaves: &[u32]) -> Result<Vec<OpenedLeaf>, GpuError> {
+		let num_leaves = self.dims.num_leaves();
+		if let Some(&leaf) = leaves.iter().find(|&&l| l >= num_leaves) {
+			return Err(GpuError::LeafOutOfRange { leaf, num_leaves });
+		}
+		if leaves.is_empty() {
+			return Ok(Vec::new());
+		}
+		let depth = self.level_offsets.len() - 1;
+		let count = leaves.len();
+		let value_offsets: Vec<u64> = leaves.iter().map(|&l| u64::from(l) * LEAF_VALUES as u64).collect();
+		let mut node_offsets = Vec::with_capacity(count * depth);
+		for &l in leaves {
+			for (level, off) in self.level_offsets[..depth].iter().enumerate() {
+				node_offsets.push((off + ((u64::from(l) >> level) ^ 1)) * 8);
+			}
+		}
+		let mut values = vec![0u32; count * LEAF_VALUES];
+		let mut nodes = vec![0u32; node_offsets.len() * 8];
+		self.gather(self.c.ptr, &value_offsets, LEAF_VALUES as u32, &mut values)?;
+		if !node_offsets.is_empty() {
+			self.gather(self.tree.ptr, &node_offsets, 8, &mut nodes)?;
+		}
+		Ok(leaves
+			.iter()
+			.enumerate()
+			.map(|(i, &leaf)| OpenedLeaf {
+				leaf,
+				values: values[i * LEAF_VALUES..(i + 1) * LEAF_VALUES].to_vec(),
+				proof: (0..depth)
+					.map(|lv| {
+						let w = &nodes[(i * depth + lv) * 8..(i * depth + lv + 1) * 8];
+						let mut h = [0u8; 32];
+						for (j, word) in w.iter().enumerate() {
+							h[4 * j..4 * j + 4].copy_from_slice(&word.to_le_bytes());
+						}
+						h
+					})
+					.collect(),
+			})
+			.collect())
+	}
+
+	fn gather(&self, src: sys::CUdeviceptr, offsets: &[u64], words: u32, out: &mut [u32]) -> Result<(), GpuError> {
+		let off_buf = DevBuf::new(&self.ctx, std::mem::size_of_val(offsets))?;
+		let out_buf = DevBuf::new(&self.ctx, std::mem::size_of_val(out))?;
+		copy_to_device(&self.ctx, offsets, off_buf.ptr)?;
+		self.kernels.gather(&self.stream, src, off_buf.ptr, offsets.len() as u32, words, out_buf.ptr)?;
+		self.stream.synchronize()?;
+		copy_to_host(&self.ctx, out_buf.ptr, out)?;
+		Ok(())
+	}
+
+	/// Rows `row0 .. row0 + rows` of C (row-major fp32 bit patterns): for checks on small dims.
+	pub fn c_rows(&self, row0: u32, rows: u32) -> Result<Vec<u32>, GpuError> {
+		if row0.saturating_add(rows) > self.dims.m {
+			return Err(GpuError::InvalidSpec(format!("rows {row0}+{rows} beyond m = {}", self.dims.m)));
+		}
+		let n = self.dims.n as usize;
+		let mut out = vec![0u32; rows as usize * n];
+		copy_to_host(&self.ctx, self.c.ptr + u64::from(row0) * n as u64 * 4, &mut out)?;
+		Ok(out)
+	}
+
+	/// Every leaf hash (level 0 of the tree): for checks on small dims.
+	pub fn leaf_hashes(&self) -> Result<Vec<Hash32>, GpuError> {
+		let mut out = vec![[0u8; 32]; self.dims.num_leaves() as usize];
+		copy_to_host(&self.ctx, self.tree.ptr, &mut out)?;
+		Ok(out)
+	}
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn chunks_cover_k() {
+		let spec = ChallengeSpec {
+			seed: [0; 32],
+			precision: Precision::Fp16,
+			dims: Dims { m: 256, n: 256, k: 8192 * 3 + 512 },
+			chunk_k: 8192,
+		};
+		assert_eq!(chunks(&spec), vec![(0, 8192), (8192, 8192), (16384, 8192), (24576, 512)]);
+		let small = ChallengeSpec { dims: Dims { m: 256, n: 256, k: 512 }, ..spec };
+		assert_eq!(chunks(&small), vec![(0, 512)]);
+	}
+
+	#[test]
+	fn trace_spreads_work_over_intervals() {
+		let s = |start_ms, ms| GemmSample { start_ms, ms, flops: 1e12 * ms / 1e3 }; // 1 TFLOPS
+		let (interval, trace) = resample(&[s(0.0, 150.0), s(150.0, 150.0)], Some(100.0));
+		assert_eq!(interval, 100);
+		assert_eq!(trace, vec![1000, 1000, 1000]);
+		assert_eq!(resample(&[], None).1, Vec::<u32>::new());
+	}
+
+	#[test]
+	fn h100_challenge_fits_in_80_gb() {
+		let dims = pog_primitives::sizing::challenge_dims(81_559, 600_000, 30_000);
+		let bytes = device_bytes(&dims, 8192, Precision::Fp32);
+		assert!(bytes + MARGIN_BYTES < 78 << 30, "{}", bytes >> 20);
+	}
+
+	#[test]
+	fn bad_specs_are_refused() {
+		let spec = ChallengeSpec {
+			seed: [0; 32],
+			precision: Precision::Fp16,
+			dims: Dims { m: 256, n: 256, k: 512 },
+			chunk_k: 100,
+		};
+		assert!(check_spec(&spec).is_err());
+		assert!(check_spec(&ChallengeSpec { chunk_k: 256, ..spec }).is_ok());
+	}
+}
