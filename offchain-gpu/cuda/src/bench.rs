@@ -127,7 +127,7 @@ pub fn bench_precision(prover: &GpuProver, args: &BenchArgs, p: Precision) -> an
 		let com = prover.prove(&spec, p, &|_| {})?;
 		let t = com.timing().clone();
 		drop(com);
-		let pure = prover.gemm_only(&spec, p, None)?;
+		let pure = prover.gemm_only(&spec, p, None, true)?;
 		let wall =
 			pure.last().map(|s| s.start_ms + s.ms).unwrap_or(0.0) - pure.first().map(|s| s.start_ms).unwrap_or(0.0);
 		out.proof_overhead = Some(t.total.as_secs_f64() * 1e3 / wall - 1.0);

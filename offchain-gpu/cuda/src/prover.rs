@@ -332,12 +332,14 @@ impl GpuProver {
 
 	/// Pure GEMM time of `spec`'s chunked GEMM in `compute`, generation and hashing left out
 	/// (chunk 0 is generated once and reused by every chunk's GEMM, shapes as in [`Self::prove`]):
-	/// the per-GEMM samples. `max_chunks` cuts it short.
+	/// the per-GEMM samples. `max_chunks` cuts it short; without `accumulate` every GEMM
+	/// overwrites C (beta = 0, as a plain library GEMM), else chunks after the first add (beta = 1).
 	pub fn gemm_only(
 		&self,
 		spec: &ChallengeSpec,
 		compute: Precision,
 		max_chunks: Option<usize>,
+		accumulate: bool,
 	) -> Result<Vec<GemmSample>, GpuError> {
 		check_spec(spec)?;
 		let g = self.lock()?;
@@ -367,7 +369,8 @@ impl GpuProver {
 			let (s, e) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
 			s.record(&g.mm_stream)?;
 			let plan = if kc == kc_max { &full } else { short.as_ref().unwrap_or(&full) };
-			plan.run(&g.lt, &g.mm_stream, a.ptr, b.ptr, c.ptr, if i == 0 { 0.0 } else { 1.0 })?;
+			let beta = if i > 0 && accumulate { 1.0 } else { 0.0 };
+			plan.run(&g.lt, &g.mm_stream, a.ptr, b.ptr, c.ptr, beta)?;
 			e.record(&g.mm_stream)?;
 			evs.push((s, e, plan.flops));
 		}
