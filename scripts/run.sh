@@ -10,7 +10,10 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 scripts/setup.sh
 echo "[run] building pog-node and offchain-gpu (release) into $CARGO_TARGET_DIR"
-cargo build --release -p pog-node -p offchain-gpu
+# Built one at a time: built together, cargo would unify their dependencies' features and
+# rebuild the whole node tree once more.
+cargo build --release -p pog-node
+cargo build --release -p offchain-gpu
 node="$CARGO_TARGET_DIR/release/pog-node"
 agent="$CARGO_TARGET_DIR/release/offchain-gpu"
 rpc_port=9944

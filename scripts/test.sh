@@ -13,8 +13,8 @@ cargo fmt --all -- --check
 
 step "lints (cargo clippy -D warnings)"
 cargo clippy -q -p pog-primitives -p pallet-pog -p pog-benchmarking -p pallet-pog-runtime-api \
-	-p offchain-gpu -p pog-cuda \
 	--features pallet-pog/runtime-benchmarks,pallet-pog/try-runtime --all-targets -- -D warnings
+cargo clippy -q -p offchain-gpu -p pog-cuda --all-targets -- -D warnings
 
 step "primitives: generator, known-answer vectors, commitment, verification (randomised honest and cheating results)"
 cargo test -p pog-primitives
@@ -35,7 +35,10 @@ step "miner agent: CPU backend, state file, chain client types; CUDA backend's h
 cargo test -p offchain-gpu -p pog-cuda
 
 step "node and miner agent (release build; cold ~40 min on 2 cores, warm seconds)"
-cargo build --release -p pog-node -p offchain-gpu
+# Built one at a time: built together, cargo would unify their dependencies' features and
+# rebuild the whole node tree once more.
+cargo build --release -p pog-node
+cargo build --release -p offchain-gpu
 
 step "integration tests against a live node (@polkadot/api $(node -p 'require("./tests/package.json").dependencies["@polkadot/api"]'))"
 (cd tests && npm ci --no-audit --no-fund --loglevel=error && npm test)

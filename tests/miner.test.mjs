@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Keyring } from '@polkadot/api';
 import { connect, runAgent, startNode, waitFinalized, waitForEvent } from './lib/node.mjs';
+import { audit } from './auditor.mjs';
 
 let node;
 let api;
@@ -51,6 +52,19 @@ test('an honest CPU miner is challenged, verified and scored', { timeout: 420_00
   const score = (await api.query.pog.scores(charlie.address)).unwrap();
   assert.equal(score.verifiedGpus.toNumber(), 1);
   assert.ok(score.total.toNumber() > 0, 'score above zero');
+
+  // The auditor's script sees the same thing through storage and the runtime API.
+  const a = await audit(api);
+  assert.ok(a.profiles.some((p) => p.name === 'cpu-reference'));
+  const m = a.miners.find((x) => x.miner === charlie.address);
+  assert.ok(m, 'miner listed');
+  assert.equal(m.verified.length, 1);
+  assert.ok(m.score.total > 0 && m.score.gpu > 0, 'score with a GPU component');
+  const c = a.challenges.find((x) => x.id === ev.id.toNumber());
+  assert.equal(c.status, 'Passed');
+  assert.match(c.root, /^0x[0-9a-f]{64}$/);
+  assert.ok(c.openedLeaves.length > 0, 'opened leaves listed');
+  assert.ok(c.verdicts.length >= 1 && c.verdicts.every((v) => v.passed && v.entriesChecked > 0));
 
   const status = await runAgent(['status', ...common, '--json'], { name: 'status' });
   const out = JSON.parse(readFileSync(status.log, 'utf8').split('\n').filter((l) => !/^\S+Z\s/.test(l)).join('\n'));

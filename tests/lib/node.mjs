@@ -34,8 +34,8 @@ export function freePort() {
  * Start pog-node with `args` plus free ports; resolves once its RPC answers.
  * Returns { proc, rpcPort, p2pPort, log, url, stop() }.
  */
-export async function startNode(args, { name = 'node', logDir } = {}) {
-  const [rpcPort, p2pPort, promPort] = [await freePort(), await freePort(), await freePort()];
+export async function startNode(args, { name = 'node', logDir, ports } = {}) {
+  const [rpcPort, p2pPort, promPort] = ports || [await freePort(), await freePort(), await freePort()];
   const dir = logDir || mkdtempSync(join(tmpdir(), 'pog-test-'));
   const log = join(dir, `${name}.log`);
   const out = createWriteStream(log);

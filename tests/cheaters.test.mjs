@@ -1,0 +1,94 @@
+// Integration test: cheating miners end to end. On one dev node, an honest CPU-backend miner and
+// one miner per cheat of the agent's adversarial mode (tests only) answer their challenges. The
+// honest one is verified and scored; every cheater's challenge fails with the event saying why,
+// and its score does not rise.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keyring } from '@polkadot/api';
+import { connect, runAgent, startNode, waitFinalized } from './lib/node.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'pog-cheat-'));
+let node;
+let api;
+const agents = [];
+
+after(async () => {
+  for (const a of agents) await a.stop();
+  if (api) await api.disconnect();
+  if (node) await node.stop();
+});
+
+/** Resolve with the final challenge event (passed or failed) of each of `addresses`. */
+function outcomes(addresses, ms) {
+  const pending = new Map(addresses.map((a) => [a, null]));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no outcome within ${ms} ms for ${
+      [...pending].filter(([, v]) => !v).map(([k]) => k).join(', ')}`)), ms);
+    api.query.system.events((records) => {
+      for (const { event } of records) {
+        const passed = api.events.pog.ChallengePassed.is(event);
+        const failed = api.events.pog.ChallengeFailed.is(event);
+        if (!passed && !failed) continue;
+        const who = event.data.miner.toString();
+        if (pending.has(who) && !pending.get(who)) {
+          pending.set(who, passed ? 'Passed' : event.data.reason.toString());
+        }
+      }
+      if ([...pending.values()].every(Boolean)) {
+        clearTimeout(timer);
+        resolve(Object.fromEntries(pending));
+      }
+    });
+  });
+}
+
+const keyring = new Keyring({ type: 'sr25519' });
+
+async function miner(suri, name, { register = [], run = [] } = {}) {
+  const common = ['--url', node.url, '--suri', suri];
+  const reg = await runAgent(['register', ...common, '--backend', 'cpu', ...register], { name: `${name}-register`, logDir: dir });
+  assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
+  const a = runAgent(['run', ...common, '--backend', 'cpu', '--cpu-threads', '1', '--state-dir', join(dir, name), ...run],
+    { name, logDir: dir, background: true });
+  agents.push(a);
+  return keyring.addFromUri(suri).address;
+}
+
+test('an honest miner is scored and every cheater fails with the reason', { timeout: 900_000 }, async () => {
+  node = await startNode(['--dev', '--tmp'], { name: 'dev', logDir: dir });
+  api = await connect(node.url);
+  await waitFinalized(api, 1, 90_000);
+
+  // First the honest miner alone, so that the cheaters' CPU load cannot make it late.
+  const honest = await miner('//Charlie', 'honest');
+  const h = await outcomes([honest], 300_000);
+  assert.equal(h[honest], 'Passed');
+  const honestScore = (await api.query.pog.scores(honest)).unwrap();
+  assert.ok(honestScore.total.toNumber() > 0);
+
+  const cheats = {
+    corrupt: await miner('//Dave', 'corrupt', { run: ['--adversary', 'corrupt'] }),
+    lower: await miner('//Eve', 'lower-precision', { run: ['--adversary', 'lower-precision'] }),
+    forged: await miner('//Ferdie', 'forged-path', { run: ['--adversary', 'forged-path'] }),
+    late: await miner('//One', 'late-commit', { run: ['--adversary', 'late-commit'] }),
+    faster: await miner('//Two', 'faster-model', { register: ['--profile', 'NVIDIA H100 80GB HBM3'] }),
+  };
+  const got = await outcomes(Object.values(cheats), 480_000);
+  assert.equal(got[cheats.corrupt], 'WrongResult', 'a corrupted C is caught by the validators');
+  assert.equal(got[cheats.lower], 'WrongResult', 'a lower-precision C is caught by the validators');
+  assert.equal(got[cheats.forged], 'RevealMissed', 'a forged Merkle path is refused on chain');
+  assert.equal(got[cheats.late], 'MissedDeadline', 'a late root is refused');
+  assert.equal(got[cheats.faster], 'MissedDeadline', 'a CPU claiming an H100 cannot meet its deadline');
+  for (const who of Object.values(cheats)) {
+    const score = await api.query.pog.scores(who);
+    assert.ok(score.isNone || score.unwrap().total.toNumber() === 0, `${who}'s score did not rise`);
+    const credits = await api.query.pog.credits(who);
+    assert.equal(credits.isSome === undefined ? credits.length : (credits.isSome ? credits.unwrap().length : 0), 0, 'no verified GPU');
+  }
+  assert.match(readFileSync(join(dir, 'late-commit.log'), 'utf8'), /DeadlinePassed/);
+  assert.match(readFileSync(join(dir, 'forged-path.log'), 'utf8'), /InvalidProof/);
+  assert.match(readFileSync(join(dir, 'faster-model.log'), 'utf8'), /too large for the CPU backend/);
+});
