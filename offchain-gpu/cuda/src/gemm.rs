@@ -17,6 +17,8 @@ use crate::{device::DevBuf, GpuError};
 
 /// Workspace cuBLASLt may use (NVIDIA's recommendation for Hopper).
 pub(crate) const WORKSPACE_BYTES: usize = 32 << 20;
+/// Heuristic candidates asked for (and timed by the prover's tuning).
+pub(crate) const CANDIDATES: usize = 8;
 
 /// A cuBLASLt handle with its workspace.
 pub(crate) struct Lt {
@@ -64,7 +66,10 @@ pub(crate) struct Plan {
 	a: ltsys::cublasLtMatrixLayout_t,
 	b: ltsys::cublasLtMatrixLayout_t,
 	d: ltsys::cublasLtMatrixLayout_t,
-	algo: ltsys::cublasLtMatmulAlgo_t,
+	/// The algorithm the plan runs.
+	pub algo: ltsys::cublasLtMatmulAlgo_t,
+	/// cuBLASLt's heuristic candidates, best guess first.
+	pub candidates: Vec<ltsys::cublasLtMatmulAlgo_t>,
 	/// Floating-point operations of one call.
 	pub flops: f64,
 }
@@ -86,6 +91,7 @@ impl Plan {
 			b: std::ptr::null_mut(),
 			d: std::ptr::null_mut(),
 			algo: unsafe { std::mem::zeroed() },
+			candidates: Vec::new(),
 			flops: 2.0 * f64::from(m) * f64::from(n) * f64::from(kc),
 		};
 		let set = |attr: ltsys::cublasLtMatmulDescAttributes_t, v: &i32| -> Result<(), GpuError> {
@@ -113,28 +119,78 @@ impl Plan {
 		plan.d = lt::create_matrix_layout(f32t, u64::from(n), u64::from(m), i64::from(n))?;
 		let pref = lt::create_matmul_pref()?;
 		let ws = WORKSPACE_BYTES as u64;
-		// SAFETY: the preference takes a uint64 workspace size; all descriptors are live.
-		let heuristic = unsafe {
+		let mut results: Vec<ltsys::cublasLtMatmulHeuristicResult_t> = vec![unsafe { std::mem::zeroed() }; CANDIDATES];
+		let mut found: i32 = 0;
+		// SAFETY: the preference takes a uint64 workspace size; all descriptors are live and
+		// `results` has room for CANDIDATES entries.
+		let status = unsafe {
 			lt::set_matmul_pref_attribute(
 				pref,
 				ltsys::cublasLtMatmulPreferenceAttributes_t::CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
 				&ws as *const u64 as *const c_void,
 				size_of::<u64>(),
 			)
-			.and_then(|_| lt::get_matmul_algo_heuristic(lt_.handle, desc, plan.a, plan.b, plan.d, plan.d, pref))
+			.and_then(|_| {
+				ltsys::cublasLtMatmulAlgoGetHeuristic(
+					lt_.handle,
+					desc,
+					plan.a,
+					plan.b,
+					plan.d,
+					plan.d,
+					pref,
+					CANDIDATES as i32,
+					results.as_mut_ptr(),
+					&mut found,
+				)
+				.result()
+			})
 		};
 		// SAFETY: created above.
 		unsafe { lt::destroy_matmul_pref(pref) }?;
-		let heuristic = heuristic
-			.map_err(|e| GpuError::Cublas(format!("no cuBLASLt algorithm for {compute:?} {m}x{n}x{kc}: {e:?}")))?;
-		plan.algo = heuristic.algo;
+		status.map_err(|e| GpuError::Cublas(format!("no cuBLASLt algorithm for {compute:?} {m}x{n}x{kc}: {e:?}")))?;
+		plan.candidates = results
+			.into_iter()
+			.take(found.max(0) as usize)
+			.filter(|r| r.state == ltsys::cublasStatus_t::CUBLAS_STATUS_SUCCESS)
+			.map(|r| r.algo)
+			.collect();
+		plan.algo = *plan
+			.candidates
+			.first()
+			.ok_or_else(|| GpuError::Cublas(format!("no cuBLASLt algorithm for {compute:?} {m}x{n}x{kc}")))?;
 		Ok(plan)
+	}
+
+	/// Whether `algo` (found for another shape) runs this plan's shape within the workspace.
+	pub fn supports(&self, lt_: &Lt, algo: &ltsys::cublasLtMatmulAlgo_t) -> bool {
+		let mut r: ltsys::cublasLtMatmulHeuristicResult_t = unsafe { std::mem::zeroed() };
+		// SAFETY: descriptors are live; `r` is written by the call.
+		let status = unsafe {
+			ltsys::cublasLtMatmulAlgoCheck(lt_.handle, self.desc, self.a, self.b, self.d, self.d, algo, &mut r)
+		};
+		status == ltsys::cublasStatus_t::CUBLAS_STATUS_SUCCESS && r.workspaceSize <= WORKSPACE_BYTES
 	}
 
 	/// Enqueue `D = A_chunk·B_chunk + beta·D` on `stream`.
 	pub fn run(
 		&self,
 		lt_: &Lt,
+		stream: &CudaStream,
+		a_chunk: sys::CUdeviceptr,
+		b_chunk: sys::CUdeviceptr,
+		c: sys::CUdeviceptr,
+		beta: f32,
+	) -> Result<(), GpuError> {
+		self.run_with(lt_, &self.algo, stream, a_chunk, b_chunk, c, beta)
+	}
+
+	/// Like [`Self::run`] with another algorithm.
+	#[allow(clippy::too_many_arguments)]
+	pub fn run_with(
+		&self,
+		lt_: &Lt,
+		algo: &ltsys::cublasLtMatmulAlgo_t,
 		stream: &CudaStream,
 		a_chunk: sys::CUdeviceptr,
 		b_chunk: sys::CUdeviceptr,
@@ -158,7 +214,7 @@ impl Plan {
 				self.d,
 				c as *mut c_void,
 				self.d,
-				&self.algo,
+				algo,
 				lt_.workspace.ptr as *mut c_void,
 				WORKSPACE_BYTES,
 				stream.cu_stream() as ltsys::cudaStream_t,

@@ -1,6 +1,7 @@
 //! [`GpuProver`]: one challenge on one GPU, and [`GpuCommitment`], its result on the device.
 
 use std::{
+	collections::BTreeMap,
 	sync::{Arc, Mutex, MutexGuard},
 	time::{Duration, Instant},
 };
@@ -17,6 +18,8 @@ use crate::{
 
 /// Device memory kept free beside a challenge's buffers (cuBLASLt, kernels, the driver).
 const MARGIN_BYTES: u64 = 512 << 20;
+/// Rows of C the GEMM tuning times its candidates on.
+const TUNE_ROWS: u32 = 8192;
 /// Shortest interval of the throughput trace.
 const MIN_TRACE_MS: f64 = 100.0;
 
@@ -27,6 +30,64 @@ struct Inner {
 	kernels: Arc<Kernels>,
 	lt: Lt,
 	fp8_fast_accum: bool,
+	/// Fastest algorithm found per (compute, m, n, kc, fp8 fast accumulation).
+	tuned: BTreeMap<(Precision, u32, u32, u32, bool), cudarc::cublaslt::sys::cublasLtMatmulAlgo_t>,
+}
+
+impl Inner {
+	/// Give `full` the fastest of cuBLASLt's candidate algorithms for its shape, timed on the
+	/// first [`TUNE_ROWS`] rows (once per shape, then cached). `a`, `b` and `c` hold a generated
+	/// chunk of at least that sub-shape; `c` is overwritten.
+	#[allow(clippy::too_many_arguments)]
+	fn tune(
+		&mut self,
+		compute: Precision,
+		m: u32,
+		n: u32,
+		full: &mut Plan,
+		a: sys::CUdeviceptr,
+		b: sys::CUdeviceptr,
+		c: sys::CUdeviceptr,
+		kc: u32,
+	) -> Result<(), GpuError> {
+		let key = (compute, m, n, kc, self.fp8_fast_accum);
+		if let Some(algo) = self.tuned.get(&key) {
+			full.algo = *algo;
+			return Ok(());
+		}
+		if compute == Precision::Fp32 || full.candidates.len() < 2 {
+			self.tuned.insert(key, full.algo);
+			return Ok(());
+		}
+		let started = Instant::now();
+		let sub = Plan::new(&self.lt, compute, m.min(TUNE_ROWS), n, kc, self.fp8_fast_accum)?;
+		let mm = &self.mm_stream;
+		let mut best = (f64::MAX, full.algo, 0usize);
+		for (i, algo) in full.candidates.iter().enumerate() {
+			if !full.supports(&self.lt, algo) || !sub.supports(&self.lt, algo) {
+				continue;
+			}
+			sub.run_with(&self.lt, algo, mm, a, b, c, 0.0)?;
+			let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
+			e0.record(mm)?;
+			for _ in 0..2 {
+				sub.run_with(&self.lt, algo, mm, a, b, c, 0.0)?;
+			}
+			e1.record(mm)?;
+			let t = ms(&e0, &e1)?;
+			if t < best.0 {
+				best = (t, *algo, i);
+			}
+		}
+		tracing::debug!(?compute, m, n, kc, chosen = best.2, ms = started.elapsed().as_millis() as u64, "GEMM tuned");
+		full.algo = best.1;
+		self.tuned.insert(key, best.1);
+		Ok(())
+	}
+
+	fn is_tuned(&self, compute: Precision, m: u32, n: u32, kc: u32) -> bool {
+		self.tuned.contains_key(&(compute, m, n, kc, self.fp8_fast_accum))
+	}
 }
 
 /// Proves challenges on one GPU: one CUDA context, a generation and a GEMM stream, the compiled
@@ -134,7 +195,18 @@ impl GpuProver {
 		let kernels = Arc::new(Kernels::compile(&ctx)?);
 		let lt = Lt::new(&ctx)?;
 		tracing::info!(ordinal, name = %info.name, uuid = %info.uuid, "CUDA prover ready");
-		Ok(Self { info, inner: Mutex::new(Inner { ctx, gen_stream, mm_stream, kernels, lt, fp8_fast_accum: false }) })
+		Ok(Self {
+			info,
+			inner: Mutex::new(Inner {
+				ctx,
+				gen_stream,
+				mm_stream,
+				kernels,
+				lt,
+				fp8_fast_accum: false,
+				tuned: BTreeMap::new(),
+			}),
+		})
 	}
 
 	fn lock(&self) -> Result<MutexGuard<'_, Inner>, GpuError> {
@@ -187,7 +259,7 @@ impl GpuProver {
 	) -> Result<GpuCommitment, GpuError> {
 		let started = Instant::now();
 		check_spec(spec)?;
-		let g = self.lock()?;
+		let mut g = self.lock()?;
 		let dims = spec.dims;
 		let (m, n) = (dims.m, dims.n);
 		let leaves = u64::from(dims.num_leaves());
@@ -202,7 +274,14 @@ impl GpuProver {
 		let b = [DevBuf::new(&g.ctx, b_bytes)?, DevBuf::new(&g.ctx, b_bytes)?];
 		let parts = chunks(spec);
 		let fast = g.fp8_fast_accum;
-		let full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
+		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
+		if !g.is_tuned(compute, m, n, kc_max) {
+			// first proof of this shape: time cuBLASLt's candidates on a generated chunk 0
+			g.kernels.generate(&g.gen_stream, a[1].ptr, spec.precision, compute, &spec.seed, 0, m, 0, kc_max)?;
+			g.kernels.generate(&g.gen_stream, b[1].ptr, spec.precision, compute, &spec.seed, 1, n, 0, kc_max)?;
+			g.gen_stream.synchronize()?;
+		}
+		g.tune(compute, m, n, &mut full, a[1].ptr, b[1].ptr, c.ptr, kc_max)?;
 		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
 		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, fast)?) } else { None };
 
@@ -302,6 +381,34 @@ impl GpuProver {
 		})
 	}
 
+	/// Tune the chunk GEMM of `spec`'s shape in `compute` ahead of the first proof of that shape
+	/// (which otherwise does it, for a fraction of a second): returns the time it took.
+	pub fn prepare(&self, spec: &ChallengeSpec, compute: Precision) -> Result<Duration, GpuError> {
+		check_spec(spec)?;
+		let started = Instant::now();
+		let mut g = self.lock()?;
+		let (m, n) = (spec.dims.m, spec.dims.n);
+		let kc = spec.chunk_k.min(spec.dims.k);
+		if g.is_tuned(compute, m, n, kc) {
+			return Ok(started.elapsed());
+		}
+		let rows = m.min(TUNE_ROWS);
+		let sb = storage_bytes(compute) as u64;
+		Self::check_memory(
+			&g.ctx,
+			4 * u64::from(rows) * u64::from(n) + (u64::from(rows) + u64::from(n)) * u64::from(kc) * sb,
+		)?;
+		let a = DevBuf::new(&g.ctx, (u64::from(rows) * u64::from(kc) * sb) as usize)?;
+		let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
+		let c = DevBuf::new(&g.ctx, 4 * rows as usize * n as usize)?;
+		g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, 0, rows, 0, kc)?;
+		g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, 1, n, 0, kc)?;
+		let mut full = Plan::new(&g.lt, compute, m, n, kc, g.fp8_fast_accum)?;
+		g.tune(compute, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc)?;
+		g.mm_stream.synchronize()?;
+		Ok(started.elapsed())
+	}
+
 	/// Elements of one generated chunk as the GEMM gets them (`[lines][kc]` in `compute`'s
 	/// storage format, little-endian bytes): for the known-answer checks.
 	pub fn generated_chunk(
@@ -342,7 +449,7 @@ impl GpuProver {
 		accumulate: bool,
 	) -> Result<Vec<GemmSample>, GpuError> {
 		check_spec(spec)?;
-		let g = self.lock()?;
+		let mut g = self.lock()?;
 		let dims = spec.dims;
 		let (m, n) = (dims.m, dims.n);
 		let sb = storage_bytes(compute) as u64;
@@ -359,7 +466,8 @@ impl GpuProver {
 			parts.truncate(max.max(1));
 		}
 		let fast = g.fp8_fast_accum;
-		let full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
+		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
+		g.tune(compute, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc_max)?;
 		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
 		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, fast)?) } else { None };
 		let phase_start = timing_event(&g.ctx)?;
@@ -389,7 +497,7 @@ impl GpuProver {
 		seconds: f64,
 	) -> Result<Vec<GemmSample>, GpuError> {
 		check_spec(spec)?;
-		let g = self.lock()?;
+		let mut g = self.lock()?;
 		let dims = spec.dims;
 		let (m, n) = (dims.m, dims.n);
 		let sb = storage_bytes(compute) as u64;
@@ -401,7 +509,8 @@ impl GpuProver {
 		let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
 		g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, 0, m, 0, kc)?;
 		g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, 1, n, 0, kc)?;
-		let plan = Plan::new(&g.lt, compute, m, n, kc, g.fp8_fast_accum)?;
+		let mut plan = Plan::new(&g.lt, compute, m, n, kc, g.fp8_fast_accum)?;
+		g.tune(compute, m, n, &mut plan, a.ptr, b.ptr, c.ptr, kc)?;
 		let phase_start = timing_event(&g.ctx)?;
 		phase_start.record(&g.mm_stream)?;
 		let started = Instant::now();

@@ -309,6 +309,11 @@ fn known_answers(
 
 /// |claimed − exact| / threshold for every entry of `leaves` (all 256 offsets), CPU-parallel.
 fn ratios(spec: &ChallengeSpec, opened: &[(u32, Vec<u32>)]) -> Vec<f64> {
+	signed_ratios(spec, opened).into_iter().map(f64::abs).collect()
+}
+
+/// (claimed − exact)·sign(exact) / threshold: negative when the error is toward zero.
+fn signed_ratios(spec: &ChallengeSpec, opened: &[(u32, Vec<u32>)]) -> Vec<f64> {
 	let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(4);
 	let next = AtomicUsize::new(0);
 	let mut all: Vec<Vec<f64>> = vec![Vec::new(); opened.len()];
@@ -332,7 +337,7 @@ fn ratios(spec: &ChallengeSpec, opened: &[(u32, Vec<u32>)]) -> Vec<f64> {
 						if !claimed.is_finite() {
 							return f64::INFINITY;
 						}
-						(claimed - e.value).abs() / tolerance_sq(spec, e.sum_sq).sqrt()
+						(claimed - e.value) * e.value.signum() / tolerance_sq(spec, e.sum_sq).sqrt()
 					})
 					.collect();
 				*slots[i].lock().expect("slot") = r;
@@ -399,7 +404,10 @@ fn tolerance_checks(
 		let proofs_ok = opened.iter().all(|o| verify_opening(&com.root(), &dims, o.leaf, &o.values, &o.proof));
 		drop(com);
 		let t = Instant::now();
-		let mut r = ratios(&spec, &opened.into_iter().map(|o| (o.leaf, o.values)).collect::<Vec<_>>());
+		let signed = signed_ratios(&spec, &opened.into_iter().map(|o| (o.leaf, o.values)).collect::<Vec<_>>());
+		let bias = signed.iter().sum::<f64>() / signed.len().max(1) as f64;
+		let rms = (signed.iter().map(|x| x * x).sum::<f64>() / signed.len().max(1) as f64).sqrt();
+		let mut r: Vec<f64> = signed.iter().map(|x| x.abs()).collect();
 		let verify_s = t.elapsed().as_secs_f64();
 		let n = r.len();
 		let failing = r.iter().filter(|x| **x > 1.0).count();
@@ -414,15 +422,20 @@ fn tolerance_checks(
 			format!("{} computed in {}", p.name(), compute.name())
 		};
 		let (ok, detail) = if honest {
-			(failing == 0 && proofs_ok, format!("worst {worst:.3} of threshold over {n} entries ({failing} fail)"))
+			(
+				failing == 0 && proofs_ok,
+				format!(
+					"worst {worst:.3} of threshold, {failing}/{n} fail (mean toward-zero {bias:+.3}, rms {rms:.3})"
+				),
+			)
 		} else {
-			(failing == n && proofs_ok, format!("median {med:.1}x threshold, {failing}/{n} fail"))
+			(med >= 5.0 && proofs_ok, format!("median {med:.1}x threshold, {failing}/{n} fail"))
 		};
 		tracing::info!(label, ok, detail, prove_s, verify_s, "tolerance check");
 		out.push((label.clone(), ok, detail));
 		report.push(json!({
 			"precision": p.name(), "compute": compute.name(), "fp8_fast_accum": fast, "dims": dims,
-			"chunk_k": args.chunk_k, "entries": n, "failing": failing, "worst_ratio": worst, "median_ratio": med,
+			"chunk_k": args.chunk_k, "entries": n, "failing": failing, "worst_ratio": worst, "median_ratio": med, "mean_signed_ratio": bias, "rms_ratio": rms,
 			"proofs_verify": proofs_ok, "prove_s": prove_s, "verify_s": verify_s,
 		}));
 	}
@@ -498,7 +511,8 @@ fn full_size(
 		let tflops = rates.iter().find(|r| r.0 == p).map(|r| r.1).unwrap_or(100.0);
 		let dims = sizing::challenge_dims(info.vram_mib, (tflops * 1000.0) as u32, args.full_ms);
 		let spec = ChallengeSpec { seed: [0xF0 ^ p.index() as u8; 32], precision: p, dims, chunk_k: args.chunk_k };
-		tracing::info!(?dims, precision = p.name(), "full-size proof");
+		let prepare_s = prover.prepare(&spec, p)?.as_secs_f64();
+		tracing::info!(?dims, precision = p.name(), prepare_s, "full-size proof");
 		let com = prover.prove(&spec, p, &|_| {})?;
 		let timing = com.timing().clone();
 		let leaves = pick_leaves(dims.num_leaves(), 4);
@@ -515,16 +529,17 @@ fn full_size(
 		let overhead = total_ms / gemm_wall - 1.0;
 		let parts_ms = (timing.generation + timing.hashing + timing.tree).as_secs_f64() * 1e3;
 		let detail = format!(
-			"{}x{}x{} total {:.2} s vs pure GEMM {:.2} s: +{:.2}% (gen {:.0} ms, hash {:.0} ms, tree {:.1} ms; {:.1} TFLOPS)",
+			"{}x{}x{} total {:.2} s vs pure GEMM {:.2} s: +{:.2}% (gen {:.0} ms, hash {:.0} ms, tree {:.1} ms; {:.1} TFLOPS; tuning before: {:.2} s)",
 			dims.m, dims.n, dims.k, total_ms / 1e3, gemm_wall / 1e3, overhead * 100.0,
 			timing.generation.as_secs_f64() * 1e3, timing.hashing.as_secs_f64() * 1e3, timing.tree.as_secs_f64() * 1e3,
 			dims.flops() as f64 / (timing.gemm.as_secs_f64()) / 1e12,
+			prepare_s,
 		);
 		out.push((format!("overhead full size {}", p.name()), overhead <= 0.03 && proofs_ok && worst <= 1.0, detail));
 		report.push(json!({"precision": p.name(), "dims": dims, "timing": timing, "pure_gemm_ms": gemm_wall,
 			"total_ms": total_ms, "overhead": overhead, "gen_hash_tree_ms": parts_ms,
 			"gen_hash_tree_over_gemm": parts_ms / (timing.gemm.as_secs_f64() * 1e3),
-			"proofs_verify": proofs_ok, "worst_ratio_256_entries": worst}));
+			"proofs_verify": proofs_ok, "worst_ratio_256_entries": worst, "prepare_s": prepare_s}));
 	}
 	Ok(Value::Array(report))
 }
