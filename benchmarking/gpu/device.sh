@@ -30,6 +30,10 @@ full)
 	;;
 multi)
 	"$BIN" --all-gpus --only-all-gpus --json "$OUT/multi.json" 2>&1 | tee "$OUT/multi.log"
+	# the last GPU on its own, quick known answers and tolerance checks
+	last=$(( $(nvidia-smi -L | wc -l) - 1 ))
+	"$BIN" --device "$last" --dim 2048 --k 16384 --entries 2560 --rate-dim 8192 --rate-gemms 5 \
+		--json "$OUT/selftest-last.json" 2>&1 | tee "$OUT/selftest-last.log"
 	;;
 *)
 	echo "usage: $0 [full|quick|multi]" >&2

@@ -67,11 +67,12 @@ impl Inner {
 			if !full.supports(&self.lt, algo) || !sub.supports(&self.lt, algo) {
 				continue;
 			}
+			// timed as the proof runs them: accumulating into C (beta = 1)
 			sub.run_with(&self.lt, algo, mm, a, b, c, 0.0)?;
 			let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
 			e0.record(mm)?;
 			for _ in 0..2 {
-				sub.run_with(&self.lt, algo, mm, a, b, c, 0.0)?;
+				sub.run_with(&self.lt, algo, mm, a, b, c, 1.0)?;
 			}
 			e1.record(mm)?;
 			let t = ms(&e0, &e1)?;
