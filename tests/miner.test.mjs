@@ -63,7 +63,8 @@ test('an honest CPU miner is challenged, verified and scored', { timeout: 420_00
   const c = a.challenges.find((x) => x.id === ev.id.toNumber());
   assert.equal(c.status, 'Passed');
   assert.match(c.root, /^0x[0-9a-f]{64}$/);
-  assert.ok(c.openedLeaves.length > 0, 'opened leaves listed');
+  assert.match(c.sampleSeed, /^0x[0-9a-f]{64}$/, 'the sample seed that chose the opened leaves');
+  assert.ok(c.elapsedMs > 0, "the agent's timing report");
   assert.ok(c.verdicts.length >= 1 && c.verdicts.every((v) => v.passed && v.entriesChecked > 0));
 
   const status = await runAgent(['status', ...common, '--json'], { name: 'status' });
