@@ -6,15 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiPromise, WsProvider } from '@polkadot/api';
 
-/** The node binary the README's commands build. */
-export function nodeBinary() {
+/** A release binary the README's commands build (`override` from the environment wins). */
+function releaseBinary(name, override) {
   const target = process.env.CARGO_TARGET_DIR
     || join(process.env.XDG_CACHE_HOME || join(process.env.HOME, '.cache'), 'pog-chain', 'target');
-  const bin = process.env.POG_NODE || join(target, 'release', 'pog-node');
+  const bin = override || join(target, 'release', name);
   if (!existsSync(bin)) {
-    throw new Error(`pog-node not found at ${bin}: build it with scripts/test.sh (or cargo build --release -p pog-node)`);
+    throw new Error(`${name} not found at ${bin}: build it with scripts/test.sh (or cargo build --release -p ${name})`);
   }
   return bin;
+}
+
+/** The node binary. */
+export function nodeBinary() {
+  return releaseBinary('pog-node', process.env.POG_NODE);
 }
 
 /** A port nobody listens on right now. */
@@ -129,15 +134,9 @@ export function sendAndWait(api, tx, signer) {
   });
 }
 
-/** The miner agent binary the README's commands build. */
+/** The miner agent binary. */
 export function agentBinary() {
-  const target = process.env.CARGO_TARGET_DIR
-    || join(process.env.XDG_CACHE_HOME || join(process.env.HOME, '.cache'), 'pog-chain', 'target');
-  const bin = process.env.POG_AGENT || join(target, 'release', 'offchain-gpu');
-  if (!existsSync(bin)) {
-    throw new Error(`offchain-gpu not found at ${bin}: build it with scripts/test.sh (or cargo build --release -p offchain-gpu)`);
-  }
-  return bin;
+  return releaseBinary('offchain-gpu', process.env.POG_AGENT);
 }
 
 /**
