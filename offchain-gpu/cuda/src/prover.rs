@@ -95,6 +95,7 @@ impl Inner {
 /// kernels and a cuBLASLt handle. `Send + Sync`; proofs on one prover run one at a time.
 pub struct GpuProver {
 	info: GpuInfo,
+	nvml: Option<nvml_wrapper::Nvml>,
 	inner: Mutex<Inner>,
 }
 
@@ -162,7 +163,7 @@ fn check_spec(spec: &ChallengeSpec) -> Result<(), GpuError> {
 	if !d.is_valid() {
 		return Err(GpuError::InvalidSpec(format!("dims {d:?} break the protocol's shape rules")));
 	}
-	if spec.chunk_k == 0 || spec.chunk_k % pog_primitives::sizing::K_ALIGN != 0 {
+	if spec.chunk_k == 0 || !spec.chunk_k.is_multiple_of(pog_primitives::sizing::K_ALIGN) {
 		return Err(GpuError::InvalidSpec(format!("chunk_k {} is not a positive multiple of 256", spec.chunk_k)));
 	}
 	Ok(())
@@ -198,6 +199,7 @@ impl GpuProver {
 		tracing::info!(ordinal, name = %info.name, uuid = %info.uuid, "CUDA prover ready");
 		Ok(Self {
 			info,
+			nvml: Some(nvml),
 			inner: Mutex::new(Inner {
 				ctx,
 				gen_stream,
@@ -218,7 +220,7 @@ impl GpuProver {
 
 	/// The device's facts, with clocks, temperature and power read now.
 	pub fn info(&self) -> GpuInfo {
-		let fresh = crate::nvml().ok().and_then(|n| crate::device_info(&n, self.info.ordinal as usize).ok());
+		let fresh = self.nvml.as_ref().and_then(|n| crate::device_info(n, self.info.ordinal as usize).ok());
 		fresh.unwrap_or_else(|| self.info.clone())
 	}
 
@@ -426,7 +428,7 @@ impl GpuProver {
 			Matrix::B => (spec.dims.n, 1),
 		};
 		let e = 32; // every precision's elements per block divides 32
-		if k0 % e != 0 || kc % e != 0 || kc == 0 {
+		if !k0.is_multiple_of(e) || !kc.is_multiple_of(e) || kc == 0 {
 			return Err(GpuError::InvalidSpec(format!("chunk {k0}+{kc} is not aligned to 32")));
 		}
 		let bytes = lines as usize * kc as usize * storage_bytes(compute);
@@ -674,6 +676,13 @@ impl GpuCommitment {
 #[cfg(test)]
 mod tests {
 	use super::*;
+
+	#[test]
+	fn prover_and_commitment_cross_threads() {
+		fn send_sync<T: Send + Sync>() {}
+		send_sync::<GpuProver>();
+		send_sync::<GpuCommitment>();
+	}
 
 	#[test]
 	fn chunks_cover_k() {
