@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # All GPU measurements of pog-cuda in one device call (see README.md beside this file).
-#   benchmarking/gpu/device.sh [full|quick|multi]
+#   benchmarking/gpu/device.sh [full|quick|largek|multi]
 # Needs the selftest example built on the host and copied to .gpu-bin/selftest:
 #   source scripts/env.sh && cargo build --release -p pog-cuda --example selftest
 #   mkdir -p .gpu-bin && cp "$CARGO_TARGET_DIR/release/examples/selftest" .gpu-bin/
@@ -28,6 +28,12 @@ full)
 	"$BIN" --dim 8192 --k 65536 --entries 10240 --rate-dim 16384 --rate-gemms 20 --torch "$OUT/torch_ref.json" \
 		--full-ms 30000 --full-precision bf16,fp8-e4m3 --fp8-fast-accum-check --json "$OUT/selftest.json" 2>&1 | tee "$OUT/selftest.log"
 	;;
+largek)
+	# honest error at a production-sized k (about what a 30 s bf16 challenge on an H100 has)
+	python3 benchmarking/gpu/torch_ref.py --dim 16384 --reps 20 --out "$OUT/torch_ref.json"
+	"$BIN" --dim 4096 --k 1048576 --entries 2560 --rate-dim 16384 --rate-gemms 20 --torch "$OUT/torch_ref.json" \
+		--json "$OUT/selftest-largek.json" 2>&1 | tee "$OUT/selftest-largek.log"
+	;;
 multi)
 	"$BIN" --all-gpus --only-all-gpus --json "$OUT/multi.json" 2>&1 | tee "$OUT/multi.log"
 	# the last GPU on its own, quick known answers and tolerance checks
@@ -36,7 +42,7 @@ multi)
 		--json "$OUT/selftest-last.json" 2>&1 | tee "$OUT/selftest-last.log"
 	;;
 *)
-	echo "usage: $0 [full|quick|multi]" >&2
+	echo "usage: $0 [full|quick|largek|multi]" >&2
 	exit 2
 	;;
 esac
