@@ -201,6 +201,8 @@ impl_runtime_apis! {
 			use frame_benchmarking::BenchmarkList;
 			use frame_support::traits::StorageInfoTrait;
 			use super::benchmarks::*;
+			#[allow(unused_imports)]
+			use super::{Balances, Pog, Timestamp};
 
 			let mut list = Vec::<BenchmarkList>::new();
 			list_benchmarks!(list, extra);
@@ -216,6 +218,8 @@ impl_runtime_apis! {
 			use frame_support::traits::WhitelistedStorageKeys;
 			use sp_storage::TrackedStorageKey;
 			use super::benchmarks::*;
+			#[allow(unused_imports)]
+			use super::{Balances, Pog, Timestamp};
 
 			let whitelist: Vec<TrackedStorageKey> = super::AllPalletsWithSystem::whitelisted_storage_keys();
 			let mut batches = Vec::<BenchmarkBatch>::new();

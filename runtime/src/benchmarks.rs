@@ -1,6 +1,6 @@
 //! The runtime's benchmarks (`runtime-benchmarks` feature).
 
-pub use frame_benchmarking::{baseline::Pallet as BaselineBench, *};
+pub use frame_benchmarking::baseline::Pallet as BaselineBench;
 pub use frame_system_benchmarking::Pallet as SystemBench;
 
 #[allow(unused_imports)]

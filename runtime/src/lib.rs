@@ -14,9 +14,12 @@ extern crate alloc;
 
 use alloc::vec::Vec;
 
-pub mod apis;
+// `benchmarks` defines the `list_benchmarks!`/`add_benchmarks!` macros that `apis` uses, so it
+// comes first and exports its macros to the modules after it.
 #[cfg(feature = "runtime-benchmarks")]
+#[macro_use]
 mod benchmarks;
+pub mod apis;
 pub mod configs;
 pub mod genesis;
 #[cfg(test)]
