@@ -75,7 +75,7 @@ fn pick_profile(profiles: &[(u32, GpuProfile)], asked: Option<&str>, name: &str)
 
 async fn register(args: RegisterArgs) -> anyhow::Result<()> {
 	let chain = connect(&args.chain).await?;
-	let account = chain.account().clone();
+	let account = *chain.account();
 	let machine = hardware::detect();
 	let profiles = chain.profiles().await?;
 	use pog::runtime_types::{bounded_collections::bounded_vec::BoundedVec, pallet_pog::types::GpuClaim};
@@ -173,7 +173,7 @@ fn status_name(s: &ChallengeStatus) -> String {
 
 async fn status(args: StatusArgs) -> anyhow::Result<()> {
 	let chain = connect(&args.chain).await?;
-	let account = chain.account().clone();
+	let account = *chain.account();
 	let miner = chain.miner().await?.ok_or_else(|| anyhow!("account {account} is not registered as a miner"))?;
 	let mut challenges = Vec::new();
 	for id in &miner.current_round.0 {

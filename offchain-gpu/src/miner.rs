@@ -89,7 +89,7 @@ pub fn devices(
 pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 	let key = crate::chain::load_key(args.chain.suri.as_deref(), args.chain.key_file.as_deref())?;
 	let chain = Chain::connect(&args.chain.url, key).await?;
-	let account = chain.account().clone();
+	let account = *chain.account();
 	let miner = chain.miner().await?.ok_or_else(|| {
 		anyhow!("account {account} is not registered as a miner: run `offchain-gpu register` with the same key first")
 	})?;
@@ -102,6 +102,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 	}
 	let config = chain.config().await?;
 	let openings = config.openings.min(chain.max_openings().await?);
+	prepare_shapes(&chain, &miner, &devices, config.target_ms, config.chunk_k).await?;
 	let state_dir = args.state_dir.clone().unwrap_or_else(default_state_dir);
 	let state = State::load(&state_dir, &account.to_string())?;
 	info!(miner = %account, devices = devices.len(), state = %state_dir.display(), "answering challenges");
@@ -116,6 +117,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		mode: match args.adversary {
 			Some(Adversary::Corrupt) => Mode::CorruptPermille(50),
 			Some(Adversary::LowerPrecision) => Mode::LowerPrecision,
+			Some(Adversary::Zero) => Mode::Zero,
 			_ => Mode::Honest,
 		},
 		adversary: args.adversary,
@@ -170,6 +172,35 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 			}
 		}
 	}
+}
+
+/// Tunes each device for the challenge shapes its claimed profile can be given (every precision
+/// the profile supports), so that no challenge pays for it.
+async fn prepare_shapes(
+	chain: &Chain,
+	miner: &crate::chain::MinerInfo<u128, u32>,
+	devices: &BTreeMap<[u8; 16], Device>,
+	target_ms: u32,
+	chunk_k: u32,
+) -> anyhow::Result<()> {
+	let profiles = chain.profiles().await?;
+	for claim in &miner.claims.0 {
+		let Some((_, profile)) = profiles.iter().find(|(id, _)| *id == claim.profile) else { continue };
+		for uuid in &claim.uuids.0 {
+			let Some(device) = devices.get(uuid) else { continue };
+			for p in pog_primitives::Precision::ALL {
+				let gflops = profile.gflops[p.index()];
+				if gflops == 0 {
+					continue;
+				}
+				let dims = pog_primitives::sizing::challenge_dims(profile.vram_mib, gflops, target_ms);
+				let spec = ChallengeSpec { seed: [0; 32], precision: p, dims, chunk_k };
+				let device = device.clone();
+				tokio::task::spawn_blocking(move || device.1.prepare(&spec)).await??;
+			}
+		}
+	}
+	Ok(())
 }
 
 fn default_state_dir() -> std::path::PathBuf {

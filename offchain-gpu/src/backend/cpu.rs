@@ -48,6 +48,9 @@ impl Prover for CpuProver {
 
 	fn prove(&self, spec: &ChallengeSpec, mode: Mode, progress: Progress) -> anyhow::Result<Box<dyn Committed>> {
 		ensure!(spec.dims.is_valid(), "invalid challenge dims {:?}", spec.dims);
+		if mode == Mode::Zero {
+			return Ok(Box::new(ZeroCommitted::new(spec)));
+		}
 		let (m, n) = (spec.dims.m, spec.dims.n as usize);
 		// 4 GiB of C is far beyond what a CPU finishes in time; refuse rather than thrash.
 		ensure!(
@@ -134,6 +137,42 @@ fn corrupt(c: &mut [u32], permille: u16, seed: &[u8; 32]) {
 	}
 }
 
+/// An all-zero C: every leaf is the same, so every level of the tree is one hash.
+struct ZeroCommitted {
+	/// The node hash of each level, leaves first, root last.
+	levels: Vec<Hash32>,
+	timing: Timing,
+}
+
+impl ZeroCommitted {
+	fn new(spec: &ChallengeSpec) -> Self {
+		let mut levels = vec![leaf_hash(&[0u32; LEAF_VALUES])];
+		for _ in 0..spec.dims.tree_depth() {
+			let below = *levels.last().expect("non-empty");
+			levels.push(pog_primitives::commitment::keccak256_concat(&[&below, &below]));
+		}
+		Self { levels, timing: Timing::default() }
+	}
+}
+
+impl Committed for ZeroCommitted {
+	fn root(&self) -> Hash32 {
+		*self.levels.last().expect("non-empty")
+	}
+
+	fn timing(&self) -> &Timing {
+		&self.timing
+	}
+
+	fn open(&self, leaves: &[u32]) -> anyhow::Result<Vec<OpenedLeaf>> {
+		let depth = self.levels.len() - 1;
+		Ok(leaves
+			.iter()
+			.map(|&leaf| OpenedLeaf { leaf, values: vec![0; LEAF_VALUES], proof: self.levels[..depth].to_vec() })
+			.collect())
+	}
+}
+
 impl Committed for CpuCommitted {
 	fn root(&self) -> Hash32 {
 		self.levels.last().expect("a tree has a root level")[0]
@@ -207,6 +246,20 @@ mod tests {
 			let report = check_openings(&s, opened.iter().map(|o| (o.leaf, o.values.as_slice())), 4, &[5u8; 32]);
 			assert!(!report.passed(), "{p:?} {mode:?} was accepted");
 		}
+	}
+
+	#[test]
+	fn an_all_zero_commitment_opens_consistently_and_fails_verification() {
+		let prover = CpuProver::new(1);
+		let s = spec(Precision::Fp32);
+		let zero = prover.prove(&s, Mode::Zero, &|_| {}).unwrap();
+		assert_eq!(zero.root(), root_of_matrix(&vec![0u32; (s.dims.m * s.dims.n) as usize]));
+		let opened = zero.open(&[0, 5, 77]).unwrap();
+		for o in &opened {
+			assert!(verify_opening(&zero.root(), &s.dims, o.leaf, &o.values, &o.proof));
+		}
+		let report = check_openings(&s, opened.iter().map(|o| (o.leaf, o.values.as_slice())), 4, &[5u8; 32]);
+		assert!(!report.passed());
 	}
 
 	#[test]

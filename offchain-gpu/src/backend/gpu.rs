@@ -46,10 +46,16 @@ impl Prover for GpuBackend {
 
 	fn prove(&self, spec: &ChallengeSpec, mode: Mode, progress: Progress) -> anyhow::Result<Box<dyn Committed>> {
 		anyhow::ensure!(
-			!matches!(mode, Mode::CorruptPermille(_)),
-			"the corrupt-result adversary runs on the CPU backend only"
+			!matches!(mode, Mode::CorruptPermille(_) | Mode::Zero),
+			"the corrupt-result and zero-result adversaries run on the CPU backend only"
 		);
 		let committed = self.prover.prove(spec, computed_precision(spec.precision, mode), progress)?;
 		Ok(Box::new(GpuCommitted(committed)))
+	}
+
+	fn prepare(&self, spec: &ChallengeSpec) -> anyhow::Result<()> {
+		let took = self.prover.prepare(spec, spec.precision)?;
+		tracing::debug!(precision = spec.precision.name(), ?took, "GEMM tuned for this shape");
+		Ok(())
 	}
 }

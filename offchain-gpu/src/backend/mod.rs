@@ -18,6 +18,8 @@ pub enum Mode {
 	LowerPrecision,
 	/// Add a large error to a fraction (per mille) of C's entries before committing.
 	CorruptPermille(u16),
+	/// Commit an all-zero C without computing anything (any size, instantly).
+	Zero,
 }
 
 pub use pog_cuda::{OpenedLeaf, Timing};
@@ -41,6 +43,11 @@ pub trait Prover: Send + Sync {
 	fn name(&self) -> String;
 	/// Compute `spec`'s C in `mode`, commit to it and keep what openings need.
 	fn prove(&self, spec: &ChallengeSpec, mode: Mode, progress: Progress) -> anyhow::Result<Box<dyn Committed>>;
+	/// Get ready for challenges of `spec`'s shape (GPU: tune the GEMM once, so that the first
+	/// challenge does not pay for it). The default does nothing.
+	fn prepare(&self, _spec: &ChallengeSpec) -> anyhow::Result<()> {
+		Ok(())
+	}
 }
 
 /// The precision actually computed in for `requested` under `mode`.

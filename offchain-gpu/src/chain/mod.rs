@@ -120,7 +120,7 @@ impl Chain {
 	/// The miner's record, if registered (at the best block).
 	pub async fn miner(&self) -> anyhow::Result<Option<MinerInfo<u128, u32>>> {
 		let at = self.best().await?;
-		let v = at.storage().try_fetch(pog::storage().pog().miners(), (self.account.clone(),)).await?;
+		let v = at.storage().try_fetch(pog::storage().pog().miners(), (self.account,)).await?;
 		Ok(match v {
 			Some(v) => Some(v.decode()?),
 			None => None,
@@ -130,7 +130,7 @@ impl Chain {
 	/// The miner's free balance.
 	pub async fn free_balance(&self) -> anyhow::Result<u128> {
 		let at = self.best().await?;
-		let v = at.storage().try_fetch(pog::storage().system().account(), (self.account.clone(),)).await?;
+		let v = at.storage().try_fetch(pog::storage().system().account(), (self.account,)).await?;
 		Ok(match v {
 			Some(v) => v.decode()?.data.free,
 			None => 0,
@@ -187,7 +187,7 @@ impl Chain {
 	/// The miner's score, if any.
 	pub async fn score(&self) -> anyhow::Result<Option<Score>> {
 		let at = self.best().await?;
-		let v = at.storage().try_fetch(pog::storage().pog().scores(), (self.account.clone(),)).await?;
+		let v = at.storage().try_fetch(pog::storage().pog().scores(), (self.account,)).await?;
 		Ok(match v {
 			Some(v) => Some(v.decode()?),
 			None => None,
@@ -204,7 +204,7 @@ impl Chain {
 	/// The miner's verified GPUs.
 	pub async fn credits(&self) -> anyhow::Result<Vec<GpuCredit<u32>>> {
 		let at = self.best().await?;
-		let v = at.storage().try_fetch(pog::storage().pog().credits(), (self.account.clone(),)).await?;
+		let v = at.storage().try_fetch(pog::storage().pog().credits(), (self.account,)).await?;
 		Ok(match v {
 			Some(v) => v.decode()?.0,
 			None => Vec::new(),

@@ -179,15 +179,21 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {
 		if !first_send::<T>(&(b'v', id, &me.id).encode(), now) {
 			continue;
 		}
+		let started = sp_io::offchain::timestamp();
 		let Some((verdict, report)) = verify_challenge::<T>(id, &entropy) else { continue };
+		let ms = sp_io::offchain::timestamp().diff(&started).millis();
 		if let Some(f) = report.failure {
 			log::warn!(
 				target: "pog",
-				"challenge {id} FAILS: leaf {} offset {} claimed {} exact {} ({:?})",
+				"challenge {id} FAILS: leaf {} offset {} claimed {} exact {} ({:?}); verified in {ms} ms",
 				f.leaf, f.offset, f.claimed, f.exact, f.fault
 			);
 		} else {
-			log::info!(target: "pog", "challenge {id} passes: {} entries, worst {}‰ of the threshold", verdict.entries_checked, verdict.worst_permille);
+			log::info!(
+				target: "pog",
+				"challenge {id} passes: {} entries, worst {}‰ of the threshold; verified in {ms} ms",
+				verdict.entries_checked, verdict.worst_permille
+			);
 		}
 		send::<T>(me, Call::submit_verdict { id, verdict });
 	}
