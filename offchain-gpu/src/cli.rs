@@ -129,9 +129,9 @@ pub enum Adversary {
 	ForgedPath,
 	/// Commit after the deadline.
 	LateCommit,
-	/// Commit an all-zero C at once, computing nothing (also measures the validators' cost of a
+	/// Commit a constant C at once, computing nothing (also measures the validators' cost of a
 	/// full-size challenge without a GPU).
-	Zero,
+	Constant,
 }
 
 /// `status` options.

@@ -117,7 +117,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		mode: match args.adversary {
 			Some(Adversary::Corrupt) => Mode::CorruptPermille(50),
 			Some(Adversary::LowerPrecision) => Mode::LowerPrecision,
-			Some(Adversary::Zero) => Mode::Zero,
+			Some(Adversary::Constant) => Mode::Constant,
 			_ => Mode::Honest,
 		},
 		adversary: args.adversary,

@@ -48,8 +48,8 @@ impl Prover for CpuProver {
 
 	fn prove(&self, spec: &ChallengeSpec, mode: Mode, progress: Progress) -> anyhow::Result<Box<dyn Committed>> {
 		ensure!(spec.dims.is_valid(), "invalid challenge dims {:?}", spec.dims);
-		if mode == Mode::Zero {
-			return Ok(Box::new(ZeroCommitted::new(spec)));
+		if mode == Mode::Constant {
+			return Ok(Box::new(ConstantCommitted::new(spec)));
 		}
 		let (m, n) = (spec.dims.m, spec.dims.n as usize);
 		// 4 GiB of C is far beyond what a CPU finishes in time; refuse rather than thrash.
@@ -137,25 +137,29 @@ fn corrupt(c: &mut [u32], permille: u16, seed: &[u8; 32]) {
 	}
 }
 
-/// An all-zero C: every leaf is the same, so every level of the tree is one hash.
-struct ZeroCommitted {
+/// A constant C: every leaf is the same, so every level of the tree is one hash.
+struct ConstantCommitted {
+	/// The entries' value (fp32 bits).
+	value: u32,
 	/// The node hash of each level, leaves first, root last.
 	levels: Vec<Hash32>,
 	timing: Timing,
 }
 
-impl ZeroCommitted {
+impl ConstantCommitted {
 	fn new(spec: &ChallengeSpec) -> Self {
-		let mut levels = vec![leaf_hash(&[0u32; LEAF_VALUES])];
+		let word = u32::from_le_bytes([spec.seed[0], spec.seed[1], spec.seed[2], spec.seed[3]]);
+		let value = 0x3f80_0000 | (word & 0x007f_ffff); // in [1, 2)
+		let mut levels = vec![leaf_hash(&[value; LEAF_VALUES])];
 		for _ in 0..spec.dims.tree_depth() {
 			let below = *levels.last().expect("non-empty");
 			levels.push(pog_primitives::commitment::keccak256_concat(&[&below, &below]));
 		}
-		Self { levels, timing: Timing::default() }
+		Self { value, levels, timing: Timing::default() }
 	}
 }
 
-impl Committed for ZeroCommitted {
+impl Committed for ConstantCommitted {
 	fn root(&self) -> Hash32 {
 		*self.levels.last().expect("non-empty")
 	}
@@ -168,7 +172,7 @@ impl Committed for ZeroCommitted {
 		let depth = self.levels.len() - 1;
 		Ok(leaves
 			.iter()
-			.map(|&leaf| OpenedLeaf { leaf, values: vec![0; LEAF_VALUES], proof: self.levels[..depth].to_vec() })
+			.map(|&leaf| OpenedLeaf { leaf, values: vec![self.value; LEAF_VALUES], proof: self.levels[..depth].to_vec() })
 			.collect())
 	}
 }
@@ -249,11 +253,12 @@ mod tests {
 	}
 
 	#[test]
-	fn an_all_zero_commitment_opens_consistently_and_fails_verification() {
+	fn a_constant_commitment_opens_consistently_and_fails_verification() {
 		let prover = CpuProver::new(1);
 		let s = spec(Precision::Fp32);
-		let zero = prover.prove(&s, Mode::Zero, &|_| {}).unwrap();
-		assert_eq!(zero.root(), root_of_matrix(&vec![0u32; (s.dims.m * s.dims.n) as usize]));
+		let zero = prover.prove(&s, Mode::Constant, &|_| {}).unwrap();
+		let value = zero.open(&[0]).unwrap()[0].values[0];
+		assert_eq!(zero.root(), root_of_matrix(&vec![value; (s.dims.m * s.dims.n) as usize]));
 		let opened = zero.open(&[0, 5, 77]).unwrap();
 		for o in &opened {
 			assert!(verify_opening(&zero.root(), &s.dims, o.leaf, &o.values, &o.proof));

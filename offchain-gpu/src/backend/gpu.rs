@@ -46,8 +46,8 @@ impl Prover for GpuBackend {
 
 	fn prove(&self, spec: &ChallengeSpec, mode: Mode, progress: Progress) -> anyhow::Result<Box<dyn Committed>> {
 		anyhow::ensure!(
-			!matches!(mode, Mode::CorruptPermille(_) | Mode::Zero),
-			"the corrupt-result and zero-result adversaries run on the CPU backend only"
+			!matches!(mode, Mode::CorruptPermille(_) | Mode::Constant),
+			"the corrupt-result and constant-result adversaries run on the CPU backend only"
 		);
 		let committed = self.prover.prove(spec, computed_precision(spec.precision, mode), progress)?;
 		Ok(Box::new(GpuCommitted(committed)))

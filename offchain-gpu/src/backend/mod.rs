@@ -18,8 +18,9 @@ pub enum Mode {
 	LowerPrecision,
 	/// Add a large error to a fraction (per mille) of C's entries before committing.
 	CorruptPermille(u16),
-	/// Commit an all-zero C without computing anything (any size, instantly).
-	Zero,
+	/// Commit a C whose entries are all one constant drawn from the seed, without computing
+	/// anything (any size, instantly; distinct roots, so the chain's replay check does not stop it).
+	Constant,
 }
 
 pub use pog_cuda::{OpenedLeaf, Timing};

@@ -57,6 +57,9 @@ pub struct Chain {
 	rpc: LegacyRpcMethods<RpcConfigFor<PolkadotConfig>>,
 	signer: Keypair,
 	account: AccountId32,
+	/// Held from reading the next nonce until the transaction is in the pool, so that concurrent
+	/// submissions (one per GPU) get consecutive nonces.
+	submitting: tokio::sync::Mutex<()>,
 }
 
 /// The client at one block.
@@ -104,7 +107,7 @@ impl Chain {
 			.validate(&pog::transactions().pog().deregister_miner())
 			.map_err(|e| ChainError::Incompatible(e.to_string()))?;
 		let account = signer.public_key().to_account_id();
-		Ok(Self { api, rpc: LegacyRpcMethods::new(rpc_client), signer, account })
+		Ok(Self { api, rpc: LegacyRpcMethods::new(rpc_client), signer, account, submitting: Default::default() })
 	}
 
 	/// The miner's account.
@@ -220,6 +223,7 @@ impl Chain {
 	/// Signs `call` with the miner's key, submits it with the pool's next nonce, and waits until it
 	/// is in a best block; returns that block, or the dispatch error by name.
 	pub async fn submit<C: Payload>(&self, call: &C) -> anyhow::Result<Included> {
+		let in_pool = self.submitting.lock().await;
 		let nonce = self.rpc.system_account_next_index(&self.account).await?;
 		let params =
 			subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(nonce).mortal(64).build();
