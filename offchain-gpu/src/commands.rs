@@ -221,7 +221,15 @@ async fn status(args: StatusArgs) -> anyhow::Result<()> {
 		println!("claimed   {} GPU(s), deposit {}", out["gpus_claimed"], miner.deposit);
 		println!("verified  {} GPU(s)", verified.len());
 		for c in &challenges {
-			println!("challenge {} gpu {} {} {:?}: {}", c["id"], c["gpu"], c["precision"], c["dims"], c["status"]);
+			let dims: Vec<String> = c["dims"].as_array().into_iter().flatten().map(|d| d.to_string()).collect();
+			println!(
+				"challenge {} gpu {} {} {}: {}",
+				c["id"],
+				c["gpu"].as_str().unwrap_or_default(),
+				c["precision"].as_str().unwrap_or_default(),
+				dims.join("×"),
+				c["status"].as_str().unwrap_or_default()
+			);
 		}
 		match &score {
 			Some(s) => println!(

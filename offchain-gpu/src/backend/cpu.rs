@@ -172,7 +172,11 @@ impl Committed for ConstantCommitted {
 		let depth = self.levels.len() - 1;
 		Ok(leaves
 			.iter()
-			.map(|&leaf| OpenedLeaf { leaf, values: vec![self.value; LEAF_VALUES], proof: self.levels[..depth].to_vec() })
+			.map(|&leaf| OpenedLeaf {
+				leaf,
+				values: vec![self.value; LEAF_VALUES],
+				proof: self.levels[..depth].to_vec(),
+			})
 			.collect())
 	}
 }
