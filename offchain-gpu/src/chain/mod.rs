@@ -57,9 +57,10 @@ pub struct Chain {
 	rpc: LegacyRpcMethods<RpcConfigFor<PolkadotConfig>>,
 	signer: Keypair,
 	account: AccountId32,
-	/// Held from reading the next nonce until the transaction is in the pool, so that concurrent
-	/// submissions (one per GPU) get consecutive nonces.
-	submitting: tokio::sync::Mutex<()>,
+	/// The next nonce this client will use, held from choosing a nonce until the transaction is
+	/// in the pool, so that concurrent submissions (one per GPU) get consecutive nonces even
+	/// before the node's pool reports the previous one.
+	next_nonce: tokio::sync::Mutex<u64>,
 }
 
 /// The client at one block.
@@ -107,7 +108,7 @@ impl Chain {
 			.validate(&pog::transactions().pog().deregister_miner())
 			.map_err(|e| ChainError::Incompatible(e.to_string()))?;
 		let account = signer.public_key().to_account_id();
-		Ok(Self { api, rpc: LegacyRpcMethods::new(rpc_client), signer, account, submitting: Default::default() })
+		Ok(Self { api, rpc: LegacyRpcMethods::new(rpc_client), signer, account, next_nonce: Default::default() })
 	}
 
 	/// The miner's account.
@@ -223,12 +224,14 @@ impl Chain {
 	/// Signs `call` with the miner's key, submits it with the pool's next nonce, and waits until it
 	/// is in a best block; returns that block, or the dispatch error by name.
 	pub async fn submit<C: Payload>(&self, call: &C) -> anyhow::Result<Included> {
-		let in_pool = self.submitting.lock().await;
-		let nonce = self.rpc.system_account_next_index(&self.account).await?;
+		let mut next_nonce = self.next_nonce.lock().await;
+		let nonce = self.rpc.system_account_next_index(&self.account).await?.max(*next_nonce);
 		let params =
 			subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(nonce).mortal(64).build();
 		let mut progress =
 			self.best().await?.transactions().sign_and_submit_then_watch(call, &self.signer, params).await?;
+		*next_nonce = nonce + 1;
+		drop(next_nonce);
 		while let Some(status) = progress.next().await {
 			match status? {
 				TransactionStatus::InBestBlock(in_block) | TransactionStatus::InFinalizedBlock(in_block) => {
