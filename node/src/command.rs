@@ -116,9 +116,9 @@ pub fn run() -> sc_cli::Result<()> {
 			cmd.run_with_spec::<sp_runtime::traits::HashingFor<pog_runtime::opaque::Block>, ()>(None)
 		},
 		#[cfg(feature = "runtime-benchmarks")]
-		Some(Subcommand::Benchmark(_)) => Err(sc_cli::Error::Input(
-			"pog-node supports `benchmark pallet` only (scripts/bench-weights.sh)".into(),
-		)),
+		Some(Subcommand::Benchmark(_)) => {
+			Err(sc_cli::Error::Input("pog-node supports `benchmark pallet` only (scripts/bench-weights.sh)".into()))
+		},
 		None => {
 			ensure_rpc_port_free(cli.run.rpc_params.rpc_port.unwrap_or(9944))?;
 			let runner = cli.create_runner(&cli.run)?;
