@@ -151,9 +151,10 @@ export function runAgent(args, { name = 'agent', logDir, background = false, env
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: 'info', NO_COLOR: '1', ...env },
   });
-  proc.stdout.pipe(out);
-  proc.stderr.pipe(out);
-  const done = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal, log })));
+  proc.stdout.pipe(out, { end: false });
+  proc.stderr.pipe(out, { end: false });
+  // 'close' comes after both output streams ended; the log is complete once `out` has flushed.
+  const done = new Promise((resolve) => proc.on('close', (code, signal) => out.end(() => resolve({ code, signal, log }))));
   if (background) {
     const stop = async () => {
       if (proc.exitCode === null) proc.kill('SIGINT');
