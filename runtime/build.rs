@@ -1,4 +1,47 @@
+//! Builds the runtime's WASM (substrate-wasm-builder) with the toolchain `scripts/setup.sh`
+//! installs, and stops at once, with what to do, when that toolchain is missing (the builder
+//! itself would fail much later with a misleading "wasm32-unknown-unknown target is not
+//! installed").
+
 fn main() {
 	#[cfg(feature = "std")]
-	substrate_wasm_builder::WasmBuilder::build_using_defaults();
+	{
+		if std::env::var_os("SKIP_WASM_BUILD").is_none() {
+			if let Err(problem) = wasm_toolchain() {
+				println!("cargo::error={problem}");
+				println!(
+					"cargo::error=run scripts/setup.sh once on this machine (it installs Debian's rustc-web and \
+					 links the `pog-wasm` toolchain; see README, \"Building the runtime's WASM\"), or set \
+					 SKIP_WASM_BUILD=1 for a native-only build"
+				);
+				return;
+			}
+		}
+		substrate_wasm_builder::WasmBuilder::build_using_defaults();
+	}
+}
+
+/// Checks that the toolchain named by `WASM_BUILD_TOOLCHAIN` (set in `.cargo/config.toml`)
+/// exists and has a `wasm32v1-none` standard library.
+#[cfg(feature = "std")]
+fn wasm_toolchain() -> Result<(), String> {
+	println!("cargo::rerun-if-env-changed=WASM_BUILD_TOOLCHAIN");
+	let Ok(toolchain) = std::env::var("WASM_BUILD_TOOLCHAIN") else {
+		return Ok(()); // the builder's own defaults (a rustup wasm32 target)
+	};
+	let sysroot = std::process::Command::new("rustup")
+		.args(["run", &toolchain, "rustc", "--print", "sysroot"])
+		.output()
+		.ok()
+		.filter(|o| o.status.success())
+		.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+		.ok_or_else(|| format!("the runtime's WASM toolchain `{toolchain}` is not installed"))?;
+	let target = std::path::Path::new(&sysroot).join("lib/rustlib/wasm32v1-none/lib");
+	if !target.is_dir() {
+		return Err(format!(
+			"the WASM toolchain `{toolchain}` has no wasm32v1-none standard library ({})",
+			target.display()
+		));
+	}
+	Ok(())
 }

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Install what a fresh Debian machine of this kind lacks to build and test PoG chain; idempotent.
+# Install what a fresh Debian 12 (bookworm) machine with rustup lacks to build and test PoG chain;
+# idempotent.
 #  1. apt packages: protobuf-compiler (litep2p/sc-network), clang (secp256k1-sys compiles C for
 #     the wasm32 runtime), and Debian's newer Rust with its
 #     standard library sources (rustc-web, cargo-web, rust-web-src) plus lld-22 (rust-lld),
-#     because rustup here has no wasm32 target and cannot download one;
+#     because the rustup of the machines this project is developed on has no wasm32 target and
+#     cannot download one (`rustup target add` is not an option there);
 #  2. a wasm32v1-none sysroot (core, alloc, compiler_builtins) built once from those sources,
 #     keyed on the Debian rustc version;
 #  3. a rustup toolchain `pog-wasm` linked to it, which substrate-wasm-builder uses
-#     (WASM_BUILD_TOOLCHAIN) while native code stays on rustup stable.
-# See ../shared/TOOLCHAIN.md for why.
+#     (WASM_BUILD_TOOLCHAIN, set in .cargo/config.toml and env.sh) while native code stays on
+#     rustup stable.
+# README.md, "Building the runtime's WASM", explains it step by step.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/env.sh"

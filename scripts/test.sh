@@ -2,43 +2,44 @@
 # Run every test of PoG chain. This is README's test command; CI (.ci/run) calls exactly it.
 # Installs what a fresh machine lacks first (scripts/setup.sh), and builds into the shared
 # target directory outside the clone (scripts/env.sh), so a fresh clone reuses earlier builds.
+#
+# One build profile: the unit tests run in release, like the binaries, so a cold machine compiles
+# the dependency tree (and wasm-opt's C++, a build dependency of the runtime) once for both
+# instead of once in debug for the tests and again in release for the node. The Rust unit tests
+# run in one cargo invocation with one feature set, so the FRAME crates are compiled once for all
+# of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 scripts/setup.sh
 step() { printf '\n==> %s\n' "$*"; }
 
+# The features the unit tests run with: benchmarks as tests, try_state checks, and the agent's
+# test-only cheating modes (which the integration tests need too).
+test_features=pallet-pog/runtime-benchmarks,pallet-pog/try-runtime,pog-runtime/try-runtime,pog-runtime/runtime-benchmarks
+chain_crates=(-p pog-primitives -p pallet-pog -p pallet-pog-runtime-api -p pog-runtime -p pog-benchmarking)
+agent_crates=(-p pog-prover -p pog-cuda -p offchain-gpu)
+
 step "formatting (cargo fmt --check)"
 cargo fmt --all -- --check
 
-step "lints (cargo clippy -D warnings)"
-cargo clippy -q -p pog-primitives -p pallet-pog -p pog-benchmarking -p pallet-pog-runtime-api \
-	--features pallet-pog/runtime-benchmarks,pallet-pog/try-runtime --all-targets -- -D warnings
-cargo clippy -q -p offchain-gpu -p pog-cuda --all-targets -- -D warnings
+step "lints (cargo clippy -D warnings) on every crate"
+SKIP_WASM_BUILD=1 cargo clippy -q --release "${chain_crates[@]}" --features "$test_features" --all-targets -- -D warnings
+cargo clippy -q --release "${agent_crates[@]}" --features offchain-gpu/adversary --all-targets -- -D warnings
+SKIP_WASM_BUILD=1 cargo clippy -q --release -p pog-node --all-targets -- -D warnings
 
-step "primitives: generator, known-answer vectors, commitment, verification (randomised honest and cheating results)"
-cargo test -p pog-primitives
+step "chain: primitives (generator, known answers, commitment, verification), pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state, benchmarks as tests), runtime (genesis presets, signed OCW extrinsics), verifier benchmark shapes"
+SKIP_WASM_BUILD=1 cargo test -q --release "${chain_crates[@]}" --features "$test_features"
 
-step "pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state)"
-cargo test -p pallet-pog
+step "miner agent: the device-neutral prover and its CPU backend, the adversary's cheats, state file, chain client types; CUDA backend's host-side logic"
+cargo test -q --release "${agent_crates[@]}" --features offchain-gpu/adversary
 
-step "pallet-pog benchmarks run as tests (runtime-benchmarks)"
-cargo test -p pallet-pog --features runtime-benchmarks benchmarking
-
-step "verifier benchmark crate compiles and its shapes are valid"
-cargo test -p pog-benchmarking
-
-step "runtime: genesis presets build and pass the pallet's try_state; OCW extrinsics are signed"
-SKIP_WASM_BUILD=1 cargo test -p pog-runtime --features try-runtime
-
-step "miner agent: CPU backend, state file, chain client types; CUDA backend's host-side logic"
-cargo test -p offchain-gpu -p pog-cuda
-
-step "node and miner agent (release build; cold ~40 min on 2 cores, warm seconds)"
+step "node and miner agent (release build; cold ~35 min on 2 cores, warm seconds)"
 # Built one at a time: built together, cargo would unify their dependencies' features and
-# rebuild the whole node tree once more.
+# rebuild the whole node tree once more. The agent is built with its test-only cheating modes,
+# which tests/cheaters.test.mjs runs.
 cargo build --release -p pog-node
-cargo build --release -p offchain-gpu
+cargo build --release -p offchain-gpu --features adversary
 
 step "integration tests against a live node (@polkadot/api $(node -p 'require("./tests/package.json").dependencies["@polkadot/api"]'))"
 (cd tests && npm ci --no-audit --no-fund --loglevel=error && npm test)

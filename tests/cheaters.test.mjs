@@ -91,5 +91,11 @@ test('an honest miner is scored and every cheater fails with the reason', { time
     assert.equal(credits.isSome === undefined ? credits.length : (credits.isSome ? credits.unwrap().length : 0), 0, 'no verified GPU');
   }
   assert.match(readFileSync(join(dir, 'forged-path.log'), 'utf8'), /InvalidProof/);
+  // Whatever precision the challenge drew, the lower-precision cheater rounded its operands to
+  // fewer mantissa bits than asked (fp8 challenges: FP4 E2M1), so it never answers honestly.
+  const lowerLog = readFileSync(join(dir, 'lower-precision.log'), 'utf8');
+  const rounded = lowerLog.match(/rounded to (\d+) mantissa bits \(the challenge's precision has (\d+)\)/);
+  assert.ok(rounded, 'the lower-precision cheater says what it computed');
+  assert.ok(Number(rounded[1]) < Number(rounded[2]), `it computed with fewer mantissa bits: ${rounded[0]}`);
   assert.match(readFileSync(join(dir, 'faster-model.log'), 'utf8'), /too large for the CPU backend/);
 });

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# All GPU measurements of pog-cuda in one device call (see README.md beside this file).
+# Every GPU measurement of the agent in one run, on a machine with an NVIDIA GPU (see README.md
+# beside this file):
 #   benchmarking/gpu/device.sh [full|quick|largek|multi]
-# Needs the selftest example built on the host and copied to .gpu-bin/selftest:
-#   source scripts/env.sh && cargo build --release -p pog-cuda --example selftest
-#   mkdir -p .gpu-bin && cp "$CARGO_TARGET_DIR/release/examples/selftest" .gpu-bin/
-# Results go to $OUT (the device tool's output folder) or /tmp/pog-gpu; the last lines printed
-# are the self-test's table.
+# Runs `offchain-gpu selftest` and `offchain-gpu bench` (BIN: the agent's binary, default
+# `offchain-gpu` on the PATH; build it with `cargo build --release -p offchain-gpu`) and
+# benchmarking/gpu/torch_ref.py (PyTorch's cuBLAS as the reference). Results go to $OUT
+# (default /tmp/pog-gpu); the last lines printed are the self-test's table.
 set -uo pipefail
 mode=${1:-full}
 cd "$(dirname "$0")/../.."
 export LD_LIBRARY_PATH=/usr/local/cuda-13/targets/x86_64-linux/lib:/usr/lib:/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 export PYTHONUNBUFFERED=1 RUST_LOG=${RUST_LOG:-info}
-BIN=${BIN:-.gpu-bin/selftest}
+BIN=${BIN:-offchain-gpu}
 OUT=${OUT:-/tmp/pog-gpu}
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=index,name,uuid,memory.total,clocks.sm,clocks.max.sm,temperature.gpu,power.draw,power.limit --format=csv
@@ -19,26 +19,26 @@ case "$mode" in
 quick)
 	python3 benchmarking/gpu/torch_ref.py --dim 8192 --reps 10 --out "$OUT/torch_ref.json"
 	"$BIN" bench --precision bf16,fp8 --seconds 2 --dim 8192 --overhead-ms 2000 --plot "$OUT/bench.svg" --json >"$OUT/bench.json"
-	"$BIN" --dim 2048 --k 16384 --entries 2560 --rate-dim 8192 --rate-gemms 10 --torch "$OUT/torch_ref.json" \
+	"$BIN" selftest --dim 2048 --k 16384 --entries 2560 --rate-dim 8192 --rate-gemms 10 --torch "$OUT/torch_ref.json" \
 		--full-ms 3000 --fp8-fast-accum-check --json "$OUT/selftest.json" 2>&1 | tee "$OUT/selftest.log"
 	;;
 full)
 	python3 benchmarking/gpu/torch_ref.py --dim 16384 --reps 20 --out "$OUT/torch_ref.json"
 	"$BIN" bench --seconds 6 --overhead-ms 0 --plot "$OUT/bench.svg" --json >"$OUT/bench.json"
-	"$BIN" --dim 8192 --k 65536 --entries 10240 --rate-dim 16384 --rate-gemms 20 --torch "$OUT/torch_ref.json" \
+	"$BIN" selftest --dim 8192 --k 65536 --entries 10240 --rate-dim 16384 --rate-gemms 20 --torch "$OUT/torch_ref.json" \
 		--full-ms 30000 --full-precision bf16,fp8-e4m3 --fp8-fast-accum-check --json "$OUT/selftest.json" 2>&1 | tee "$OUT/selftest.log"
 	;;
 largek)
 	# honest error at a production-sized k (about what a 30 s bf16 challenge on an H100 has)
 	python3 benchmarking/gpu/torch_ref.py --dim 16384 --reps 20 --out "$OUT/torch_ref.json"
-	"$BIN" --dim 4096 --k 1048576 --entries 2560 --rate-dim 16384 --rate-gemms 20 --torch "$OUT/torch_ref.json" \
+	"$BIN" selftest --dim 4096 --k 1048576 --entries 2560 --rate-dim 16384 --rate-gemms 20 --torch "$OUT/torch_ref.json" \
 		--json "$OUT/selftest-largek.json" 2>&1 | tee "$OUT/selftest-largek.log"
 	;;
 multi)
-	"$BIN" --all-gpus --only-all-gpus --json "$OUT/multi.json" 2>&1 | tee "$OUT/multi.log"
+	"$BIN" selftest --all-gpus --only-all-gpus --json "$OUT/multi.json" 2>&1 | tee "$OUT/multi.log"
 	# the last GPU on its own, quick known answers and tolerance checks
 	last=$(( $(nvidia-smi -L | wc -l) - 1 ))
-	"$BIN" --device "$last" --dim 2048 --k 16384 --entries 2560 --rate-dim 8192 --rate-gemms 5 \
+	"$BIN" selftest --device "$last" --dim 2048 --k 16384 --entries 2560 --rate-dim 8192 --rate-gemms 5 \
 		--json "$OUT/selftest-last.json" 2>&1 | tee "$OUT/selftest-last.log"
 	;;
 *)

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# End to end on the lent GPU, in one device call: a PoG dev chain (pog-node --dev) and the
+# End to end on a machine with an NVIDIA GPU: a PoG dev chain (pog-node --dev) and the
 # offchain-gpu agent on its GPU backend. The agent registers //Bob's GPU (profile named like the
 # GPU), answers its challenge with cuBLASLt, and Alice's off-chain worker verifies it.
 #
-# Here:   tar -C <dir with stripped pog-node and offchain-gpu> -czf .e2e/bins.tgz pog-node offchain-gpu
-# Device: run(command="benchmarking/gpu/e2e.sh", carry=[".e2e"])
+# Build both binaries where Rust is (scripts/run.sh builds them), pack them, and run this on the
+# GPU machine from the repository root:
+#   tar -C "$CARGO_TARGET_DIR/release" -czf .e2e/bins.tgz pog-node offchain-gpu
+#   benchmarking/gpu/e2e.sh          # results and logs in $OUT (default /tmp/e2e-out)
 set -uo pipefail
 OUT="${OUT:-/tmp/e2e-out}"
 mkdir -p "$OUT" /tmp/e2e

@@ -26,7 +26,7 @@ impl SubstrateCli for Cli {
 	}
 
 	fn support_url() -> String {
-		"https://github.com/pog-chain/pog-chain/issues".into()
+		"the maintainers of the PoG chain sources this node was built from (README.md)".into()
 	}
 
 	fn copyright_start_year() -> i32 {

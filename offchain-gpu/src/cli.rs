@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use pog_cuda::{bench::BenchConfig, selftest::SelftestConfig};
+use pog_primitives::Precision;
 
 /// offchain-gpu: the PoG chain miner agent. It proves your GPUs to the chain by answering
 /// pallet-pog's seeded GEMM challenges: compute C = A·B, commit its Merkle root before the
@@ -34,10 +36,10 @@ pub enum Command {
 	},
 	/// Benchmark the GPU locally, no chain needed: TFLOPS per precision (burst and sustained),
 	/// throughput over time, memory bandwidth and proof overhead.
-	Bench(pog_cuda::bench::BenchArgs),
+	Bench(BenchArgs),
 	/// Check this GPU against the protocol: known answers, honest results pass verification,
 	/// lower-precision results fail, GEMM rate against the library's.
-	Selftest(pog_cuda::selftest::SelftestArgs),
+	Selftest(SelftestArgs),
 	/// Register as a miner, claiming the detected GPUs (or, without a GPU, the CPU reference).
 	Register(RegisterArgs),
 	/// Answer challenges until stopped (Ctrl-C).
@@ -76,6 +78,7 @@ pub enum BackendChoice {
 /// `register` options.
 #[derive(Debug, Args)]
 pub struct RegisterArgs {
+	/// Where the chain is and who the miner is.
 	#[command(flatten)]
 	pub chain: ChainArgs,
 	/// Which device to claim.
@@ -92,13 +95,15 @@ pub struct RegisterArgs {
 	#[arg(long)]
 	pub update: bool,
 	/// Tests only: claim this many GPUs more than are present (a cheating miner).
-	#[arg(long, hide = true, default_value_t = 0)]
+	#[cfg(feature = "adversary")]
+	#[arg(long, default_value_t = 0)]
 	pub adversary_extra_gpus: u32,
 }
 
 /// `run` options.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+	/// Where the chain is and who the miner is.
 	#[command(flatten)]
 	pub chain: ChainArgs,
 	/// Which device answers.
@@ -114,32 +119,148 @@ pub struct RunArgs {
 	#[arg(long, default_value_t = 0)]
 	pub exit_after: u32,
 	/// Tests only: behave like a cheating miner.
-	#[arg(long, hide = true, value_enum)]
-	pub adversary: Option<Adversary>,
+	#[cfg(feature = "adversary")]
+	#[arg(long, value_enum)]
+	pub adversary: Option<crate::adversary::Adversary>,
 }
 
-/// The ways the adversarial mode cheats (tests only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Adversary {
-	/// Add large errors to 5% of C before committing.
-	Corrupt,
-	/// Compute in the next-lower precision.
-	LowerPrecision,
-	/// Reveal openings with a forged Merkle path.
-	ForgedPath,
-	/// Commit after the deadline.
-	LateCommit,
-	/// Commit a constant C at once, computing nothing (also measures the validators' cost of a
-	/// full-size challenge without a GPU).
-	Constant,
+impl RunArgs {
+	/// How the miner behaves: as the protocol asks, unless a test built it to cheat.
+	pub fn behaviour(&self) -> crate::adversary::Behaviour {
+		#[cfg(feature = "adversary")]
+		return crate::adversary::Behaviour::new(self.adversary);
+		#[cfg(not(feature = "adversary"))]
+		crate::adversary::Behaviour::default()
+	}
 }
 
 /// `status` options.
 #[derive(Debug, Args)]
 pub struct StatusArgs {
+	/// Where the chain is and who the miner is.
 	#[command(flatten)]
 	pub chain: ChainArgs,
 	/// Print JSON.
 	#[arg(long)]
 	pub json: bool,
+}
+
+fn parse_precision(s: &str) -> Result<Precision, String> {
+	s.parse().map_err(|e| format!("{s}: {e}"))
+}
+
+/// `bench` options.
+#[derive(Debug, Args, Clone)]
+pub struct BenchArgs {
+	/// CUDA device ordinal.
+	#[arg(long, default_value_t = 0)]
+	pub device: usize,
+	/// Precisions (comma-separated; default: all).
+	#[arg(long, value_delimiter = ',', value_parser = parse_precision)]
+	pub precision: Vec<Precision>,
+	/// Seconds of the sustained run per precision.
+	#[arg(long, default_value_t = BenchConfig::default().seconds)]
+	pub seconds: f64,
+	/// m = n of the benchmark GEMM (k = --chunk-k per GEMM).
+	#[arg(long, default_value_t = BenchConfig::default().dim)]
+	pub dim: u32,
+	/// Chunk length along k.
+	#[arg(long, default_value_t = BenchConfig::default().chunk_k)]
+	pub chunk_k: u32,
+	/// GEMM time in ms of the proof-overhead challenge (output size from the GPU's memory;
+	/// 0 skips it).
+	#[arg(long, default_value_t = BenchConfig::default().overhead_ms)]
+	pub overhead_ms: u32,
+	/// Print JSON instead of a table.
+	#[arg(long)]
+	pub json: bool,
+	/// Write the throughput-over-time trace as SVG.
+	#[arg(long)]
+	pub plot: Option<PathBuf>,
+}
+
+impl BenchArgs {
+	/// What the benchmark measures.
+	pub fn config(&self) -> BenchConfig {
+		BenchConfig {
+			device: self.device,
+			precisions: self.precision.clone(),
+			seconds: self.seconds,
+			dim: self.dim,
+			chunk_k: self.chunk_k,
+			overhead_ms: self.overhead_ms,
+		}
+	}
+}
+
+/// `selftest` options.
+#[derive(Debug, Args, Clone)]
+pub struct SelftestArgs {
+	/// CUDA device ordinal.
+	#[arg(long, default_value_t = 0)]
+	pub device: usize,
+	/// Prove one challenge on every GPU concurrently and report how many succeeded.
+	#[arg(long)]
+	pub all_gpus: bool,
+	/// Only the multi-GPU check (with --all-gpus).
+	#[arg(long)]
+	pub only_all_gpus: bool,
+	/// Precisions to test (comma-separated; default: all).
+	#[arg(long, value_delimiter = ',', value_parser = parse_precision)]
+	pub precision: Vec<Precision>,
+	/// m = n of the tolerance checks.
+	#[arg(long, default_value_t = SelftestConfig::default().dim)]
+	pub dim: u32,
+	/// k of the tolerance checks.
+	#[arg(long, default_value_t = SelftestConfig::default().k)]
+	pub k: u32,
+	/// Chunk length along k.
+	#[arg(long, default_value_t = SelftestConfig::default().chunk_k)]
+	pub chunk_k: u32,
+	/// Entries checked per precision (whole leaves of 256).
+	#[arg(long, default_value_t = SelftestConfig::default().entries)]
+	pub entries: u32,
+	/// m = n of the GEMM-rate measurement (k = chunk_k per GEMM).
+	#[arg(long, default_value_t = SelftestConfig::default().rate_dim)]
+	pub rate_dim: u32,
+	/// GEMMs timed per precision for the rate.
+	#[arg(long, default_value_t = SelftestConfig::default().rate_gemms)]
+	pub rate_gemms: usize,
+	/// PyTorch reference (JSON written by benchmarking/gpu/torch_ref.py) to compare rates with.
+	#[arg(long)]
+	pub torch: Option<PathBuf>,
+	/// Target GEMM time in ms of the full-size proof-overhead run (0: skip).
+	#[arg(long, default_value_t = 0)]
+	pub full_ms: u32,
+	/// Precisions of the full-size run (default: bf16).
+	#[arg(long, value_delimiter = ',', value_parser = parse_precision)]
+	pub full_precision: Vec<Precision>,
+	/// Also measure fp8 with cuBLASLt's FAST_ACCUM on (its honest error).
+	#[arg(long)]
+	pub fp8_fast_accum_check: bool,
+	/// Save the results as JSON.
+	#[arg(long)]
+	pub json: Option<PathBuf>,
+}
+
+impl SelftestArgs {
+	/// What the self-test checks.
+	pub fn config(&self) -> SelftestConfig {
+		SelftestConfig {
+			device: self.device,
+			all_gpus: self.all_gpus,
+			only_all_gpus: self.only_all_gpus,
+			precisions: self.precision.clone(),
+			dim: self.dim,
+			k: self.k,
+			chunk_k: self.chunk_k,
+			entries: self.entries,
+			rate_dim: self.rate_dim,
+			rate_gemms: self.rate_gemms,
+			torch: self.torch.clone(),
+			full_ms: self.full_ms,
+			full_precisions: self.full_precision.clone(),
+			fp8_fast_accum_check: self.fp8_fast_accum_check,
+		}
+	}
 }

@@ -5,7 +5,7 @@ use tracing::{info, warn};
 
 use crate::{
 	chain::{convert, load_key, pog, Chain, ChallengeStatus, GpuProfile},
-	cli::{BackendChoice, ChainArgs, Command, RegisterArgs, StatusArgs},
+	cli::{BackendChoice, BenchArgs, ChainArgs, Command, RegisterArgs, SelftestArgs, StatusArgs},
 	hardware, miner,
 };
 
@@ -13,12 +13,38 @@ use crate::{
 pub async fn dispatch(command: Command) -> anyhow::Result<()> {
 	match command {
 		Command::Hardware { json } => show_hardware(json),
-		Command::Bench(args) => tokio::task::spawn_blocking(move || pog_cuda::bench::run(&args)).await?,
-		Command::Selftest(args) => tokio::task::spawn_blocking(move || pog_cuda::selftest::run(&args)).await?,
+		Command::Bench(args) => tokio::task::spawn_blocking(move || bench(&args)).await?,
+		Command::Selftest(args) => tokio::task::spawn_blocking(move || selftest(&args)).await?,
 		Command::Register(args) => register(args).await,
 		Command::Run(args) => miner::run(args).await,
 		Command::Status(args) => status(args).await,
 		Command::Deregister(args) => deregister(args).await,
+	}
+}
+
+fn bench(args: &BenchArgs) -> anyhow::Result<()> {
+	let report = pog_cuda::bench::run(&args.config())?;
+	if let Some(path) = &args.plot {
+		std::fs::write(path, report.svg()).with_context(|| format!("writing {}", path.display()))?;
+	}
+	if args.json {
+		println!("{}", serde_json::to_string_pretty(&report)?);
+	} else {
+		print!("{}", report.table());
+	}
+	Ok(())
+}
+
+fn selftest(args: &SelftestArgs) -> anyhow::Result<()> {
+	let report = pog_cuda::selftest::run(&args.config())?;
+	if let Some(path) = &args.json {
+		std::fs::write(path, serde_json::to_string_pretty(&report.details)?)
+			.with_context(|| format!("writing {}", path.display()))?;
+	}
+	print!("{}", report.table());
+	match report.failed() {
+		0 => Ok(()),
+		failed => bail!("{failed} self-test checks failed"),
 	}
 }
 
@@ -115,10 +141,10 @@ async fn register(args: RegisterArgs) -> anyhow::Result<()> {
 			add(&mut claims, profile, hardware::cpu_uuid(&account.0, i));
 		}
 	}
-	for i in 0..args.adversary_extra_gpus {
-		warn!("ADVERSARIAL MODE (tests only): claiming a GPU that is not present");
+	#[cfg(feature = "adversary")]
+	for uuid in crate::adversary::phantom_uuids(&account.0, args.adversary_extra_gpus) {
 		let profile = claims[0].profile;
-		add(&mut claims, profile, hardware::cpu_uuid(&account.0, 1000 + i));
+		add(&mut claims, profile, uuid);
 	}
 	let gpus: u32 = claims.iter().map(|c| c.count).sum();
 	let existing = chain.miner().await?;

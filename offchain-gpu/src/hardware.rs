@@ -1,10 +1,10 @@
-//! What the miner's machine has: GPUs (NVML, through the GPU backend), CPU model and cores,
+//! What the miner's machine has: GPUs (NVML, through `pog-cuda`), CPU model and cores,
 //! memory and disk. Registration claims come from here.
 
 use serde::Serialize;
 use sysinfo::{Disks, System};
 
-use crate::backend::gpu::{self, GpuInfo};
+use pog_cuda::{self as gpu, GpuInfo};
 
 /// The machine's hardware as the agent reports it.
 #[derive(Clone, Debug, Serialize)]

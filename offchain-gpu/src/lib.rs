@@ -1,14 +1,17 @@
 //! The PoG chain miner agent as a library: the binary `offchain-gpu` is a thin `main` over it.
 //!
-//! - [`backend`]: the devices that compute and commit (GPU through `pog-cuda`, CPU over
-//!   `pog-primitives`);
+//! - the devices that compute and commit are `pog-prover`'s (the `Prover` trait and the CPU
+//!   prover) and `pog-cuda`'s (CUDA GPUs); [`adversary`] is how a test-only cheating miner
+//!   departs from the protocol (cargo feature `adversary`);
 //! - [`chain`]: the subxt client, generated from the runtime's metadata;
 //! - [`miner`]: the loop that answers challenges;
 //! - [`state`]: in-flight challenges persisted across restarts;
 //! - [`hardware`]: what the machine has;
 //! - [`cli`] and [`commands`]: the command line.
 
-pub mod backend;
+#![warn(missing_docs)]
+
+pub mod adversary;
 pub mod chain;
 pub mod cli;
 pub mod commands;

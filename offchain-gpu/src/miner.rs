@@ -16,14 +16,15 @@ use pog_primitives::{
 	sampling::{opened_leaves, sample_seed},
 	verify::ChallengeSpec,
 };
+use pog_prover::{cpu::CpuProver, Committed, Prover};
 use subxt::utils::AccountId32;
 use tokio::sync::watch;
 use tracing::{error, info, warn};
 
 use crate::{
-	backend::{cpu::CpuProver, gpu::GpuBackend, Committed, Mode, Prover},
+	adversary::Behaviour,
 	chain::{convert, pog, Chain, ChallengeStatus, FailReason},
-	cli::{Adversary, BackendChoice, RunArgs},
+	cli::{BackendChoice, RunArgs},
 	hardware,
 	state::{Phase, State},
 };
@@ -36,8 +37,7 @@ struct Ctx {
 	chain: Chain,
 	state: Mutex<State>,
 	devices: BTreeMap<[u8; 16], Device>,
-	mode: Mode,
-	adversary: Option<Adversary>,
+	behaviour: Behaviour,
 	openings: u32,
 	max_trace: usize,
 	head: watch::Receiver<(u32, subxt::utils::H256)>,
@@ -78,7 +78,7 @@ pub fn devices(
 	for info in gpus {
 		let Some(uuid) = hardware::uuid_bytes(&info.uuid) else { continue };
 		if claimed.contains(&uuid) {
-			let gpu = GpuBackend::open(info.ordinal as usize)?;
+			let gpu = pog_cuda::GpuProver::new(info.ordinal as usize)?;
 			out.insert(uuid, Arc::new((Mutex::new(()), Box::new(gpu) as Box<dyn Prover>)));
 		}
 	}
@@ -114,22 +114,13 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		chain,
 		state: Mutex::new(state),
 		devices,
-		mode: match args.adversary {
-			Some(Adversary::Corrupt) => Mode::CorruptPermille(50),
-			Some(Adversary::LowerPrecision) => Mode::LowerPrecision,
-			Some(Adversary::Constant) => Mode::Constant,
-			_ => Mode::Honest,
-		},
-		adversary: args.adversary,
+		behaviour: args.behaviour(),
 		openings,
 		max_trace: 256,
 		head: head_rx,
 		bars: MultiProgress::new(),
 		finished: finished_tx,
 	});
-	if let Some(a) = args.adversary {
-		warn!(?a, "ADVERSARIAL MODE (tests only): this miner cheats on purpose");
-	}
 
 	let mut started = BTreeSet::new();
 	// Resume the current round (after a restart).
@@ -257,7 +248,7 @@ async fn answer(ctx: &Arc<Ctx>, id: u64) -> anyhow::Result<String> {
 			if let Some(reason) = too_late(ctx, ch.deadline_ms, c.timing().total).await? {
 				return Ok(format!("abandoned: {reason}"));
 			}
-			if ctx.adversary == Some(Adversary::LateCommit) {
+			if ctx.behaviour.commits_late() {
 				wait_until_chain_ms(ctx, ch.deadline_ms + 1).await?;
 			}
 			ctx.state.lock().expect("state lock").set(id, Phase::CommitSent { root: hex::encode(root) })?;
@@ -304,11 +295,7 @@ async fn answer(ctx: &Arc<Ctx>, id: u64) -> anyhow::Result<String> {
 	let block_hash = block_hash(ctx, commit_block).await?;
 	let leaves = opened_leaves(&sample_seed(&block_hash, &spec.seed, &root), spec.dims.num_leaves(), ctx.openings);
 	let mut opened = committed.open(&leaves)?;
-	if ctx.adversary == Some(Adversary::ForgedPath) {
-		if let Some(node) = opened.first_mut().and_then(|o| o.proof.first_mut()) {
-			node[0] ^= 0xff;
-		}
-	}
+	ctx.behaviour.tamper(&mut opened);
 	ctx.state.lock().expect("state lock").set(id, Phase::RevealSent)?;
 	let openings = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
 		opened.into_iter().map(convert::opening).collect(),
@@ -361,10 +348,10 @@ async fn compute(ctx: &Arc<Ctx>, id: u64, device: &Device, spec: ChallengeSpec) 
 			.progress_chars("=> "),
 	);
 	bar.set_prefix(format!("challenge {id} on {}", device.1.name()));
-	let (device, mode, b) = (device.clone(), ctx.mode, bar.clone());
+	let (device, behaviour, b) = (device.clone(), ctx.behaviour, bar.clone());
 	let result = tokio::task::spawn_blocking(move || {
 		let _one_at_a_time = device.0.lock().expect("device lock");
-		device.1.prove(&spec, mode, &|f| b.set_position((f * 1000.0) as u64))
+		behaviour.prove(device.1.as_ref(), &spec, &|f| b.set_position((f * 1000.0) as u64))
 	})
 	.await
 	.context("the compute thread panicked")?;

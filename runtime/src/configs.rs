@@ -210,7 +210,7 @@ where
 			pallet_transaction_payment::ChargeTransactionPayment::<Runtime>::from(0),
 		);
 		let raw_payload = SignedPayload::new(call, extension)
-			.map_err(|e| log::warn!(target: "pog", "cannot build the signed payload: {e:?}"))
+			.map_err(|e| log::warn!(target: pallet_pog::LOG_TARGET, "cannot build the signed payload: {e:?}"))
 			.ok()?;
 		let signature = raw_payload.using_encoded(|payload| A::sign(payload, public))?;
 		let (call, extension, _) = raw_payload.deconstruct();

@@ -1,4 +1,4 @@
-//! `offchain-gpu bench`: what this GPU does per precision.
+//! The GPU benchmark (`offchain-gpu bench`): what this GPU does per precision.
 //!
 //! Per precision: burst TFLOPS (GEMMs of the first second), sustained TFLOPS (the last half of
 //! a `--seconds` run of back-to-back chunk GEMMs) with its throughput-over-time trace (throttling
@@ -6,54 +6,45 @@
 //! (generation + hashing + tree over the pure GEMM time of the same challenge). Once per device:
 //! memory bandwidth of a device-to-device copy.
 
-use std::{fmt::Write as _, path::PathBuf};
+use std::fmt::Write as _;
 
 use anyhow::Context;
 use pog_primitives::{sizing, verify::ChallengeSpec, Dims, Precision};
 use serde::Serialize;
 
-use crate::{
-	prover::{resample, GemmSample},
-	GpuInfo, GpuProver,
-};
+use pog_prover::trace::{resample, GemmSample};
 
-/// Parse a precision name (`fp32`, `tf32`, `fp16`, `bf16`, `fp8`/`fp8-e4m3`).
-pub fn parse_precision(s: &str) -> Result<Precision, String> {
-	let s = s.to_ascii_lowercase();
-	Precision::ALL
-		.into_iter()
-		.find(|p| p.name() == s || (s == "fp8" && *p == Precision::Fp8E4M3))
-		.ok_or_else(|| format!("unknown precision {s} (fp32, tf32, fp16, bf16, fp8-e4m3)"))
-}
+use crate::{GpuInfo, GpuProver};
 
-/// Arguments of `offchain-gpu bench`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct BenchArgs {
+/// What `bench` measures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchConfig {
 	/// CUDA device ordinal.
-	#[arg(long, default_value_t = 0)]
 	pub device: usize,
-	/// Precisions (comma-separated; default: all).
-	#[arg(long, value_delimiter = ',', value_parser = parse_precision)]
-	pub precision: Vec<Precision>,
+	/// Precisions (empty: all).
+	pub precisions: Vec<Precision>,
 	/// Seconds of the sustained run per precision.
-	#[arg(long, default_value_t = 10.0)]
 	pub seconds: f64,
-	/// m = n of the benchmark GEMM (k = --chunk-k per GEMM).
-	#[arg(long, default_value_t = 16384)]
+	/// m = n of the benchmark GEMM (k = `chunk_k` per GEMM).
 	pub dim: u32,
 	/// Chunk length along k.
-	#[arg(long, default_value_t = 8192)]
 	pub chunk_k: u32,
-	/// GEMM time in ms of the proof-overhead challenge (output size from the GPU's memory;
-	/// 0 skips it).
-	#[arg(long, default_value_t = 5000)]
+	/// GEMM time in ms of the proof-overhead challenge (output size from the GPU's memory; 0
+	/// skips it).
 	pub overhead_ms: u32,
-	/// Print JSON instead of a table.
-	#[arg(long)]
-	pub json: bool,
-	/// Write the throughput-over-time trace as SVG.
-	#[arg(long)]
-	pub plot: Option<PathBuf>,
+}
+
+impl Default for BenchConfig {
+	fn default() -> Self {
+		Self {
+			device: 0,
+			precisions: Vec::new(),
+			seconds: 10.0,
+			dim: 16_384,
+			chunk_k: sizing::DEFAULT_CHUNK_K,
+			overhead_ms: 5000,
+		}
+	}
 }
 
 /// Results of one precision.
@@ -101,7 +92,7 @@ fn tflops_of(samples: &[&GemmSample]) -> f64 {
 }
 
 /// Burst, sustained, trace and overhead of one precision.
-pub fn bench_precision(prover: &GpuProver, args: &BenchArgs, p: Precision) -> anyhow::Result<PrecisionBench> {
+pub fn bench_precision(prover: &GpuProver, args: &BenchConfig, p: Precision) -> anyhow::Result<PrecisionBench> {
 	let dims = Dims { m: args.dim, n: args.dim, k: args.chunk_k };
 	let spec = ChallengeSpec { seed: [0xB0 ^ p.index() as u8; 32], precision: p, dims, chunk_k: args.chunk_k };
 	let samples = prover.sustained(&spec, p, args.seconds)?;
@@ -124,7 +115,7 @@ pub fn bench_precision(prover: &GpuProver, args: &BenchArgs, p: Precision) -> an
 		let info = prover.info();
 		let dims = sizing::challenge_dims(info.vram_mib, (sustained * 1000.0) as u32, args.overhead_ms);
 		let spec = ChallengeSpec { seed: [0xC0 ^ p.index() as u8; 32], precision: p, dims, chunk_k: args.chunk_k };
-		let com = prover.prove(&spec, p, &|_| {})?;
+		let com = prover.prove_in(&spec, p, &|_| {})?;
 		let t = com.timing().clone();
 		drop(com);
 		let pure = prover.gemm_only(&spec, p, None, true)?;
@@ -137,126 +128,120 @@ pub fn bench_precision(prover: &GpuProver, args: &BenchArgs, p: Precision) -> an
 	Ok(out)
 }
 
-fn svg(report: &BenchReport) -> String {
-	let (w, h, pad) = (900.0, 420.0, 60.0);
-	let max_t = report
-		.precisions
-		.iter()
-		.map(|p| p.trace_gflops.len() as f64 * f64::from(p.interval_ms) / 1e3)
-		.fold(1.0, f64::max);
-	let max_g = report.precisions.iter().flat_map(|p| p.trace_gflops.iter()).copied().max().unwrap_or(1).max(1) as f64
-		* 1.1 / 1e3;
-	let colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"];
-	let mut s = String::new();
-	let _ = writeln!(
-		s,
-		r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
-	);
-	let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-	let _ = writeln!(
-		s,
-		r#"<text x="{pad}" y="20">{} ({}): achieved TFLOPS over time</text>"#,
-		report.gpu.name, report.gpu.uuid
-	);
-	let (x0, y0, x1, y1) = (pad, h - pad, w - 20.0, 40.0);
-	let _ = writeln!(
-		s,
-		r#"<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y0}" stroke="black"/><line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="black"/>"#
-	);
-	for i in 0..=5 {
-		let v = max_g * f64::from(i) / 5.0;
-		let y = y0 - (y0 - y1) * f64::from(i) / 5.0;
-		let _ = writeln!(
-			s,
-			r##"<text x="5" y="{y:.1}">{v:.0}</text><line x1="{x0}" y1="{y:.1}" x2="{x1}" y2="{y:.1}" stroke="#eeeeee"/>"##
-		);
-		let t = max_t * f64::from(i) / 5.0;
-		let x = x0 + (x1 - x0) * f64::from(i) / 5.0;
-		let _ = writeln!(s, r#"<text x="{x:.1}" y="{:.1}">{t:.1} s</text>"#, y0 + 18.0);
-	}
-	for (i, p) in report.precisions.iter().enumerate() {
-		let c = colors[i % colors.len()];
-		let pts: Vec<String> = p
-			.trace_gflops
+impl BenchReport {
+	/// The throughput-over-time traces as an SVG plot.
+	pub fn svg(&self) -> String {
+		let report = self;
+		let (w, h, pad) = (900.0, 420.0, 60.0);
+		let max_t = report
+			.precisions
 			.iter()
-			.enumerate()
-			.map(|(j, g)| {
-				let t = (j as f64 + 0.5) * f64::from(p.interval_ms) / 1e3;
-				let x = x0 + (x1 - x0) * t / max_t;
-				let y = y0 - (y0 - y1) * (f64::from(*g) / 1e3) / max_g;
-				format!("{x:.1},{y:.1}")
-			})
-			.collect();
-		let _ = writeln!(s, r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#, pts.join(" "));
+			.map(|p| p.trace_gflops.len() as f64 * f64::from(p.interval_ms) / 1e3)
+			.fold(1.0, f64::max);
+		let max_g = report.precisions.iter().flat_map(|p| p.trace_gflops.iter()).copied().max().unwrap_or(1).max(1)
+			as f64 * 1.1
+			/ 1e3;
+		let colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"];
+		let mut s = String::new();
 		let _ = writeln!(
 			s,
-			r#"<text x="{:.1}" y="{:.1}" fill="{c}">{} (sustained {:.0})</text>"#,
-			x1 - 200.0,
-			y1 + 16.0 * (i as f64 + 1.0),
-			p.precision,
-			p.sustained_tflops
+			r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
 		);
+		let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+		let _ = writeln!(
+			s,
+			r#"<text x="{pad}" y="20">{} ({}): achieved TFLOPS over time</text>"#,
+			report.gpu.name, report.gpu.uuid
+		);
+		let (x0, y0, x1, y1) = (pad, h - pad, w - 20.0, 40.0);
+		let _ = writeln!(
+			s,
+			r#"<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y0}" stroke="black"/><line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="black"/>"#
+		);
+		for i in 0..=5 {
+			let v = max_g * f64::from(i) / 5.0;
+			let y = y0 - (y0 - y1) * f64::from(i) / 5.0;
+			let _ = writeln!(
+				s,
+				r##"<text x="5" y="{y:.1}">{v:.0}</text><line x1="{x0}" y1="{y:.1}" x2="{x1}" y2="{y:.1}" stroke="#eeeeee"/>"##
+			);
+			let t = max_t * f64::from(i) / 5.0;
+			let x = x0 + (x1 - x0) * f64::from(i) / 5.0;
+			let _ = writeln!(s, r#"<text x="{x:.1}" y="{:.1}">{t:.1} s</text>"#, y0 + 18.0);
+		}
+		for (i, p) in report.precisions.iter().enumerate() {
+			let c = colors[i % colors.len()];
+			let pts: Vec<String> = p
+				.trace_gflops
+				.iter()
+				.enumerate()
+				.map(|(j, g)| {
+					let t = (j as f64 + 0.5) * f64::from(p.interval_ms) / 1e3;
+					let x = x0 + (x1 - x0) * t / max_t;
+					let y = y0 - (y0 - y1) * (f64::from(*g) / 1e3) / max_g;
+					format!("{x:.1},{y:.1}")
+				})
+				.collect();
+			let _ = writeln!(s, r#"<polyline fill="none" stroke="{c}" stroke-width="2" points="{}"/>"#, pts.join(" "));
+			let _ = writeln!(
+				s,
+				r#"<text x="{:.1}" y="{:.1}" fill="{c}">{} (sustained {:.0})</text>"#,
+				x1 - 200.0,
+				y1 + 16.0 * (i as f64 + 1.0),
+				p.precision,
+				p.sustained_tflops
+			);
+		}
+		s.push_str("</svg>\n");
+		s
 	}
-	s.push_str("</svg>\n");
-	s
+
+	/// The results as a text table.
+	pub fn table(&self) -> String {
+		let mut s = String::new();
+		let _ = writeln!(
+			s,
+			"{} ({}), {} MiB; device copy {:.0} GB/s",
+			self.gpu.name, self.gpu.uuid, self.gpu.vram_mib, self.copy_gbps
+		);
+		let _ = writeln!(
+			s,
+			"{:<9} {:>12} {:>16} {:>15} {:>26}",
+			"precision", "burst TFLOPS", "sustained TFLOPS", "proof overhead", "overhead challenge m×n×k"
+		);
+		for p in &self.precisions {
+			let pct = |v: Option<f64>| v.map(|x| format!("{:.2}%", x * 100.0)).unwrap_or_else(|| "-".into());
+			let d = p.overhead_dims.map(|d| format!("{}×{}×{}", d.m, d.n, d.k)).unwrap_or_else(|| "-".into());
+			let _ = writeln!(
+				s,
+				"{:<9} {:>12.1} {:>16.1} {:>15} {:>26}",
+				p.precision,
+				p.burst_tflops,
+				p.sustained_tflops,
+				pct(p.proof_overhead),
+				d
+			);
+		}
+		let a = &self.gpu_after;
+		let _ = writeln!(
+			s,
+			"after: SM {} MHz, {} °C, {:.0} W of {:.0} W",
+			a.sm_clock_mhz, a.temperature_c, a.power_w, a.power_limit_w
+		);
+		s
+	}
 }
 
-/// Run the benchmark on `args.device`.
-pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-	let prover = GpuProver::new(args.device).context("opening the GPU")?;
+/// Runs the benchmark on `config.device`.
+pub fn run(config: &BenchConfig) -> anyhow::Result<BenchReport> {
+	let prover = GpuProver::new(config.device).context("opening the GPU")?;
 	let gpu = prover.info();
 	let copy_gbps = prover.copy_bandwidth(2 << 30, 20)?;
-	let list = if args.precision.is_empty() { Precision::ALL.to_vec() } else { args.precision.clone() };
+	let list = if config.precisions.is_empty() { Precision::ALL.to_vec() } else { config.precisions.clone() };
 	let mut precisions = Vec::new();
 	for p in list {
 		tracing::info!(precision = p.name(), "benchmarking");
-		precisions.push(bench_precision(&prover, args, p)?);
+		precisions.push(bench_precision(&prover, config, p)?);
 	}
-	let report = BenchReport { gpu, copy_gbps, precisions, gpu_after: prover.info() };
-	if let Some(path) = &args.plot {
-		std::fs::write(path, svg(&report)).with_context(|| format!("writing {}", path.display()))?;
-	}
-	if args.json {
-		println!("{}", serde_json::to_string_pretty(&report)?);
-		return Ok(());
-	}
-	println!(
-		"{} ({}), {} MiB; device copy {:.0} GB/s",
-		report.gpu.name, report.gpu.uuid, report.gpu.vram_mib, copy_gbps
-	);
-	println!(
-		"{:<9} {:>12} {:>16} {:>15} {:>26}",
-		"precision", "burst TFLOPS", "sustained TFLOPS", "proof overhead", "overhead challenge m×n×k"
-	);
-	for p in &report.precisions {
-		let pct = |v: Option<f64>| v.map(|x| format!("{:.2}%", x * 100.0)).unwrap_or_else(|| "-".into());
-		let d = p.overhead_dims.map(|d| format!("{}×{}×{}", d.m, d.n, d.k)).unwrap_or_else(|| "-".into());
-		println!(
-			"{:<9} {:>12.1} {:>16.1} {:>15} {:>26}",
-			p.precision,
-			p.burst_tflops,
-			p.sustained_tflops,
-			pct(p.proof_overhead),
-			d
-		);
-	}
-	let a = &report.gpu_after;
-	println!(
-		"after: SM {} MHz, {} °C, {:.0} W of {:.0} W",
-		a.sm_clock_mhz, a.temperature_c, a.power_w, a.power_limit_w
-	);
-	Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-	use super::*;
-
-	#[test]
-	fn precision_names_parse() {
-		assert_eq!(parse_precision("fp8"), Ok(Precision::Fp8E4M3));
-		assert_eq!(parse_precision("FP8-E4M3"), Ok(Precision::Fp8E4M3));
-		assert_eq!(parse_precision("tf32"), Ok(Precision::Tf32));
-		assert!(parse_precision("int8").is_err());
-	}
+	Ok(BenchReport { gpu, copy_gbps, precisions, gpu_after: prover.info() })
 }

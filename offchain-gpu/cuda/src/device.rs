@@ -3,7 +3,7 @@
 use std::{collections::HashMap, sync::Arc};
 
 use cudarc::driver::{result, sys, CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
-use pog_primitives::Precision;
+use pog_primitives::{generator::Generator, ChallengeSeed, Matrix, Precision};
 
 use crate::{kernels, GpuError};
 
@@ -83,8 +83,8 @@ impl Kernels {
 		LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }
 	}
 
-	/// Generate `kc` elements from `k0` of `lines` lines of `matrix` (0 = A, 1 = B) into `out`
-	/// (`[lines][kc]`, `stored`'s format).
+	/// Generate `kc` elements from `k0` of `lines` lines of `matrix` into `out` (`[lines][kc]`,
+	/// `stored`'s format); the Philox key and counter layout is `pog_primitives::generator`'s.
 	#[allow(clippy::too_many_arguments)]
 	pub fn generate(
 		&self,
@@ -92,14 +92,14 @@ impl Kernels {
 		out: sys::CUdeviceptr,
 		generated: Precision,
 		stored: Precision,
-		seed: &[u8; 32],
-		matrix: u32,
+		seed: &ChallengeSeed,
+		matrix: Matrix,
 		lines: u32,
 		k0: u32,
 		kc: u32,
 	) -> Result<(), GpuError> {
-		let word = |i: usize| u32::from_le_bytes([seed[4 * i], seed[4 * i + 1], seed[4 * i + 2], seed[4 * i + 3]]);
-		let (key0, key1, s2m, s3) = (word(0), word(1), word(2) ^ matrix, word(3));
+		let g = Generator::new(seed, generated);
+		let ([key0, key1], [s2m, s3]) = (g.key(), g.counter_tail(matrix));
 		let f = &self.gen[&kernels::gen_kernel_name(generated, stored)];
 		let blocks = u64::from(lines) * u64::from(kc / generated.elements_per_block());
 		let cfg = self.cfg(blocks, 256);

@@ -6,53 +6,29 @@
 //!   accumulates `C += A_chunk · B_chunk` in fp32, and Keccak kernels hash the leaves of C and
 //!   build the Merkle tree on the device. The result, a [`GpuCommitment`], keeps C and the tree
 //!   on the device and copies back only the root and, when asked, opened leaves with their paths.
-//! - [`bench`] and [`selftest`] are the agent's `bench` and `selftest` subcommands.
+//! - [`GpuProver`] implements `pog_prover::Prover`, the device-neutral interface the agent
+//!   drives; this crate depends on `pog-prover`, never the reverse.
+//! - [`bench`] and [`selftest`] measure and check a GPU (the agent's `bench` and `selftest`
+//!   subcommands); they take plain configuration structs and return reports, and never see a
+//!   command-line flag.
 //!
 //! Everything must equal `pog_primitives` bit for bit; CUDA libraries are loaded at run time, so
 //! the crate builds and its unit tests run without CUDA.
 
-use pog_primitives::Hash32;
+#![warn(missing_docs)]
 
 pub mod bench;
 mod device;
 mod gemm;
+mod instruments;
 pub mod kernels;
 mod prover;
 pub mod selftest;
 
 pub use prover::{GpuCommitment, GpuProver};
 
-/// One opened leaf with its Merkle path (siblings from the leaf level up).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OpenedLeaf {
-	/// Leaf index.
-	pub leaf: u32,
-	/// The leaf's 256 fp32 bit patterns.
-	pub values: Vec<u32>,
-	/// Sibling hashes, leaf level first.
-	pub proof: Vec<Hash32>,
-}
-
-/// Where the time of a proof went.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Timing {
-	/// Wall time from start to root (what the chain's deadline measures).
-	pub total: std::time::Duration,
-	/// Time the GEMMs ran (on the GPU: the sum of the GEMM kernels' times).
-	pub gemm: std::time::Duration,
-	/// Generation of A and B not hidden behind a GEMM.
-	pub generation: std::time::Duration,
-	/// Hashing the leaves.
-	pub hashing: std::time::Duration,
-	/// Building the tree above the leaves.
-	pub tree: std::time::Duration,
-	/// Interval of `trace_gflops` in milliseconds.
-	pub interval_ms: u32,
-	/// Achieved GFLOPS per interval, from start to end (the throughput-over-time trace).
-	pub trace_gflops: Vec<u32>,
-}
-
-/// Where the CUDA toolkit's libraries live on the machines this was built for.
+/// How to point the loader at the CUDA 13 libraries where the toolkit installs them by default
+/// (`/usr/local/cuda-13`; the driver's `libcuda.so.1` and `libnvidia-ml.so.1` in `/usr/lib`).
 pub const LIBRARY_HINT: &str =
 	"set LD_LIBRARY_PATH=/usr/local/cuda-13/targets/x86_64-linux/lib:/usr/lib (libcuda.so.1 is in /usr/lib)";
 

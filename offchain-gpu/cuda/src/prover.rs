@@ -1,4 +1,6 @@
-//! [`GpuProver`]: one challenge on one GPU, and [`GpuCommitment`], its result on the device.
+//! [`GpuProver`]: one challenge on one GPU, and [`GpuCommitment`], its result on the device —
+//! the proof path, and `pog_prover`'s [`Prover`] and [`Committed`] for them. The measuring
+//! instruments (benchmark GEMMs, bandwidth) are in `instruments.rs`.
 
 use std::{
 	collections::BTreeMap,
@@ -7,31 +9,33 @@ use std::{
 };
 
 use cudarc::driver::{result, sys, CudaContext, CudaEvent, CudaStream};
-use pog_primitives::{verify::ChallengeSpec, Dims, Hash32, Matrix, Precision, LEAF_VALUES};
+use pog_primitives::{sizing, verify::ChallengeSpec, Dims, Hash32, Matrix, Precision, LEAF_VALUES};
+use pog_prover::{
+	trace::{resample, GemmSample},
+	Committed, OpenedLeaf, Progress, Prover, Timing,
+};
 
 use crate::{
 	device::{copy_to_device, copy_to_host, DevBuf, Kernels},
 	gemm::{Lt, Plan},
 	kernels::storage_bytes,
-	GpuError, GpuInfo, OpenedLeaf, Timing,
+	GpuError, GpuInfo,
 };
 
 /// Device memory kept free beside a challenge's buffers (cuBLASLt, kernels, the driver).
 const MARGIN_BYTES: u64 = 512 << 20;
 /// Rows of C the GEMM tuning times its candidates on.
 const TUNE_ROWS: u32 = 8192;
-/// Shortest interval of the throughput trace.
-const MIN_TRACE_MS: f64 = 100.0;
 
-struct Inner {
-	ctx: Arc<CudaContext>,
-	gen_stream: Arc<CudaStream>,
-	mm_stream: Arc<CudaStream>,
-	kernels: Arc<Kernels>,
-	lt: Lt,
-	fp8_fast_accum: bool,
+pub(crate) struct Inner {
+	pub(crate) ctx: Arc<CudaContext>,
+	pub(crate) gen_stream: Arc<CudaStream>,
+	pub(crate) mm_stream: Arc<CudaStream>,
+	pub(crate) kernels: Arc<Kernels>,
+	pub(crate) lt: Lt,
+	pub(crate) fp8_fast_accum: bool,
 	/// Fastest algorithm found per (compute, m, n, kc, fp8 fast accumulation).
-	tuned: BTreeMap<(Precision, u32, u32, u32, bool), cudarc::cublaslt::sys::cublasLtMatmulAlgo_t>,
+	pub(crate) tuned: BTreeMap<(Precision, u32, u32, u32, bool), cudarc::cublaslt::sys::cublasLtMatmulAlgo_t>,
 }
 
 impl Inner {
@@ -39,7 +43,7 @@ impl Inner {
 	/// first [`TUNE_ROWS`] rows (once per shape, then cached). `a`, `b` and `c` hold a generated
 	/// chunk of at least that sub-shape; `c` is overwritten.
 	#[allow(clippy::too_many_arguments)]
-	fn tune(
+	pub(crate) fn tune(
 		&mut self,
 		compute: Precision,
 		m: u32,
@@ -101,72 +105,25 @@ pub struct GpuProver {
 	inner: Mutex<Inner>,
 }
 
-/// One GEMM's place in time (from the GEMM phase's start) and its work.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GemmSample {
-	/// Start, ms after the phase began.
-	pub start_ms: f64,
-	/// Duration in ms.
-	pub ms: f64,
-	/// Floating-point operations.
-	pub flops: f64,
-}
-
-fn timing_event(ctx: &Arc<CudaContext>) -> Result<CudaEvent, GpuError> {
+pub(crate) fn timing_event(ctx: &Arc<CudaContext>) -> Result<CudaEvent, GpuError> {
 	Ok(ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))?)
 }
 
-fn ms(a: &CudaEvent, b: &CudaEvent) -> Result<f64, GpuError> {
+pub(crate) fn ms(a: &CudaEvent, b: &CudaEvent) -> Result<f64, GpuError> {
 	Ok(f64::from(a.elapsed_ms(b)?))
 }
 
-/// Achieved GFLOPS per interval from per-GEMM samples: returns (interval ms, trace).
-pub fn resample(samples: &[GemmSample], interval_ms: Option<f64>) -> (u32, Vec<u32>) {
-	let Some(end) = samples.iter().map(|s| s.start_ms + s.ms).reduce(f64::max) else {
-		return (MIN_TRACE_MS as u32, Vec::new());
-	};
-	let mean = samples.iter().map(|s| s.ms).sum::<f64>() / samples.len() as f64;
-	let interval = interval_ms.unwrap_or_else(|| mean.ceil().max(MIN_TRACE_MS)).max(1.0);
-	let bins = (end / interval).ceil().max(1.0) as usize;
-	let mut flops = vec![0f64; bins];
-	for s in samples {
-		if s.ms <= 0.0 {
-			continue;
-		}
-		let (a, b) = (s.start_ms, s.start_ms + s.ms);
-		let first = (a / interval).floor() as usize;
-		let last = ((b / interval).ceil() as usize).min(bins);
-		for (bin, f) in flops.iter_mut().enumerate().take(last).skip(first) {
-			let (lo, hi) = (bin as f64 * interval, (bin + 1) as f64 * interval);
-			let overlap = (b.min(hi) - a.max(lo)).max(0.0);
-			*f += s.flops * overlap / s.ms;
-		}
-	}
-	let trace = flops
-		.iter()
-		.enumerate()
-		.map(|(bin, f)| {
-			let len = (end - bin as f64 * interval).min(interval).max(1e-3);
-			(f / (len * 1e-3) / 1e9).round().min(f64::from(u32::MAX)) as u32
-		})
-		.collect();
-	(interval.round() as u32, trace)
-}
-
-/// Chunks `(k0, kc)` of the protocol's accumulation along k.
-pub fn chunks(spec: &ChallengeSpec) -> Vec<(u32, u32)> {
-	let k = spec.dims.k;
-	let step = spec.chunk_k.clamp(1, k.max(1));
-	(0..k).step_by(step as usize).map(|k0| (k0, step.min(k - k0))).collect()
-}
-
-fn check_spec(spec: &ChallengeSpec) -> Result<(), GpuError> {
+pub(crate) fn check_spec(spec: &ChallengeSpec) -> Result<(), GpuError> {
 	let d = spec.dims;
 	if !d.is_valid() {
 		return Err(GpuError::InvalidSpec(format!("dims {d:?} break the protocol's shape rules")));
 	}
-	if spec.chunk_k == 0 || !spec.chunk_k.is_multiple_of(pog_primitives::sizing::K_ALIGN) {
-		return Err(GpuError::InvalidSpec(format!("chunk_k {} is not a positive multiple of 256", spec.chunk_k)));
+	if !sizing::is_valid_chunk_k(spec.chunk_k) {
+		return Err(GpuError::InvalidSpec(format!(
+			"chunk_k {} is not a positive multiple of {}",
+			spec.chunk_k,
+			sizing::K_ALIGN
+		)));
 	}
 	Ok(())
 }
@@ -174,7 +131,7 @@ fn check_spec(spec: &ChallengeSpec) -> Result<(), GpuError> {
 /// Device bytes a challenge needs: C, the tree, and double-buffered chunks of A and B.
 pub fn device_bytes(dims: &Dims, chunk_k: u32, compute: Precision) -> u64 {
 	let (m, n) = (u64::from(dims.m), u64::from(dims.n));
-	let kc = u64::from(chunk_k.min(dims.k));
+	let kc = u64::from(sizing::chunk_len(dims.k, chunk_k));
 	let leaves = u64::from(dims.num_leaves());
 	4 * m * n + 32 * (2 * leaves - 1) + 2 * (m + n) * kc * storage_bytes(compute) as u64
 }
@@ -214,7 +171,7 @@ impl GpuProver {
 		})
 	}
 
-	fn lock(&self) -> Result<MutexGuard<'_, Inner>, GpuError> {
+	pub(crate) fn lock(&self) -> Result<MutexGuard<'_, Inner>, GpuError> {
 		let g = self.inner.lock().unwrap_or_else(|p| p.into_inner());
 		g.ctx.bind_to_thread()?;
 		Ok(g)
@@ -241,7 +198,7 @@ impl GpuProver {
 		Ok((free as u64, total as u64))
 	}
 
-	fn check_memory(ctx: &Arc<CudaContext>, needed: u64) -> Result<(), GpuError> {
+	pub(crate) fn check_memory(ctx: &Arc<CudaContext>, needed: u64) -> Result<(), GpuError> {
 		let (free, _) = ctx.mem_get_info()?;
 		if needed + MARGIN_BYTES > free as u64 {
 			return Err(GpuError::OutOfMemory {
@@ -256,7 +213,7 @@ impl GpuProver {
 	/// a lower one rounds every generated element to it first, as
 	/// `pog_primitives::cpu::gemm_rows_rounded` does), commit to it, and keep C and the tree on
 	/// the device. `progress` gets the fraction done, from 0 to 1.
-	pub fn prove(
+	pub fn prove_in(
 		&self,
 		spec: &ChallengeSpec,
 		compute: Precision,
@@ -269,7 +226,7 @@ impl GpuProver {
 		let (m, n) = (dims.m, dims.n);
 		let leaves = u64::from(dims.num_leaves());
 		let sb = storage_bytes(compute) as u64;
-		let kc_max = spec.chunk_k.min(dims.k);
+		let kc_max = sizing::chunk_len(dims.k, spec.chunk_k);
 		Self::check_memory(&g.ctx, device_bytes(&dims, spec.chunk_k, compute))?;
 		let c = DevBuf::new(&g.ctx, 4 * u64::from(m) as usize * n as usize)?;
 		let tree = DevBuf::new(&g.ctx, 32 * (2 * leaves as usize - 1))?;
@@ -277,13 +234,33 @@ impl GpuProver {
 		let b_bytes = (u64::from(n) * u64::from(kc_max) * sb) as usize;
 		let a = [DevBuf::new(&g.ctx, a_bytes)?, DevBuf::new(&g.ctx, a_bytes)?];
 		let b = [DevBuf::new(&g.ctx, b_bytes)?, DevBuf::new(&g.ctx, b_bytes)?];
-		let parts = chunks(spec);
+		let parts: Vec<(u32, u32)> = sizing::chunks(dims.k, spec.chunk_k).collect();
 		let fast = g.fp8_fast_accum;
 		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
 		if !g.is_tuned(compute, m, n, kc_max) {
 			// first proof of this shape: time cuBLASLt's candidates on a generated chunk 0
-			g.kernels.generate(&g.gen_stream, a[1].ptr, spec.precision, compute, &spec.seed, 0, m, 0, kc_max)?;
-			g.kernels.generate(&g.gen_stream, b[1].ptr, spec.precision, compute, &spec.seed, 1, n, 0, kc_max)?;
+			g.kernels.generate(
+				&g.gen_stream,
+				a[1].ptr,
+				spec.precision,
+				compute,
+				&spec.seed,
+				Matrix::A,
+				m,
+				0,
+				kc_max,
+			)?;
+			g.kernels.generate(
+				&g.gen_stream,
+				b[1].ptr,
+				spec.precision,
+				compute,
+				&spec.seed,
+				Matrix::B,
+				n,
+				0,
+				kc_max,
+			)?;
 			g.gen_stream.synchronize()?;
 		}
 		g.tune(compute, m, n, &mut full, a[1].ptr, b[1].ptr, c.ptr, kc_max)?;
@@ -307,8 +284,8 @@ impl GpuProver {
 			if i >= 2 {
 				gs.wait(&gemm_done[s])?;
 			}
-			g.kernels.generate(gs, a[s].ptr, spec.precision, compute, &spec.seed, 0, m, k0, kc)?;
-			g.kernels.generate(gs, b[s].ptr, spec.precision, compute, &spec.seed, 1, n, k0, kc)?;
+			g.kernels.generate(gs, a[s].ptr, spec.precision, compute, &spec.seed, Matrix::A, m, k0, kc)?;
+			g.kernels.generate(gs, b[s].ptr, spec.precision, compute, &spec.seed, Matrix::B, n, k0, kc)?;
 			gen_done[s].record(gs)?;
 			ms_.wait(&gen_done[s])?;
 			starts[i].record(ms_)?;
@@ -393,7 +370,7 @@ impl GpuProver {
 		let started = Instant::now();
 		let mut g = self.lock()?;
 		let (m, n) = (spec.dims.m, spec.dims.n);
-		let kc = spec.chunk_k.min(spec.dims.k);
+		let kc = sizing::chunk_len(spec.dims.k, spec.chunk_k);
 		if g.is_tuned(compute, m, n, kc) {
 			return Ok(started.elapsed());
 		}
@@ -406,164 +383,59 @@ impl GpuProver {
 		let a = DevBuf::new(&g.ctx, (u64::from(rows) * u64::from(kc) * sb) as usize)?;
 		let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
 		let c = DevBuf::new(&g.ctx, 4 * rows as usize * n as usize)?;
-		g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, 0, rows, 0, kc)?;
-		g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, 1, n, 0, kc)?;
+		g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, Matrix::A, rows, 0, kc)?;
+		g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, Matrix::B, n, 0, kc)?;
 		let mut full = Plan::new(&g.lt, compute, m, n, kc, g.fp8_fast_accum)?;
 		g.tune(compute, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc)?;
 		g.mm_stream.synchronize()?;
 		Ok(started.elapsed())
 	}
+}
 
-	/// Elements of one generated chunk as the GEMM gets them (`[lines][kc]` in `compute`'s
-	/// storage format, little-endian bytes): for the known-answer checks.
-	pub fn generated_chunk(
-		&self,
-		spec: &ChallengeSpec,
-		compute: Precision,
-		matrix: Matrix,
-		k0: u32,
-		kc: u32,
-	) -> Result<Vec<u8>, GpuError> {
-		let g = self.lock()?;
-		let (lines, tag) = match matrix {
-			Matrix::A => (spec.dims.m, 0),
-			Matrix::B => (spec.dims.n, 1),
-		};
-		let e = 32; // every precision's elements per block divides 32
-		if !k0.is_multiple_of(e) || !kc.is_multiple_of(e) || kc == 0 {
-			return Err(GpuError::InvalidSpec(format!("chunk {k0}+{kc} is not aligned to 32")));
-		}
-		let bytes = lines as usize * kc as usize * storage_bytes(compute);
-		let buf = DevBuf::new(&g.ctx, bytes)?;
-		g.kernels.generate(&g.gen_stream, buf.ptr, spec.precision, compute, &spec.seed, tag, lines, k0, kc)?;
-		g.gen_stream.synchronize()?;
-		let mut out = vec![0u8; bytes];
-		copy_to_host(&g.ctx, buf.ptr, &mut out)?;
-		Ok(out)
+impl Prover for GpuProver {
+	fn name(&self) -> String {
+		let info = self.info();
+		format!("GPU {}: {} ({})", info.ordinal, info.name, info.uuid)
 	}
 
-	/// Pure GEMM time of `spec`'s chunked GEMM in `compute`, generation and hashing left out
-	/// (chunk 0 is generated once and reused by every chunk's GEMM, shapes as in [`Self::prove`]):
-	/// the per-GEMM samples. `max_chunks` cuts it short; without `accumulate` every GEMM
-	/// overwrites C (beta = 0, as a plain library GEMM), else chunks after the first add (beta = 1).
-	pub fn gemm_only(
-		&self,
-		spec: &ChallengeSpec,
-		compute: Precision,
-		max_chunks: Option<usize>,
-		accumulate: bool,
-	) -> Result<Vec<GemmSample>, GpuError> {
-		check_spec(spec)?;
-		let mut g = self.lock()?;
-		let dims = spec.dims;
-		let (m, n) = (dims.m, dims.n);
-		let sb = storage_bytes(compute) as u64;
-		let kc_max = spec.chunk_k.min(dims.k);
-		let needed = 4 * u64::from(m) * u64::from(n) + (u64::from(m) + u64::from(n)) * u64::from(kc_max) * sb;
-		Self::check_memory(&g.ctx, needed)?;
-		let c = DevBuf::new(&g.ctx, 4 * m as usize * n as usize)?;
-		let a = DevBuf::new(&g.ctx, (u64::from(m) * u64::from(kc_max) * sb) as usize)?;
-		let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc_max) * sb) as usize)?;
-		g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, 0, m, 0, kc_max)?;
-		g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, 1, n, 0, kc_max)?;
-		let mut parts = chunks(spec);
-		if let Some(max) = max_chunks {
-			parts.truncate(max.max(1));
-		}
-		let fast = g.fp8_fast_accum;
-		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
-		g.tune(compute, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc_max)?;
-		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
-		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, fast)?) } else { None };
-		let phase_start = timing_event(&g.ctx)?;
-		let mut evs = Vec::new();
-		phase_start.record(&g.mm_stream)?;
-		for (i, &(_, kc)) in parts.iter().enumerate() {
-			let (s, e) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
-			s.record(&g.mm_stream)?;
-			let plan = if kc == kc_max { &full } else { short.as_ref().unwrap_or(&full) };
-			let beta = if i > 0 && accumulate { 1.0 } else { 0.0 };
-			plan.run(&g.lt, &g.mm_stream, a.ptr, b.ptr, c.ptr, beta)?;
-			e.record(&g.mm_stream)?;
-			evs.push((s, e, plan.flops));
-		}
-		g.mm_stream.synchronize()?;
-		evs.iter()
-			.map(|(s, e, flops)| Ok(GemmSample { start_ms: ms(&phase_start, s)?, ms: ms(s, e)?, flops: *flops }))
-			.collect()
+	fn prove(&self, spec: &ChallengeSpec, progress: Progress) -> anyhow::Result<Box<dyn Committed>> {
+		Ok(Box::new(self.prove_in(spec, spec.precision, progress)?))
 	}
 
-	/// Repeated chunk GEMMs (`m×kc · kc×n`, accumulating into one C) for `seconds` of wall time:
-	/// per-GEMM samples, for the burst/sustained benchmark.
-	pub fn sustained(
+	/// Rounds to the first precision with `mantissa_bits` bits (the GPU computes in formats it has
+	/// kernels for); fewer bits than fp8's are refused.
+	fn prove_rounded(
 		&self,
 		spec: &ChallengeSpec,
-		compute: Precision,
-		seconds: f64,
-	) -> Result<Vec<GemmSample>, GpuError> {
-		check_spec(spec)?;
-		let mut g = self.lock()?;
-		let dims = spec.dims;
-		let (m, n) = (dims.m, dims.n);
-		let sb = storage_bytes(compute) as u64;
-		let kc = spec.chunk_k.min(dims.k);
-		let needed = 4 * u64::from(m) * u64::from(n) + (u64::from(m) + u64::from(n)) * u64::from(kc) * sb;
-		Self::check_memory(&g.ctx, needed)?;
-		let c = DevBuf::new(&g.ctx, 4 * m as usize * n as usize)?;
-		let a = DevBuf::new(&g.ctx, (u64::from(m) * u64::from(kc) * sb) as usize)?;
-		let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
-		g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, 0, m, 0, kc)?;
-		g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, 1, n, 0, kc)?;
-		let mut plan = Plan::new(&g.lt, compute, m, n, kc, g.fp8_fast_accum)?;
-		g.tune(compute, m, n, &mut plan, a.ptr, b.ptr, c.ptr, kc)?;
-		let phase_start = timing_event(&g.ctx)?;
-		phase_start.record(&g.mm_stream)?;
-		let started = Instant::now();
-		let mut evs: Vec<(CudaEvent, CudaEvent)> = Vec::new();
-		let mut i = 0usize;
-		while started.elapsed().as_secs_f64() < seconds {
-			// keep at most 3 GEMMs queued so the wall clock follows the GPU
-			if i >= 3 {
-				while !evs[i - 3].1.try_is_complete()? {
-					std::thread::sleep(Duration::from_micros(200));
-				}
-			}
-			let (s, e) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
-			s.record(&g.mm_stream)?;
-			plan.run(&g.lt, &g.mm_stream, a.ptr, b.ptr, c.ptr, if i == 0 { 0.0 } else { 1.0 })?;
-			e.record(&g.mm_stream)?;
-			evs.push((s, e));
-			i += 1;
-		}
-		g.mm_stream.synchronize()?;
-		evs.iter()
-			.map(|(s, e)| Ok(GemmSample { start_ms: ms(&phase_start, s)?, ms: ms(s, e)?, flops: plan.flops }))
-			.collect()
+		mantissa_bits: u32,
+		progress: Progress,
+	) -> anyhow::Result<Box<dyn Committed>> {
+		let compute = Precision::ALL.into_iter().find(|p| p.mantissa_bits() == mantissa_bits).ok_or_else(|| {
+			anyhow::anyhow!(
+				"the GPU has no format with {mantissa_bits} mantissa bits; the CPU prover rounds to any width"
+			)
+		})?;
+		Ok(Box::new(self.prove_in(spec, compute, progress)?))
 	}
 
-	/// Device-to-device copy bandwidth in GB/s (bytes read plus bytes written), over `reps`
-	/// copies of `bytes`.
-	pub fn copy_bandwidth(&self, bytes: usize, reps: u32) -> Result<f64, GpuError> {
-		let g = self.lock()?;
-		Self::check_memory(&g.ctx, 2 * bytes as u64)?;
-		let src = DevBuf::new(&g.ctx, bytes)?;
-		let dst = DevBuf::new(&g.ctx, bytes)?;
-		let st = g.mm_stream.cu_stream();
-		// SAFETY: both buffers hold `bytes`; the stream is synchronised before they drop.
-		unsafe {
-			result::memset_d8_async(src.ptr, 0x5A, bytes, st)?;
-			result::memcpy_dtod_async(dst.ptr, src.ptr, bytes, st)?;
-		}
-		let (e0, e1) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
-		e0.record(&g.mm_stream)?;
-		for _ in 0..reps {
-			// SAFETY: as above.
-			unsafe { result::memcpy_dtod_async(dst.ptr, src.ptr, bytes, st) }?;
-		}
-		e1.record(&g.mm_stream)?;
-		g.mm_stream.synchronize()?;
-		let t = ms(&e0, &e1)? / 1e3;
-		Ok(2.0 * bytes as f64 * f64::from(reps) / t / 1e9)
+	fn prepare(&self, spec: &ChallengeSpec) -> anyhow::Result<()> {
+		let took = GpuProver::prepare(self, spec, spec.precision)?;
+		tracing::debug!(precision = spec.precision.name(), ?took, "GEMM tuned for this shape");
+		Ok(())
+	}
+}
+
+impl Committed for GpuCommitment {
+	fn root(&self) -> Hash32 {
+		self.root
+	}
+
+	fn timing(&self) -> &Timing {
+		&self.timing
+	}
+
+	fn open(&self, leaves: &[u32]) -> anyhow::Result<Vec<OpenedLeaf>> {
+		Ok(GpuCommitment::open(self, leaves)?)
 	}
 }
 
@@ -684,28 +556,6 @@ mod tests {
 		fn send_sync<T: Send + Sync>() {}
 		send_sync::<GpuProver>();
 		send_sync::<GpuCommitment>();
-	}
-
-	#[test]
-	fn chunks_cover_k() {
-		let spec = ChallengeSpec {
-			seed: [0; 32],
-			precision: Precision::Fp16,
-			dims: Dims { m: 256, n: 256, k: 8192 * 3 + 512 },
-			chunk_k: 8192,
-		};
-		assert_eq!(chunks(&spec), vec![(0, 8192), (8192, 8192), (16384, 8192), (24576, 512)]);
-		let small = ChallengeSpec { dims: Dims { m: 256, n: 256, k: 512 }, ..spec };
-		assert_eq!(chunks(&small), vec![(0, 512)]);
-	}
-
-	#[test]
-	fn trace_spreads_work_over_intervals() {
-		let s = |start_ms, ms| GemmSample { start_ms, ms, flops: 1e12 * ms / 1e3 }; // 1 TFLOPS
-		let (interval, trace) = resample(&[s(0.0, 150.0), s(150.0, 150.0)], Some(100.0));
-		assert_eq!(interval, 100);
-		assert_eq!(trace, vec![1000, 1000, 1000]);
-		assert_eq!(resample(&[], None).1, Vec::<u32>::new());
 	}
 
 	#[test]

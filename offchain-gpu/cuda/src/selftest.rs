@@ -25,6 +25,7 @@ use pog_primitives::{
 	verify::{exact_entries, tolerance_sq, ChallengeSpec},
 	Dims, Hash32, Matrix, Precision,
 };
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::{
@@ -32,54 +33,105 @@ use crate::{
 	GpuProver,
 };
 
-/// Arguments of `offchain-gpu selftest`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct SelftestArgs {
+/// What `selftest` checks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelftestConfig {
 	/// CUDA device ordinal.
-	#[arg(long, default_value_t = 0)]
 	pub device: usize,
 	/// Prove one challenge on every GPU concurrently and report how many succeeded.
-	#[arg(long)]
 	pub all_gpus: bool,
 	/// Only the multi-GPU check (with --all-gpus).
-	#[arg(long)]
 	pub only_all_gpus: bool,
-	/// Precisions to test (default: all).
-	#[arg(long, value_delimiter = ',', value_parser = crate::bench::parse_precision)]
-	pub precision: Vec<Precision>,
+	/// Precisions to test (empty: all).
+	pub precisions: Vec<Precision>,
 	/// m = n of the tolerance checks.
-	#[arg(long, default_value_t = 8192)]
 	pub dim: u32,
 	/// k of the tolerance checks.
-	#[arg(long, default_value_t = 65536)]
 	pub k: u32,
 	/// Chunk length along k.
-	#[arg(long, default_value_t = 8192)]
 	pub chunk_k: u32,
 	/// Entries checked per precision (whole leaves of 256).
-	#[arg(long, default_value_t = 10240)]
 	pub entries: u32,
 	/// m = n of the GEMM-rate measurement (k = chunk_k per GEMM).
-	#[arg(long, default_value_t = 16384)]
 	pub rate_dim: u32,
 	/// GEMMs timed per precision for the rate.
-	#[arg(long, default_value_t = 20)]
 	pub rate_gemms: usize,
 	/// PyTorch reference (JSON written by benchmarking/gpu/torch_ref.py) to compare rates with.
-	#[arg(long)]
 	pub torch: Option<PathBuf>,
 	/// Target GEMM time in ms of the full-size proof-overhead run (0: skip).
-	#[arg(long, default_value_t = 0)]
 	pub full_ms: u32,
-	/// Precisions of the full-size run (default: bf16).
-	#[arg(long, value_delimiter = ',', value_parser = crate::bench::parse_precision)]
-	pub full_precision: Vec<Precision>,
+	/// Precisions of the full-size run (empty: bf16).
+	pub full_precisions: Vec<Precision>,
 	/// Also measure fp8 with cuBLASLt's FAST_ACCUM on (its honest error).
-	#[arg(long)]
 	pub fp8_fast_accum_check: bool,
-	/// Save the results as JSON.
-	#[arg(long)]
-	pub json: Option<PathBuf>,
+}
+
+impl Default for SelftestConfig {
+	fn default() -> Self {
+		Self {
+			device: 0,
+			all_gpus: false,
+			only_all_gpus: false,
+			precisions: Vec::new(),
+			dim: 8192,
+			k: 65_536,
+			chunk_k: sizing::DEFAULT_CHUNK_K,
+			entries: 10_240,
+			rate_dim: 16_384,
+			rate_gemms: 20,
+			torch: None,
+			full_ms: 0,
+			full_precisions: Vec::new(),
+			fp8_fast_accum_check: false,
+		}
+	}
+}
+
+/// One check of the self-test.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Check {
+	/// What was checked.
+	pub check: String,
+	/// Whether it passed.
+	pub ok: bool,
+	/// The figures behind it.
+	pub detail: String,
+}
+
+/// Everything `selftest` found: the checks, and the measurements behind them as JSON.
+#[derive(Clone, Debug)]
+pub struct SelftestReport {
+	/// The GPUs found.
+	pub gpus: Vec<crate::GpuInfo>,
+	/// Every check, in the order run.
+	pub checks: Vec<Check>,
+	/// The measurements (per section), with the checks, as one JSON document.
+	pub details: Value,
+}
+
+impl SelftestReport {
+	/// How many checks failed.
+	pub fn failed(&self) -> usize {
+		self.checks.iter().filter(|c| !c.ok).count()
+	}
+
+	/// The GPUs and the checks as a text table.
+	pub fn table(&self) -> String {
+		let mut s = String::new();
+		for g in &self.gpus {
+			s += &format!(
+				"GPU {}: {} {} ({} MiB, SM {} MHz, {} °C, {:.0}/{:.0} W)\n",
+				g.ordinal, g.name, g.uuid, g.vram_mib, g.sm_clock_mhz, g.temperature_c, g.power_w, g.power_limit_w
+			);
+		}
+		let w = self.checks.iter().map(|c| c.check.len()).max().unwrap_or(10);
+		s += &format!("\n{:<w$}  {:<4}  detail\n", "check", "ok");
+		for c in &self.checks {
+			s += &format!("{:<w$}  {:<4}  {}\n", c.check, if c.ok { "PASS" } else { "FAIL" }, c.detail);
+		}
+		s += &format!("{} checks, {} failed\n", self.checks.len(), self.failed());
+		s
+	}
 }
 
 fn hex(h: &[u8]) -> String {
@@ -236,7 +288,7 @@ fn known_answers(
 	let dims: Dims = serde_json::from_value(c["dims"].clone())?;
 	let spec =
 		ChallengeSpec { seed: seed_from(c["seed"].as_str().context("seed")?)?, precision: p, dims, chunk_k: dims.k };
-	let com = prover.prove(&spec, p, &|_| {})?;
+	let com = prover.prove_in(&spec, p, &|_| {})?;
 	let opened = com.open(&[5])?;
 	let hashes = com.leaf_hashes()?;
 	let c_gpu = com.c_rows(0, dims.m)?;
@@ -270,7 +322,7 @@ fn known_answers(
 	for &p in list {
 		let spec =
 			ChallengeSpec { seed: [0x5A; 32], precision: p, dims: Dims { m: 256, n: 1024, k: 2048 }, chunk_k: 512 };
-		let com = prover.prove(&spec, p, &|_| {})?;
+		let com = prover.prove_in(&spec, p, &|_| {})?;
 		let c_gpu = com.c_rows(0, spec.dims.m)?;
 		let hashes = com.leaf_hashes()?;
 		let cpu_hashes: Vec<Hash32> = c_gpu.chunks(256).map(leaf_hash).collect();
@@ -376,7 +428,7 @@ fn pick_leaves(num_leaves: u32, count: usize) -> Vec<u32> {
 
 fn tolerance_checks(
 	prover: &GpuProver,
-	args: &SelftestArgs,
+	args: &SelftestConfig,
 	list: &[Precision],
 	out: &mut Vec<(String, bool, String)>,
 ) -> anyhow::Result<Value> {
@@ -397,7 +449,7 @@ fn tolerance_checks(
 		let spec = ChallengeSpec { seed: [p.index() as u8 + 0x41; 32], precision: p, dims, chunk_k: args.chunk_k };
 		prover.set_fp8_fast_accum(fast);
 		let t = Instant::now();
-		let com = prover.prove(&spec, compute, &|_| {})?;
+		let com = prover.prove_in(&spec, compute, &|_| {})?;
 		let prove_s = t.elapsed().as_secs_f64();
 		prover.set_fp8_fast_accum(false);
 		let opened = com.open(&leaves)?;
@@ -443,7 +495,7 @@ fn tolerance_checks(
 }
 
 /// Rate of the chunk GEMM in TFLOPS: (sum of flops) / (sum of GEMM times).
-fn rate(samples: &[crate::prover::GemmSample]) -> f64 {
+fn rate(samples: &[pog_prover::trace::GemmSample]) -> f64 {
 	let flops: f64 = samples.iter().map(|s| s.flops).sum();
 	let ms: f64 = samples.iter().map(|s| s.ms).sum();
 	flops / (ms * 1e-3) / 1e12
@@ -451,7 +503,7 @@ fn rate(samples: &[crate::prover::GemmSample]) -> f64 {
 
 fn gemm_rates(
 	prover: &GpuProver,
-	args: &SelftestArgs,
+	args: &SelftestConfig,
 	list: &[Precision],
 	out: &mut Vec<(String, bool, String)>,
 ) -> anyhow::Result<(Value, Vec<(Precision, f64)>)> {
@@ -500,12 +552,12 @@ fn gemm_rates(
 
 fn full_size(
 	prover: &GpuProver,
-	args: &SelftestArgs,
+	args: &SelftestConfig,
 	rates: &[(Precision, f64)],
 	out: &mut Vec<(String, bool, String)>,
 ) -> anyhow::Result<Value> {
 	let info = prover.info();
-	let list = if args.full_precision.is_empty() { vec![Precision::Bf16] } else { args.full_precision.clone() };
+	let list = if args.full_precisions.is_empty() { vec![Precision::Bf16] } else { args.full_precisions.clone() };
 	let mut report = Vec::new();
 	for p in list {
 		let tflops = rates.iter().find(|r| r.0 == p).map(|r| r.1).unwrap_or(100.0);
@@ -513,7 +565,7 @@ fn full_size(
 		let spec = ChallengeSpec { seed: [0xF0 ^ p.index() as u8; 32], precision: p, dims, chunk_k: args.chunk_k };
 		let prepare_s = prover.prepare(&spec, p)?.as_secs_f64();
 		tracing::info!(?dims, precision = p.name(), prepare_s, "full-size proof");
-		let com = prover.prove(&spec, p, &|_| {})?;
+		let com = prover.prove_in(&spec, p, &|_| {})?;
 		let timing = com.timing().clone();
 		let leaves = pick_leaves(dims.num_leaves(), 4);
 		let opened = com.open(&leaves)?;
@@ -545,7 +597,7 @@ fn full_size(
 }
 
 /// One challenge per GPU, all at once; returns (GPUs that passed, report).
-fn all_gpus(args: &SelftestArgs, out: &mut Vec<(String, bool, String)>) -> anyhow::Result<Value> {
+fn all_gpus(args: &SelftestConfig, out: &mut Vec<(String, bool, String)>) -> anyhow::Result<Value> {
 	let gpus = crate::detect()?;
 	let started = Instant::now();
 	let results: Vec<anyhow::Result<Value>> = std::thread::scope(|s| {
@@ -561,7 +613,7 @@ fn all_gpus(args: &SelftestArgs, out: &mut Vec<(String, bool, String)>) -> anyho
 					let spec =
 						ChallengeSpec { seed: [ordinal as u8 + 1; 32], precision: Precision::Bf16, dims, chunk_k };
 					let t = Instant::now();
-					let com = prover.prove(&spec, Precision::Bf16, &|_| {})?;
+					let com = prover.prove_in(&spec, Precision::Bf16, &|_| {})?;
 					let secs = t.elapsed().as_secs_f64();
 					let leaves = pick_leaves(dims.num_leaves(), 2);
 					let opened = com.open(&leaves)?;
@@ -598,20 +650,14 @@ fn all_gpus(args: &SelftestArgs, out: &mut Vec<(String, bool, String)>) -> anyho
 	Ok(json!({"gpus": gpus.len(), "ok": ok, "wall_s": wall, "per_gpu": per}))
 }
 
-/// Run the self-test; prints a table last and saves JSON when asked.
-pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
+/// Runs the self-test. The report says which checks failed; the caller decides what that means.
+pub fn run(args: &SelftestConfig) -> anyhow::Result<SelftestReport> {
 	let mut rows: Vec<(String, bool, String)> = Vec::new();
 	let mut report = serde_json::Map::new();
 	let gpus = crate::detect()?;
 	report.insert("gpus".into(), serde_json::to_value(&gpus)?);
-	for g in &gpus {
-		println!(
-			"GPU {}: {} {} ({} MiB, SM {} MHz, {} °C, {:.0}/{:.0} W)",
-			g.ordinal, g.name, g.uuid, g.vram_mib, g.sm_clock_mhz, g.temperature_c, g.power_w, g.power_limit_w
-		);
-	}
 	if !args.only_all_gpus {
-		let list = precisions(&args.precision);
+		let list = precisions(&args.precisions);
 		let prover = GpuProver::new(args.device)?;
 		let t = Instant::now();
 		report.insert("known_answers".into(), known_answers(&prover, &list, &mut rows)?);
@@ -628,22 +674,7 @@ pub fn run(args: &SelftestArgs) -> anyhow::Result<()> {
 	if args.all_gpus {
 		report.insert("all_gpus".into(), all_gpus(args, &mut rows)?);
 	}
-	let failed = rows.iter().filter(|r| !r.1).count();
-	report.insert(
-		"rows".into(),
-		json!(rows.iter().map(|r| json!({"check": r.0, "ok": r.1, "detail": r.2})).collect::<Vec<_>>()),
-	);
-	if let Some(path) = &args.json {
-		std::fs::write(path, serde_json::to_string_pretty(&Value::Object(report))?)?;
-	}
-	let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(10);
-	println!("\n{:<w$}  {:<4}  detail", "check", "ok");
-	for (name, ok, detail) in &rows {
-		println!("{name:<w$}  {:<4}  {detail}", if *ok { "PASS" } else { "FAIL" });
-	}
-	println!("{} checks, {} failed", rows.len(), failed);
-	if failed > 0 {
-		bail!("{failed} self-test checks failed");
-	}
-	Ok(())
+	let checks: Vec<Check> = rows.into_iter().map(|(check, ok, detail)| Check { check, ok, detail }).collect();
+	report.insert("rows".into(), serde_json::to_value(&checks)?);
+	Ok(SelftestReport { gpus, checks, details: Value::Object(report) })
 }

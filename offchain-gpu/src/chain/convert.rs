@@ -9,7 +9,7 @@ use super::pog::runtime_types::{
 	pog_primitives::{precision::Precision as ChainPrecision, sizing::Dims as ChainDims},
 };
 use super::Challenge;
-use crate::backend::{OpenedLeaf, Timing};
+use pog_prover::{trace, OpenedLeaf, Timing};
 
 /// The precision as `pog-primitives` knows it.
 pub fn precision(p: &ChainPrecision) -> Precision {
@@ -35,13 +35,7 @@ pub fn spec(ch: &Challenge<AccountId32, u32>) -> ChallengeSpec {
 /// The agent's timing report as the chain stores it (trace capped at `max_trace` entries by
 /// merging neighbouring intervals).
 pub fn report(t: &Timing, max_trace: usize) -> AgentReport {
-	let mut trace = t.trace_gflops.clone();
-	let mut interval_ms = t.interval_ms;
-	while trace.len() > max_trace.max(1) {
-		trace =
-			trace.chunks(2).map(|c| (c.iter().map(|&v| u64::from(v)).sum::<u64>() / c.len() as u64) as u32).collect();
-		interval_ms = interval_ms.saturating_mul(2);
-	}
+	let (interval_ms, trace) = trace::cap(t.interval_ms, t.trace_gflops.clone(), max_trace);
 	AgentReport { elapsed_ms: t.total.as_millis() as u64, interval_ms, trace_gflops: BoundedVec(trace) }
 }
 

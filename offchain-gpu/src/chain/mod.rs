@@ -146,7 +146,7 @@ impl Chain {
 		let at = self.best().await?;
 		let base = at.constants().entry(pog::constants().pog().deposit_base())?;
 		let per_gpu = at.constants().entry(pog::constants().pog().deposit_per_gpu())?;
-		Ok(base.saturating_add(per_gpu.saturating_mul(u128::from(gpus))))
+		Ok(pog_primitives::deposit::miner_deposit(base, per_gpu, gpus))
 	}
 
 	/// The GPU profile table.

@@ -19,29 +19,26 @@ where
 	T::Currency: Mutate<T::AccountId>,
 {
 	let who: T::AccountId = account(name, index, SEED);
-	let deposit =
-		T::DepositBase::get().saturating_add(T::DepositPerGpu::get().saturating_mul(T::MaxGpusPerMiner::get().into()));
+	let deposit = Pog::<T>::deposit_for(T::MaxGpusPerMiner::get());
 	let ed = <T::Currency as frame_support::traits::fungible::Inspect<T::AccountId>>::minimum_balance();
 	let _ = T::Currency::set_balance(&who, deposit.saturating_add(ed).saturating_mul(100u32.into()));
 	who
 }
 
+/// The largest card of the default table (the largest challenges), under its own name.
 fn profile() -> GpuProfile {
+	let figures = pog_primitives::profiles::H200;
 	GpuProfile {
 		name: b"bench GPU".to_vec().try_into().expect("short name"),
-		vram_mib: 143_771,
-		gflops: [50_000, 320_000, 640_000, 640_000, 1_280_000],
-		base_score: 4_000,
-		tolerance_percent: 15,
+		vram_mib: figures.vram_mib,
+		gflops: figures.gflops,
+		base_score: figures.base_score,
+		tolerance_percent: figures.tolerance_percent,
 	}
 }
 
 fn ensure_profile<T: Config>() -> ProfileId {
-	let id = NextProfileId::<T>::get();
-	Profiles::<T>::insert(id, profile());
-	NextProfileId::<T>::put(id + 1);
-	ProfileCount::<T>::mutate(|c| *c += 1);
-	id
+	Pog::<T>::insert_profile(profile()).expect("a valid profile within MaxProfiles")
 }
 
 fn gpu_uuid(miner: u32, gpu: u32) -> GpuUuid {
@@ -131,15 +128,9 @@ where
 	Pog::<T>::do_issue(miner.clone()).expect("due");
 	let id = Miners::<T>::get(&miner).expect("registered").current_round[0];
 	let dims = Dims { m: pog_primitives::sizing::MAX_DIM, n: pog_primitives::sizing::MAX_DIM, k: 256 };
-	let depth = dims.tree_depth() as usize;
+	let zero_c = commitment::ConstantCommitment::new(0, &dims);
+	let (root, path) = (zero_c.root(), zero_c.proof());
 	let zeros = vec![0u32; LEAF_VALUES];
-	let mut level = commitment::leaf_hash(&zeros);
-	let mut path = Vec::with_capacity(depth);
-	for _ in 0..depth {
-		path.push(level);
-		level = commitment::keccak256_concat(&[&level, &level]);
-	}
-	let root = level;
 	Challenges::<T>::mutate(id, |c| {
 		if let Some(c) = c {
 			c.dims = dims;

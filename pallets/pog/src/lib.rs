@@ -18,6 +18,7 @@
 //!   weighted total) use fixed-point arithmetic only, and each epoch (= period) the miners'
 //!   **weight shares** are recomputed so that they sum to exactly 100%.
 #![cfg_attr(not(feature = "std"), no_std)]
+#![warn(missing_docs)]
 
 extern crate alloc;
 
@@ -38,6 +39,9 @@ pub mod weights;
 
 pub use types::*;
 pub use weights::WeightInfo;
+
+/// The log target of the pallet and its off-chain worker (`RUST_LOG=runtime::pog=debug`).
+pub const LOG_TARGET: &str = "runtime::pog";
 
 /// Key type of the PoG validators' off-chain signing key (`pog!`).
 pub const KEY_TYPE: sp_core::crypto::KeyTypeId = sp_core::crypto::KeyTypeId(*b"pog!");
@@ -260,13 +264,10 @@ pub mod pallet {
 		fn build(&self) {
 			for p in &self.profiles {
 				let profile = p.to_profile().expect("genesis profile names fit MaxNameLen");
-				assert!(Pallet::<T>::validate_profile(&profile).is_ok(), "genesis profile {} is invalid", p.name);
-				let id = NextProfileId::<T>::get();
-				Profiles::<T>::insert(id, profile);
-				NextProfileId::<T>::put(id + 1);
-				ProfileCount::<T>::mutate(|c| *c += 1);
+				if let Err(e) = Pallet::<T>::insert_profile(profile) {
+					panic!("genesis profile {} is refused: {e:?}", p.name);
+				}
 			}
-			assert!(ProfileCount::<T>::get() <= T::MaxProfiles::get(), "too many genesis profiles");
 			let validators: BoundedVec<_, _> =
 				self.validators.clone().try_into().expect("genesis validators fit MaxValidators");
 			Validators::<T>::put(validators);
@@ -282,49 +283,145 @@ pub mod pallet {
 	#[pallet::generate_deposit(pub(super) fn deposit_event)]
 	pub enum Event<T: Config> {
 		/// A GPU profile was added.
-		ProfileAdded { id: ProfileId },
+		ProfileAdded {
+			/// Its id.
+			id: ProfileId,
+		},
 		/// A GPU profile was changed.
-		ProfileUpdated { id: ProfileId },
+		ProfileUpdated {
+			/// Its id.
+			id: ProfileId,
+		},
 		/// A GPU profile was removed.
-		ProfileRemoved { id: ProfileId },
+		ProfileRemoved {
+			/// Its id.
+			id: ProfileId,
+		},
 		/// A validator was added.
-		ValidatorAdded { validator: T::AccountId },
+		ValidatorAdded {
+			/// Its account.
+			validator: T::AccountId,
+		},
 		/// A validator was removed.
-		ValidatorRemoved { validator: T::AccountId },
+		ValidatorRemoved {
+			/// Its account.
+			validator: T::AccountId,
+		},
 		/// The configuration changed.
-		ConfigUpdated { config: ProtocolConfig },
+		ConfigUpdated {
+			/// The new configuration.
+			config: ProtocolConfig,
+		},
 		/// A miner registered, holding `deposit`.
-		MinerRegistered { miner: T::AccountId, gpus: u32, deposit: BalanceOf<T> },
+		MinerRegistered {
+			/// The miner.
+			miner: T::AccountId,
+			/// GPUs claimed.
+			gpus: u32,
+			/// Deposit held.
+			deposit: BalanceOf<T>,
+		},
 		/// A miner changed its claims or hardware.
-		MinerUpdated { miner: T::AccountId, gpus: u32, deposit: BalanceOf<T> },
+		MinerUpdated {
+			/// The miner.
+			miner: T::AccountId,
+			/// GPUs claimed now.
+			gpus: u32,
+			/// Deposit held now.
+			deposit: BalanceOf<T>,
+		},
 		/// A miner left; its deposit was released.
-		MinerDeregistered { miner: T::AccountId },
+		MinerDeregistered {
+			/// The miner.
+			miner: T::AccountId,
+		},
 		/// A challenge was issued to one GPU of a miner.
 		ChallengeIssued {
+			/// The challenge.
 			id: ChallengeId,
+			/// The challenged miner.
 			miner: T::AccountId,
+			/// The challenged GPU.
 			uuid: GpuUuid,
+			/// The profile it is claimed to be.
 			profile: ProfileId,
+			/// Input precision of the GEMM.
 			precision: Precision,
+			/// Shape of the GEMM.
 			dims: Dims,
+			/// The root must land in a block stamped at or before this (ms).
 			deadline_ms: u64,
 		},
 		/// The miner committed the Merkle root of C.
-		RootCommitted { id: ChallengeId, root: Hash32, elapsed_ms: u64 },
+		RootCommitted {
+			/// The challenge.
+			id: ChallengeId,
+			/// The Merkle root of C.
+			root: Hash32,
+			/// The agent's reported wall time (self-reported).
+			elapsed_ms: u64,
+		},
 		/// The miner revealed the sampled leaves; their proofs matched the root.
-		OpeningsRevealed { id: ChallengeId, sample_seed: Hash32 },
+		OpeningsRevealed {
+			/// The challenge.
+			id: ChallengeId,
+			/// The seed that chose the opened leaves.
+			sample_seed: Hash32,
+		},
 		/// A validator submitted a verdict.
-		VerdictSubmitted { id: ChallengeId, validator: T::AccountId, verdict: Verdict },
+		VerdictSubmitted {
+			/// The challenge.
+			id: ChallengeId,
+			/// The validator.
+			validator: T::AccountId,
+			/// Its verdict.
+			verdict: Verdict,
+		},
 		/// A quorum accepted the challenge: the GPU is verified as its profile.
-		ChallengePassed { id: ChallengeId, miner: T::AccountId, uuid: GpuUuid, profile: ProfileId },
+		ChallengePassed {
+			/// The challenge.
+			id: ChallengeId,
+			/// The miner.
+			miner: T::AccountId,
+			/// The verified GPU.
+			uuid: GpuUuid,
+			/// The profile it is verified as.
+			profile: ProfileId,
+		},
 		/// The challenge failed; the GPU lost its credit.
-		ChallengeFailed { id: ChallengeId, miner: T::AccountId, uuid: GpuUuid, reason: FailReason },
+		ChallengeFailed {
+			/// The challenge.
+			id: ChallengeId,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPU.
+			uuid: GpuUuid,
+			/// Why it failed.
+			reason: FailReason,
+		},
 		/// No quorum in the verdict window; the GPU's credit is unchanged.
-		ChallengeInconclusive { id: ChallengeId, miner: T::AccountId, uuid: GpuUuid },
+		ChallengeInconclusive {
+			/// The challenge.
+			id: ChallengeId,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPU.
+			uuid: GpuUuid,
+		},
 		/// A miner's score changed.
-		ScoreUpdated { miner: T::AccountId, score: Score },
+		ScoreUpdated {
+			/// The miner.
+			miner: T::AccountId,
+			/// Its new score.
+			score: Score,
+		},
 		/// Weight shares were recomputed for an epoch.
-		SharesUpdated { epoch: u32, miners: u32 },
+		SharesUpdated {
+			/// The epoch.
+			epoch: u32,
+			/// Miners with a share.
+			miners: u32,
+		},
 	}
 
 	/// Errors, each naming what is wrong.
@@ -504,12 +601,7 @@ pub mod pallet {
 		#[pallet::weight(T::WeightInfo::add_profile())]
 		pub fn add_profile(origin: OriginFor<T>, profile: GpuProfile) -> DispatchResult {
 			ensure_root(origin)?;
-			Self::validate_profile(&profile)?;
-			ensure!(ProfileCount::<T>::get() < T::MaxProfiles::get(), Error::<T>::TooManyProfiles);
-			let id = NextProfileId::<T>::get();
-			Profiles::<T>::insert(id, profile);
-			NextProfileId::<T>::put(id.saturating_add(1));
-			ProfileCount::<T>::mutate(|c| *c = c.saturating_add(1));
+			let id = Self::insert_profile(profile)?;
 			Self::deposit_event(Event::ProfileAdded { id });
 			Ok(())
 		}

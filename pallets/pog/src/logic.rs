@@ -62,8 +62,7 @@ impl<T: Config> Pallet<T> {
 			&& c.reveal_window > 0
 			&& c.verdict_window > 0
 			&& c.max_challenges_per_block >= T::MaxGpusPerMiner::get()
-			&& c.chunk_k >= sizing::K_ALIGN
-			&& c.chunk_k.is_multiple_of(sizing::K_ALIGN)
+			&& sizing::is_valid_chunk_k(c.chunk_k)
 			&& weight_sum == u64::from(Perbill::one().deconstruct())
 			&& c.caps.gpus > 0
 			&& c.caps.gpu_points > 0
@@ -94,8 +93,23 @@ impl<T: Config> Pallet<T> {
 		Ok(seen.len() as u32)
 	}
 
-	fn deposit_for(gpus: u32) -> BalanceOf<T> {
-		T::DepositBase::get().saturating_add(T::DepositPerGpu::get().saturating_mul(gpus.into()))
+	/// The deposit a miner with `gpus` claimed GPUs holds.
+	pub fn deposit_for(gpus: u32) -> BalanceOf<T> {
+		use sp_runtime::SaturatedConversion;
+		let (base, per_gpu) = (T::DepositBase::get().saturated_into(), T::DepositPerGpu::get().saturated_into());
+		pog_primitives::deposit::miner_deposit(base, per_gpu, gpus).saturated_into()
+	}
+
+	/// Adds `profile` under the next id (validated, within `MaxProfiles`); returns the id. The
+	/// one place profiles are created: genesis, `add_profile` and the benchmarks.
+	pub(crate) fn insert_profile(profile: GpuProfile) -> Result<ProfileId, DispatchError> {
+		Self::validate_profile(&profile)?;
+		ensure!(ProfileCount::<T>::get() < T::MaxProfiles::get(), Error::<T>::TooManyProfiles);
+		let id = NextProfileId::<T>::get();
+		Profiles::<T>::insert(id, profile);
+		NextProfileId::<T>::put(id.saturating_add(1));
+		ProfileCount::<T>::mutate(|c| *c = c.saturating_add(1));
+		Ok(id)
 	}
 
 	fn add_claims(who: &T::AccountId, claims: &ClaimsOf<T>) {

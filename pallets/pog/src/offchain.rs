@@ -19,7 +19,7 @@ use frame_system::{
 	offchain::{Account, SendSignedTransaction, Signer},
 	pallet_prelude::BlockNumberFor,
 };
-use pog_primitives::verify::{check_openings, ChallengeSpec, CheckReport};
+use pog_primitives::verify::{check_openings, CheckReport};
 use sp_runtime::{
 	offchain::{
 		storage::StorageValueRef,
@@ -44,7 +44,7 @@ pub const MAX_ISSUES_PER_RUN: usize = 16;
 pub fn run<T: Config>(now: BlockNumberFor<T>) {
 	let validators = local_validators::<T>();
 	if validators.is_empty() {
-		log::trace!(target: "pog", "no local PoG validator key; off-chain worker idle");
+		log::trace!(target: crate::LOG_TARGET, "no local PoG validator key; off-chain worker idle");
 		return;
 	}
 	let mut lock = StorageLock::<BlockAndTime<frame_system::Pallet<T>>>::with_block_and_time_deadline(
@@ -53,7 +53,7 @@ pub fn run<T: Config>(now: BlockNumberFor<T>) {
 		Duration::from_millis(60_000),
 	);
 	let Ok(_guard) = lock.try_lock() else {
-		log::debug!(target: "pog", "another off-chain worker run holds the lock; skipping block");
+		log::debug!(target: crate::LOG_TARGET, "another off-chain worker run holds the lock; skipping block");
 		return;
 	};
 	// A node normally holds one validator key; with several, each acts as its own validator.
@@ -78,7 +78,7 @@ fn send<T: Config>(me: &Account<T>, call: Call<T>) -> bool {
 		.send_signed_transaction(|_| call.clone());
 	let ok = results.iter().any(|(_, r)| r.is_ok());
 	if !ok {
-		log::warn!(target: "pog", "could not submit {:?}", call);
+		log::warn!(target: crate::LOG_TARGET, "could not submit {:?}", call);
 	}
 	ok
 }
@@ -103,7 +103,7 @@ fn expire<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {
 		.take(64)
 		.collect();
 	if !due.is_empty() {
-		log::info!(target: "pog", "expiring {} challenge(s)", due.len());
+		log::info!(target: crate::LOG_TARGET, "expiring {} challenge(s)", due.len());
 		send::<T>(me, Call::expire_challenges { ids: BoundedVec::truncate_from(due) });
 	}
 }
@@ -139,7 +139,7 @@ fn issue<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {
 		if !first_send::<T>(&(b'i', &miner, info.next_due).encode(), now) {
 			continue;
 		}
-		log::info!(target: "pog", "issuing a round of {} challenge(s) to {:?}", gpus, miner);
+		log::info!(target: crate::LOG_TARGET, "issuing a round of {} challenge(s) to {:?}", gpus, miner);
 		if send::<T>(me, Call::issue_challenges { miner }) {
 			budget -= gpus;
 			sent += 1;
@@ -154,7 +154,7 @@ pub fn verify_challenge<T: Config>(id: ChallengeId, entropy: &Hash32) -> Option<
 		return None;
 	}
 	let openings = Openings::<T>::get(id)?;
-	let spec = ChallengeSpec { seed: ch.seed, precision: ch.precision, dims: ch.dims, chunk_k: ch.chunk_k };
+	let spec = ch.spec();
 	let per_leaf = Configuration::<T>::get().entries_per_opening;
 	let report = check_openings(&spec, openings.iter().map(|o| (o.leaf, &o.values[..])), per_leaf, entropy);
 	let ratio_ppm = (report.worst_ratio_sq * 1e6).min(u64::MAX as f64) as u64;
@@ -184,13 +184,13 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {
 		let ms = sp_io::offchain::timestamp().diff(&started).millis();
 		if let Some(f) = report.failure {
 			log::warn!(
-				target: "pog",
+				target: crate::LOG_TARGET,
 				"challenge {id} FAILS: leaf {} offset {} claimed {} exact {} ({:?}); verified in {ms} ms",
 				f.leaf, f.offset, f.claimed, f.exact, f.fault
 			);
 		} else {
 			log::info!(
-				target: "pog",
+				target: crate::LOG_TARGET,
 				"challenge {id} passes: {} entries, worst {}‰ of the threshold; verified in {ms} ms",
 				verdict.entries_checked, verdict.worst_permille
 			);

@@ -1,11 +1,7 @@
-//! The genesis GPU profile table. Figures and sources are in `docs/profiles.md`.
-//!
-//! Expected throughput is what a healthy card sustains in a long cuBLAS GEMM, not the
-//! datasheet peak: 65% of the dense tensor peak and 75% of the FP32 peak (the lent H200
-//! sustained 664 of 989 bf16 TFLOPS after 5 s, 67%; fp32 51 of 67, 76%). Memory is the total
-//! NVML reports.
+//! GPU profiles as a genesis config writes them. The default table itself is
+//! `pog_primitives::profiles` (figures and sources in `docs/profiles.md`).
 
-use alloc::{string::String, vec, vec::Vec};
+use alloc::{string::String, vec::Vec};
 
 use crate::types::GpuProfile;
 
@@ -38,26 +34,22 @@ impl GenesisProfile {
 	}
 }
 
-fn p(name: &str, vram_mib: u32, gflops: [u32; 5], base_score: u32, tolerance_percent: u8) -> GenesisProfile {
-	GenesisProfile { name: name.into(), vram_mib, gflops, base_score, tolerance_percent }
+/// Name of the profile a dev chain uses for miners without a GPU.
+pub const CPU_REFERENCE: &str = pog_primitives::profiles::CPU_REFERENCE;
+
+impl From<&pog_primitives::profiles::ProfileFigures> for GenesisProfile {
+	fn from(f: &pog_primitives::profiles::ProfileFigures) -> Self {
+		GenesisProfile {
+			name: f.name.into(),
+			vram_mib: f.vram_mib,
+			gflops: f.gflops,
+			base_score: f.base_score,
+			tolerance_percent: f.tolerance_percent,
+		}
+	}
 }
 
-/// Name of the profile a dev chain uses for miners without a GPU.
-pub const CPU_REFERENCE: &str = "cpu-reference";
-
-/// The default table: datacenter and consumer GPUs, plus the CPU reference for dev chains.
+/// The default table (`pog_primitives::profiles::DEFAULT_PROFILES`) as genesis writes it.
 pub fn default_profiles() -> Vec<GenesisProfile> {
-	vec![
-		//                                  fp32    tf32     fp16     bf16     fp8
-		p("NVIDIA H200", 143_771, [50_000, 320_000, 640_000, 640_000, 1_280_000], 4_000, 15),
-		p("NVIDIA H100 80GB HBM3", 81_559, [50_000, 320_000, 640_000, 640_000, 1_280_000], 3_300, 15),
-		p("NVIDIA A100-SXM4-80GB", 81_920, [14_600, 101_000, 203_000, 203_000, 0], 1_900, 15),
-		p("NVIDIA A100-SXM4-40GB", 40_960, [14_600, 101_000, 203_000, 203_000, 0], 1_300, 15),
-		p("NVIDIA L40S", 46_068, [59_500, 119_000, 235_000, 235_000, 476_000], 900, 15),
-		p("NVIDIA GeForce RTX 4090", 24_564, [53_700, 53_700, 107_000, 107_000, 214_000], 680, 15),
-		p("NVIDIA GeForce RTX 3090", 24_576, [23_100, 23_100, 46_000, 46_000, 0], 430, 15),
-		p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 500, 15),
-		p("Tesla T4", 15_360, [5_300, 0, 42_000, 0, 0], 150, 20),
-		p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 10, 50),
-	]
+	pog_primitives::profiles::DEFAULT_PROFILES.iter().map(GenesisProfile::from).collect()
 }

@@ -4,12 +4,7 @@
 use crate::{mock::*, offchain, pallet::*, types::*, Error, Event};
 use codec::{Decode, Encode};
 use frame_support::{assert_noop, assert_ok, traits::Hooks, BoundedVec};
-use pog_primitives::{
-	commitment::{leaf_hash, proof_from_levels, tree_levels, Hash32 as H32},
-	cpu,
-	verify::ChallengeSpec,
-	LEAF_VALUES,
-};
+use pog_primitives::{commitment::CommittedMatrix, cpu, verify::ChallengeSpec, LEAF_VALUES};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use sp_runtime::{DispatchError, Perbill};
 
@@ -53,47 +48,31 @@ fn challenges_of(miner: &AccountId) -> Vec<ChallengeId> {
 }
 
 fn spec_of(ch: &ChallengeOf<Test>) -> ChallengeSpec {
-	ChallengeSpec { seed: ch.seed, precision: ch.precision, dims: ch.dims, chunk_k: ch.chunk_k }
+	ch.spec()
 }
 
 /// How a (possibly cheating) miner computes C.
 #[derive(Clone, Copy, Debug)]
 enum Compute {
 	Honest,
-	/// Operands rounded to the next lower precision's mantissa.
+	/// Operands rounded to a cheaper format's mantissa (`Precision::substitute_mantissa_bits`).
 	LowerPrecision,
 	/// A fraction (in percent) of the entries replaced by garbage.
 	Corrupt(u32),
 }
 
-/// A miner's result: C and its tree.
-struct Result_ {
-	c: Vec<u32>,
-	levels: Vec<Vec<H32>>,
+/// The opening of `leaf` of a miner's committed C, as `reveal_openings` carries it.
+fn opening(result: &CommittedMatrix, leaf: u32) -> Opening {
+	let (values, proof) = result.open(leaf).expect("leaf inside C");
+	Opening { leaf, values: values.to_vec().try_into().unwrap(), proof: proof.try_into().unwrap() }
 }
 
-impl Result_ {
-	fn root(&self) -> H32 {
-		self.levels.last().unwrap()[0]
-	}
-
-	fn opening(&self, leaf: u32) -> Opening {
-		let start = leaf as usize * LEAF_VALUES;
-		Opening {
-			leaf,
-			values: self.c[start..start + LEAF_VALUES].to_vec().try_into().unwrap(),
-			proof: proof_from_levels(&self.levels, leaf).try_into().unwrap(),
-		}
-	}
-}
-
-fn compute(id: ChallengeId, how: Compute) -> Result_ {
+fn compute(id: ChallengeId, how: Compute) -> CommittedMatrix {
 	let ch = Challenges::<Test>::get(id).unwrap();
 	let spec = spec_of(&ch);
 	let mut c = match how {
 		Compute::LowerPrecision => {
-			let bits = ch.precision.next_lower().map_or(1, |p| p.mantissa_bits());
-			cpu::gemm_rows_rounded(&spec, 0, spec.dims.m, Some(bits))
+			cpu::gemm_rows_rounded(&spec, 0, spec.dims.m, Some(ch.precision.substitute_mantissa_bits()))
 		},
 		_ => cpu::gemm(&spec),
 	};
@@ -105,22 +84,24 @@ fn compute(id: ChallengeId, how: Compute) -> Result_ {
 			}
 		}
 	}
-	let levels = tree_levels(c.chunks(LEAF_VALUES).map(leaf_hash).collect());
-	Result_ { c, levels }
+	CommittedMatrix::new(c)
 }
 
-fn commit(miner: AccountId, id: ChallengeId, result: &Result_) {
+fn commit(miner: AccountId, id: ChallengeId, result: &CommittedMatrix) {
 	let report = AgentReport { elapsed_ms: 1_000, interval_ms: 100, trace_gflops: vec![2; 10].try_into().unwrap() };
 	assert_ok!(Pog::commit_root(RuntimeOrigin::signed(miner), id, result.root(), report));
 }
 
-fn openings_for(id: ChallengeId, result: &Result_) -> BoundedVec<Opening, <Test as crate::Config>::MaxOpenings> {
+fn openings_for(
+	id: ChallengeId,
+	result: &CommittedMatrix,
+) -> BoundedVec<Opening, <Test as crate::Config>::MaxOpenings> {
 	let ch = Challenges::<Test>::get(id).unwrap();
 	let leaves = Pog::leaves_to_open(&ch).expect("sample seed known after the commit block");
-	leaves.into_iter().map(|l| result.opening(l)).collect::<Vec<_>>().try_into().unwrap()
+	leaves.into_iter().map(|l| opening(result, l)).collect::<Vec<_>>().try_into().unwrap()
 }
 
-fn reveal(miner: AccountId, id: ChallengeId, result: &Result_) {
+fn reveal(miner: AccountId, id: ChallengeId, result: &CommittedMatrix) {
 	assert_ok!(Pog::reveal_openings(RuntimeOrigin::signed(miner), id, openings_for(id, result)));
 }
 
@@ -397,7 +378,7 @@ fn honest_miner_is_challenged_verified_scored_and_weighted() {
 		assert_eq!(events().iter().filter(|e| matches!(e, Event::ChallengeIssued { .. })).count(), 2);
 
 		// The miner computes, commits, and reveals after the commitment's block.
-		let results: Vec<Result_> = ids.iter().map(|id| compute(*id, Compute::Honest)).collect();
+		let results: Vec<CommittedMatrix> = ids.iter().map(|id| compute(*id, Compute::Honest)).collect();
 		for (id, r) in ids.iter().zip(&results) {
 			commit(m, *id, r);
 			assert_noop!(
@@ -575,7 +556,7 @@ fn a_corrupted_entry_in_an_opened_leaf_is_caught_by_the_verifier() {
 		// check in the first opened leaf is off by one.
 		let entropy = [1u8; 32];
 		let offsets = pog_primitives::sampling::checked_offsets(&entropy, leaves[0], 2);
-		let mut c = honest.c.clone();
+		let mut c = honest.entries().to_vec();
 		for o in offsets {
 			let i = leaves[0] as usize * LEAF_VALUES + o as usize;
 			c[i] = (f32::from_bits(c[i]) + 1.0).to_bits();
@@ -586,7 +567,7 @@ fn a_corrupted_entry_in_an_opened_leaf_is_caught_by_the_verifier() {
 		assert!(!report.passed());
 		assert_eq!(report.failure.unwrap().leaf, leaves[0]);
 		// ...and the honest leaf passes the same check.
-		let honest_leaf = &honest.c[leaves[0] as usize * LEAF_VALUES..][..LEAF_VALUES];
+		let honest_leaf = &honest.entries()[leaves[0] as usize * LEAF_VALUES..][..LEAF_VALUES];
 		assert!(pog_primitives::verify::check_openings(&spec, [(leaves[0], honest_leaf)], 2, &entropy).passed());
 	});
 }
@@ -615,7 +596,7 @@ fn forged_or_mismatched_proofs_and_wrong_indices_are_refused() {
 
 		let mut wrong_index = good.to_vec();
 		let other = (0..ch_leaves(id)).find(|l| !good.iter().any(|o| o.leaf == *l)).unwrap();
-		wrong_index[0] = r.opening(other);
+		wrong_index[0] = opening(&r, other);
 		assert_noop!(reveal(wrong_index), Error::<Test>::WrongOpeningIndex);
 
 		let mut swapped = good.to_vec();
@@ -728,9 +709,9 @@ fn a_root_replayed_from_another_challenge_is_refused() {
 		assert_noop!(replay(m1, ids[0]), Error::<Test>::WrongStatus);
 		// Replaying another challenge's C under a fresh root does not help either: it is another
 		// seed's C, and its entries fail verification.
-		let mut c = r.c.clone();
+		let mut c = r.entries().to_vec();
 		c[0] ^= 1; // a different C gets a fresh root
-		let replayed = Result_ { levels: tree_levels(c.chunks(LEAF_VALUES).map(leaf_hash).collect()), c };
+		let replayed = CommittedMatrix::new(c);
 		commit(m1, ids[1], &replayed);
 		next_block();
 		reveal(m1, ids[1], &replayed);
@@ -751,7 +732,7 @@ fn a_result_in_a_lower_precision_fails() {
 		let mut seen = std::collections::BTreeSet::new();
 		for round in 0..3 {
 			let ids = issue(m);
-			let results: Vec<Result_> = ids.iter().map(|id| compute(*id, Compute::LowerPrecision)).collect();
+			let results: Vec<CommittedMatrix> = ids.iter().map(|id| compute(*id, Compute::LowerPrecision)).collect();
 			for (id, r) in ids.iter().zip(&results) {
 				seen.insert(Challenges::<Test>::get(id).unwrap().precision);
 				commit(m, *id, r);
@@ -935,7 +916,7 @@ fn random_call_sequences_keep_the_invariants() {
 		// Roomy windows, so that random interleavings reach verdicts as well as expiries.
 		let roomy = ProtocolConfig { slack_ms: 90_000, reveal_window: 15, verdict_window: 25, ..test_config() };
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), roomy));
-		let mut results: std::collections::BTreeMap<ChallengeId, Result_> = Default::default();
+		let mut results: std::collections::BTreeMap<ChallengeId, CommittedMatrix> = Default::default();
 		let mut outcomes: std::collections::BTreeMap<ChallengeId, ChallengeStatus> = Default::default();
 		for step in 0..300 {
 			let m = miners[rng.random_range(0..miners.len())];

@@ -247,6 +247,23 @@ pub struct Challenge<
 	pub votes: BoundedVec<(AccountId, Verdict), MaxVotes>,
 }
 
+impl<AccountId, BlockNumber, MaxVotes> Challenge<AccountId, BlockNumber, MaxVotes>
+where
+	AccountId: Clone + PartialEq + Eq + Debug,
+	BlockNumber: Clone + PartialEq + Eq + Debug,
+	MaxVotes: Get<u32>,
+{
+	/// Everything that defines this challenge's C (what a prover computes and a verifier checks).
+	pub fn spec(&self) -> pog_primitives::verify::ChallengeSpec {
+		pog_primitives::verify::ChallengeSpec {
+			seed: self.seed,
+			precision: self.precision,
+			dims: self.dims,
+			chunk_k: self.chunk_k,
+		}
+	}
+}
+
 /// Credit of one verified GPU; kept until its next challenge is finished.
 #[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub struct GpuCredit<BlockNumber> {
@@ -312,7 +329,7 @@ pub struct Score {
 )]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreWeights {
-	/// GPU weight (55% by default, as the anchor).
+	/// GPU weight (55% by default, NI Compute's documented split).
 	pub gpu: Perbill,
 	/// CPU weight.
 	pub cpu: Perbill,

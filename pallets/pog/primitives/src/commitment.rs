@@ -130,6 +130,79 @@ pub fn proof_from_levels(levels: &[Vec<Hash32>], leaf: u32) -> Vec<Hash32> {
 	proof
 }
 
+/// A miner's committed result: the whole of C (row-major fp32 bit patterns) with every level of
+/// its Merkle tree, so that any leaf opens without recomputing anything. The one implementation
+/// the CPU prover, the pallet's tests and its benchmarks share.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommittedMatrix {
+	c: Vec<u32>,
+	levels: Vec<Vec<Hash32>>,
+}
+
+impl CommittedMatrix {
+	/// Hashes the leaves of `c` and builds its tree. `c.len()` must be a power-of-two multiple
+	/// of [`LEAF_VALUES`] (as every valid challenge's C is).
+	pub fn new(c: Vec<u32>) -> Self {
+		let levels = tree_levels(c.chunks(LEAF_VALUES).map(leaf_hash).collect());
+		Self { c, levels }
+	}
+
+	/// The Merkle root.
+	pub fn root(&self) -> Hash32 {
+		self.levels.last().and_then(|l| l.first()).copied().unwrap_or_default()
+	}
+
+	/// The entries of C.
+	pub fn entries(&self) -> &[u32] {
+		&self.c
+	}
+
+	/// The values of `leaf` and its proof, or `None` when `leaf` is outside C.
+	pub fn open(&self, leaf: u32) -> Option<(&[u32], Vec<Hash32>)> {
+		let start = (leaf as usize).checked_mul(LEAF_VALUES)?;
+		let values = self.c.get(start..start + LEAF_VALUES)?;
+		Some((values, proof_from_levels(&self.levels, leaf)))
+	}
+}
+
+/// The commitment to a C whose entries all equal one value: every leaf is the same, so each
+/// level of the tree is one hash and every proof is the same path. What a miner that computes
+/// nothing would commit (the adversarial tests), and the cheapest valid commitment for the
+/// pallet's benchmarks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConstantCommitment {
+	value: u32,
+	/// The node hash of each level, leaves first, root last.
+	levels: Vec<Hash32>,
+}
+
+impl ConstantCommitment {
+	/// The commitment to a C of `dims` whose entries are all `value` (fp32 bits).
+	pub fn new(value: u32, dims: &Dims) -> Self {
+		let mut levels = alloc::vec![leaf_hash(&[value; LEAF_VALUES])];
+		for _ in 0..dims.tree_depth() {
+			let below = *levels.last().expect("non-empty");
+			levels.push(keccak256_concat(&[&below, &below]));
+		}
+		Self { value, levels }
+	}
+
+	/// The entries' value.
+	pub fn value(&self) -> u32 {
+		self.value
+	}
+
+	/// The Merkle root.
+	pub fn root(&self) -> Hash32 {
+		*self.levels.last().expect("non-empty")
+	}
+
+	/// The proof of any leaf (siblings from the leaf level up).
+	pub fn proof(&self) -> Vec<Hash32> {
+		self.levels[..self.levels.len() - 1].to_vec()
+	}
+}
+
 /// Whether `values` (fp32 bit patterns) are leaf `leaf` of the tree with `root` for a challenge
 /// of shape `dims`, as shown by `proof`.
 pub fn verify_opening(root: &Hash32, dims: &Dims, leaf: u32, values: &[u32], proof: &[Hash32]) -> bool {
@@ -184,6 +257,25 @@ mod tests {
 			assert!(!verify_opening(&root, &dims, leaf, values, &forged), "forged path");
 			assert!(!verify_opening(&root, &dims, leaf, values, &proof[1..]), "short path");
 		}
+	}
+
+	#[test]
+	fn committed_and_constant_matrices_open_what_they_commit() {
+		let dims = Dims { m: 256, n: 512, k: 256 };
+		let c = sample_matrix(&dims);
+		let committed = CommittedMatrix::new(c.clone());
+		assert_eq!(committed.root(), root_of_matrix(&c));
+		for leaf in [0, 17, dims.num_leaves() - 1] {
+			let (values, proof) = committed.open(leaf).unwrap();
+			assert!(verify_opening(&committed.root(), &dims, leaf, values, &proof));
+		}
+		assert!(committed.open(dims.num_leaves()).is_none());
+
+		let value = 1.5f32.to_bits();
+		let constant = ConstantCommitment::new(value, &dims);
+		let full = alloc::vec![value; (dims.m * dims.n) as usize];
+		assert_eq!(constant.root(), root_of_matrix(&full));
+		assert!(verify_opening(&constant.root(), &dims, 5, &[value; LEAF_VALUES], &constant.proof()));
 	}
 
 	#[test]

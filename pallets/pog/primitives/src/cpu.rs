@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 
 use crate::{
 	generator::{Generator, Matrix},
+	sizing,
 	verify::ChallengeSpec,
 };
 
@@ -33,7 +34,7 @@ pub fn round_mantissa(x: f32, bits: u32) -> f32 {
 pub fn gemm_rows_rounded(spec: &ChallengeSpec, row0: u32, rows: u32, mantissa_bits: Option<u32>) -> Vec<u32> {
 	let (n, k) = (spec.dims.n as usize, spec.dims.k as usize);
 	let rows = rows as usize;
-	let chunk = (spec.chunk_k.max(1) as usize).min(k);
+	let chunk = sizing::chunk_len(spec.dims.k, spec.chunk_k) as usize;
 	let g = Generator::new(&spec.seed, spec.precision);
 	let mut c = alloc::vec![0f32; rows * n];
 	let mut p = alloc::vec![0f32; rows * n];

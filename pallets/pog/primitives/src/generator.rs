@@ -32,7 +32,8 @@ pub enum Matrix {
 }
 
 impl Matrix {
-	const fn tag(self) -> u32 {
+	/// The value XORed into the counter's third word: 0 for A, 1 for B.
+	pub const fn tag(self) -> u32 {
 		match self {
 			Matrix::A => 0,
 			Matrix::B => 1,
@@ -73,6 +74,13 @@ impl Generator {
 	/// The Philox key of this challenge.
 	pub fn key(&self) -> Key {
 		self.key
+	}
+
+	/// The counter words that are the same for every block of `matrix`: `[s2 ^ tag, s3]`
+	/// (words 2 and 3 of [`Self::counter`]), for a device kernel that builds counters itself.
+	pub fn counter_tail(&self, matrix: Matrix) -> [u32; 2] {
+		let c = self.counter(matrix, 0, 0);
+		[c[2], c[3]]
 	}
 
 	/// The raw Philox output of block `block` of `line`.

@@ -20,9 +20,11 @@ extern crate alloc;
 
 pub mod commitment;
 pub mod cpu;
+pub mod deposit;
 pub mod generator;
 pub mod philox;
 pub mod precision;
+pub mod profiles;
 pub mod sampling;
 pub mod sizing;
 pub mod verify;

@@ -13,6 +13,10 @@
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use scale_info::TypeInfo;
 
+/// Mantissa bits of OCP FP4 (E2M1), the format below fp8 that a cheater would use for an fp8
+/// challenge (Blackwell tensor cores run it at twice the fp8 rate).
+pub const FP4_E2M1_MANTISSA_BITS: u32 = 1;
+
 /// The precision a challenge's GEMM must run in. Inputs are in this format; accumulation
 /// and the result C are fp32 in every case.
 #[derive(
@@ -118,6 +122,17 @@ impl Precision {
 		}
 	}
 
+	/// Mantissa bits of the cheaper format a cheater substitutes for this one: the next lower
+	/// precision's, and below fp8 (which has no cheaper format in the protocol) FP4 E2M1's
+	/// ([`FP4_E2M1_MANTISSA_BITS`]). Always fewer bits than [`Self::mantissa_bits`], so a result
+	/// computed with operands rounded to it is a real cheat for every precision.
+	pub const fn substitute_mantissa_bits(self) -> u32 {
+		match self.next_lower() {
+			Some(lower) => lower.mantissa_bits(),
+			None => FP4_E2M1_MANTISSA_BITS,
+		}
+	}
+
 	/// Element bits from `r`, a random value of [`Self::slot_bits`] bits (higher bits ignored):
 	/// the slot's top bit is the sign, its low `p` bits the mantissa.
 	#[inline(always)]
@@ -162,6 +177,28 @@ impl Precision {
 	}
 }
 
+impl core::str::FromStr for Precision {
+	type Err = UnknownPrecision;
+
+	/// Parses a precision's [`Precision::name`] in any case; `fp8` also names `fp8-e4m3`.
+	fn from_str(s: &str) -> Result<Self, Self::Err> {
+		Precision::ALL
+			.into_iter()
+			.find(|p| p.name().eq_ignore_ascii_case(s) || (s.eq_ignore_ascii_case("fp8") && *p == Precision::Fp8E4M3))
+			.ok_or(UnknownPrecision)
+	}
+}
+
+/// A name that is not a precision's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownPrecision;
+
+impl core::fmt::Display for UnknownPrecision {
+	fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+		f.write_str("unknown precision (expected one of fp32, tf32, fp16, bf16, fp8-e4m3)")
+	}
+}
+
 #[cfg(test)]
 mod tests {
 	use super::*;
@@ -189,6 +226,24 @@ mod tests {
 			let expect = (1.0 + (e & 7) as f32 / 8.0) * if e & 0x80 != 0 { -1.0 } else { 1.0 };
 			assert_eq!(expect, Precision::Fp8E4M3.to_f32(e));
 		}
+	}
+
+	#[test]
+	fn names_parse_back() {
+		for p in Precision::ALL {
+			assert_eq!(p.name().parse(), Ok(p));
+			assert_eq!(p.name().to_uppercase().parse(), Ok(p));
+		}
+		assert_eq!("fp8".parse(), Ok(Precision::Fp8E4M3));
+		assert_eq!("fp64".parse::<Precision>(), Err(UnknownPrecision));
+	}
+
+	#[test]
+	fn every_precision_has_a_strictly_cheaper_substitute() {
+		for p in Precision::ALL {
+			assert!(p.substitute_mantissa_bits() < p.mantissa_bits(), "{p:?}");
+		}
+		assert_eq!(Precision::Fp8E4M3.substitute_mantissa_bits(), FP4_E2M1_MANTISSA_BITS);
 	}
 
 	#[test]

@@ -23,6 +23,35 @@ pub const K_ALIGN: u32 = 256;
 /// Largest k (2^28); with |elements| < 2 no fp32 partial sum overflows.
 pub const MAX_K: u32 = 1 << 28;
 
+/// The chunk length along k that the protocol's accumulation uses by default (mainnet and dev
+/// presets, the agent's benchmarks).
+pub const DEFAULT_CHUNK_K: u32 = 8192;
+
+/// Whether `chunk_k` is a valid accumulation chunk: a positive multiple of [`K_ALIGN`].
+pub const fn is_valid_chunk_k(chunk_k: u32) -> bool {
+	chunk_k >= K_ALIGN && chunk_k.is_multiple_of(K_ALIGN)
+}
+
+/// The length of a full chunk of the accumulation along `k`: `chunk_k`, at least 1 and at most `k`.
+pub const fn chunk_len(k: u32, chunk_k: u32) -> u32 {
+	let c = if chunk_k == 0 { 1 } else { chunk_k };
+	if k == 0 {
+		1
+	} else if c < k {
+		c
+	} else {
+		k
+	}
+}
+
+/// The chunks `(k0, kc)` of the protocol's accumulation along `k`: `C = Σ A[:, k0..k0+kc]·B[k0..k0+kc, :]`,
+/// each chunk's partial product summed on its own and then added into C. Every chunk has
+/// [`chunk_len`] columns but the last, which has the rest.
+pub fn chunks(k: u32, chunk_k: u32) -> impl Iterator<Item = (u32, u32)> {
+	let step = chunk_len(k, chunk_k);
+	(0..k).step_by(step as usize).map(move |k0| (k0, step.min(k - k0)))
+}
+
 /// The shape of a challenge GEMM: `C (m×n) = A (m×k) · B (k×n)`.
 #[derive(
 	Clone, Copy, Debug, PartialEq, Eq, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo, Default,
@@ -113,6 +142,18 @@ pub fn allowed_ms(expected_ms: u64, tolerance_percent: u8, slack_ms: u64) -> u64
 #[cfg(test)]
 mod tests {
 	use super::*;
+
+	#[test]
+	fn chunks_cover_k_once_in_order() {
+		let all: alloc::vec::Vec<_> = chunks(20_480, 8192).collect();
+		assert_eq!(all, [(0, 8192), (8192, 8192), (16_384, 4096)]);
+		assert_eq!(chunks(4096, 8192).collect::<alloc::vec::Vec<_>>(), [(0, 4096)]);
+		assert_eq!(chunks(512, 0).count(), 512, "a zero chunk length is read as 1");
+		assert_eq!(chunks(0, 256).count(), 0);
+		assert_eq!(chunk_len(4096, 8192), 4096);
+		assert!(is_valid_chunk_k(K_ALIGN) && is_valid_chunk_k(DEFAULT_CHUNK_K));
+		assert!(!is_valid_chunk_k(0) && !is_valid_chunk_k(K_ALIGN + 1));
+	}
 
 	#[test]
 	fn output_dims_follow_vram() {

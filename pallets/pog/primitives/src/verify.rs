@@ -37,7 +37,7 @@ use crate::{
 	commitment::{leaf_position, Hash32},
 	generator::{ChallengeSeed, Generator, Matrix},
 	sampling::checked_offsets,
-	Dims, Precision,
+	sizing, Dims, Precision,
 };
 
 /// Standard deviations of the accumulation-error model an honest result may deviate by.
@@ -176,7 +176,7 @@ fn entries<F: Format>(spec: &ChallengeSpec, row: u32, cols: &[u32]) -> Vec<Exact
 
 /// Longest chain of fp32 additions of an honest, chunked accumulation.
 pub fn chain_length(k: u32, chunk_k: u32) -> u64 {
-	let chunk = u64::from(chunk_k.max(1));
+	let chunk = u64::from(sizing::chunk_len(k, chunk_k));
 	let k = u64::from(k);
 	k.min(chunk + k.div_ceil(chunk))
 }
@@ -203,7 +203,7 @@ pub fn tolerance_sq(spec: &ChallengeSpec, sum_sq: f64) -> f64 {
 	let chain = chain_length(spec.dims.k, spec.chunk_k) as f64;
 	let mut variance = (chain + 2.0) / 6.0;
 	if truncating_accumulation(spec.precision) {
-		let chunk = f64::from(spec.chunk_k.max(1).min(spec.dims.k));
+		let chunk = f64::from(sizing::chunk_len(spec.dims.k, spec.chunk_k));
 		let g = f64::from(TRUNCATION_GROUP);
 		variance += chunk * chunk / (3.0 * g * g);
 	}
@@ -347,9 +347,9 @@ mod tests {
 		g.fill_line_f32(Matrix::A, row, 0, &mut a);
 		g.fill_line_f32(Matrix::B, col, 0, &mut b);
 		let mut c = 0f32;
-		for chunk in (0..k).step_by(s.chunk_k as usize) {
+		for (k0, kc) in sizing::chunks(s.dims.k, s.chunk_k) {
 			let mut acc = 0f32;
-			let end = (chunk + s.chunk_k as usize).min(k);
+			let (chunk, end) = (k0 as usize, (k0 + kc) as usize);
 			for group in (chunk..end).step_by(TRUNCATION_GROUP as usize) {
 				let exact: f64 =
 					(group..group + TRUNCATION_GROUP as usize).map(|i| f64::from(a[i]) * f64::from(b[i])).sum();

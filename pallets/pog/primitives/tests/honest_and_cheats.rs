@@ -122,8 +122,7 @@ fn results_in_a_lower_precision_are_rejected() {
 	let mut rng = rng();
 	for i in 0..500 {
 		let precision = Precision::ALL[i % 5];
-		// fp8 has no cheaper format in the protocol; FP4 (E2M1, one mantissa bit) stands in.
-		let lower_bits = precision.next_lower().map_or(1, |p| p.mantissa_bits());
+		let lower_bits = precision.substitute_mantissa_bits();
 		let mut case = random_case(&mut rng, precision, Order::Blocked);
 		case.offsets = (0..64).map(|o| o * 4).collect(); // a whole challenge's worth of entries
 		let values = claimed_leaf(&case, Order::Blocked, Some(lower_bits));

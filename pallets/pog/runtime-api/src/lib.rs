@@ -3,6 +3,7 @@
 //! No custom RPC: clients call it through `state_call` (`api.call.pogApi.*` in polkadot.js,
 //! `runtime_api()` in subxt), which every node serves.
 #![cfg_attr(not(feature = "std"), no_std)]
+#![warn(missing_docs)]
 
 extern crate alloc;
 

@@ -1,0 +1,113 @@
+//! How this miner departs from the protocol: not at all in a production build. With the cargo
+//! feature `adversary` (the integration tests build the agent with it), `run --adversary <cheat>`
+//! and `register --adversary-extra-gpus N` make a cheating miner, so that the tests can show the
+//! chain catches each cheat. Every such behaviour is here; the miner loop only calls the hooks of
+//! [`Behaviour`], which are the honest steps without the feature.
+
+use pog_primitives::verify::ChallengeSpec;
+use pog_prover::{Committed, OpenedLeaf, Progress, Prover};
+
+/// The ways a cheating miner answers (tests only).
+#[cfg(feature = "adversary")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Adversary {
+	/// Add large errors to 5% of C before committing.
+	Corrupt,
+	/// Compute with operands rounded to a cheaper format (the next lower precision; FP4 E2M1
+	/// for fp8 challenges): every challenge is answered wrongly.
+	LowerPrecision,
+	/// Reveal openings with a forged Merkle path.
+	ForgedPath,
+	/// Commit after the deadline.
+	LateCommit,
+	/// Commit a constant C at once, computing nothing (also measures the validators' cost of a
+	/// full-size challenge without a GPU).
+	Constant,
+}
+
+/// What the miner does at each step where a cheater would differ.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Behaviour {
+	#[cfg(feature = "adversary")]
+	cheat: Option<Adversary>,
+}
+
+#[cfg(feature = "adversary")]
+impl Behaviour {
+	/// A miner that cheats as `cheat` says (honest with `None`).
+	pub fn new(cheat: Option<Adversary>) -> Self {
+		if let Some(cheat) = cheat {
+			tracing::warn!(?cheat, "ADVERSARIAL MODE (tests only): this miner cheats on purpose");
+		}
+		Self { cheat }
+	}
+
+	/// Computes and commits C.
+	pub fn prove(
+		self,
+		prover: &dyn Prover,
+		spec: &ChallengeSpec,
+		progress: Progress,
+	) -> anyhow::Result<Box<dyn Committed>> {
+		use pog_prover::adversary::{self, Cheat};
+		let cheat = match self.cheat {
+			Some(Adversary::Corrupt) => Cheat::Corrupt { permille: 50 },
+			Some(Adversary::LowerPrecision) => Cheat::LowerPrecision,
+			Some(Adversary::Constant) => Cheat::Constant,
+			_ => return prover.prove(spec, progress),
+		};
+		if let Some(bits) = cheat.rounded_mantissa_bits(spec) {
+			tracing::warn!(
+				precision = spec.precision.name(),
+				"adversary: computing with operands rounded to {bits} mantissa bits (the challenge's precision has {})",
+				spec.precision.mantissa_bits()
+			);
+		}
+		adversary::prove(prover, spec, cheat, progress)
+	}
+
+	/// Whether the root is sent only after the deadline.
+	pub fn commits_late(self) -> bool {
+		self.cheat == Some(Adversary::LateCommit)
+	}
+
+	/// Changes the openings before they are revealed.
+	pub fn tamper(self, opened: &mut [OpenedLeaf]) {
+		if self.cheat == Some(Adversary::ForgedPath) {
+			if let Some(node) = opened.first_mut().and_then(|o| o.proof.first_mut()) {
+				node[0] ^= 0xff;
+			}
+		}
+	}
+}
+
+#[cfg(not(feature = "adversary"))]
+impl Behaviour {
+	/// Computes and commits C as the protocol asks.
+	pub fn prove(
+		self,
+		prover: &dyn Prover,
+		spec: &ChallengeSpec,
+		progress: Progress,
+	) -> anyhow::Result<Box<dyn Committed>> {
+		prover.prove(spec, progress)
+	}
+
+	/// Whether the root is sent only after the deadline: never.
+	pub fn commits_late(self) -> bool {
+		false
+	}
+
+	/// Changes the openings before they are revealed: never.
+	pub fn tamper(self, _opened: &mut [OpenedLeaf]) {}
+}
+
+/// UUIDs of `extra` claimed GPUs that are not on this machine (a miner claiming more units than
+/// it has; tests only), made like the CPU backend's from the account.
+#[cfg(feature = "adversary")]
+pub fn phantom_uuids(account: &[u8; 32], extra: u32) -> Vec<[u8; 16]> {
+	if extra > 0 {
+		tracing::warn!(extra, "ADVERSARIAL MODE (tests only): claiming GPUs that are not present");
+	}
+	(0..extra).map(|i| crate::hardware::cpu_uuid(account, 1000 + i)).collect()
+}

@@ -1,0 +1,78 @@
+//! The default GPU profile table: what the genesis presets register, what benchmarks and tests
+//! size their challenges from. Figures and their sources are in `docs/profiles.md`.
+//!
+//! Expected throughput is what a healthy card sustains in a long cuBLAS GEMM, not the datasheet
+//! peak: 65% of the dense tensor peak and 75% of the FP32 peak (an H200 through cuBLAS,
+//! `docs/gpu-baseline.md`, sustained 664 of 989 bf16 TFLOPS after 5 s, 67%; fp32 51 of 67, 76%).
+//! Memory is the total NVML reports.
+
+/// One profile's figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProfileFigures {
+	/// Model name, as NVML reports it.
+	pub name: &'static str,
+	/// Memory in MiB.
+	pub vram_mib: u32,
+	/// Expected GFLOPS per precision, in [`crate::Precision::ALL`]'s order (0 = unsupported).
+	pub gflops: [u32; 5],
+	/// Score points of a verified GPU (1000 = 1 point).
+	pub base_score: u32,
+	/// Throughput tolerance in percent.
+	pub tolerance_percent: u8,
+}
+
+/// Name of the profile a dev chain uses for miners without a GPU.
+pub const CPU_REFERENCE: &str = "cpu-reference";
+
+const fn p(
+	name: &'static str,
+	vram_mib: u32,
+	gflops: [u32; 5],
+	base_score: u32,
+	tolerance_percent: u8,
+) -> ProfileFigures {
+	ProfileFigures { name, vram_mib, gflops, base_score, tolerance_percent }
+}
+
+/// The default table: datacenter and consumer GPUs, plus the CPU reference for dev chains.
+/// Genesis gives them ids 0, 1, … in this order.
+pub const DEFAULT_PROFILES: [ProfileFigures; 10] = [
+	//                                  fp32    tf32     fp16     bf16     fp8
+	p("NVIDIA H200", 143_771, [50_000, 320_000, 640_000, 640_000, 1_280_000], 4_000, 15),
+	p("NVIDIA H100 80GB HBM3", 81_559, [50_000, 320_000, 640_000, 640_000, 1_280_000], 3_300, 15),
+	p("NVIDIA A100-SXM4-80GB", 81_920, [14_600, 101_000, 203_000, 203_000, 0], 1_900, 15),
+	p("NVIDIA A100-SXM4-40GB", 40_960, [14_600, 101_000, 203_000, 203_000, 0], 1_300, 15),
+	p("NVIDIA L40S", 46_068, [59_500, 119_000, 235_000, 235_000, 476_000], 900, 15),
+	p("NVIDIA GeForce RTX 4090", 24_564, [53_700, 53_700, 107_000, 107_000, 214_000], 680, 15),
+	p("NVIDIA GeForce RTX 3090", 24_576, [23_100, 23_100, 46_000, 46_000, 0], 430, 15),
+	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 500, 15),
+	p("Tesla T4", 15_360, [5_300, 0, 42_000, 0, 0], 150, 20),
+	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 10, 50),
+];
+
+/// The default profile named `name`.
+pub fn default_profile(name: &str) -> Option<&'static ProfileFigures> {
+	DEFAULT_PROFILES.iter().find(|p| p.name == name)
+}
+
+/// The default H100 80GB's figures (the reference card of benchmarks and docs).
+pub const H100: ProfileFigures = DEFAULT_PROFILES[1];
+/// The default H200's figures (the largest card of the table).
+pub const H200: ProfileFigures = DEFAULT_PROFILES[0];
+/// The CPU reference's figures.
+pub const CPU: ProfileFigures = DEFAULT_PROFILES[9];
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn names_are_unique_and_the_named_constants_are_theirs() {
+		for (i, a) in DEFAULT_PROFILES.iter().enumerate() {
+			assert!(DEFAULT_PROFILES[i + 1..].iter().all(|b| b.name != a.name), "{} twice", a.name);
+		}
+		assert_eq!(default_profile("NVIDIA H100 80GB HBM3"), Some(&H100));
+		assert_eq!(default_profile("NVIDIA H200"), Some(&H200));
+		assert_eq!(default_profile(CPU_REFERENCE), Some(&CPU));
+	}
+}
