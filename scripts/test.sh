@@ -12,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 scripts/setup.sh
-step() { printf '\n==> %s\n' "$*"; }
+started=$SECONDS
+step() { printf '\n==> [%d:%02d] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) "$*"; }
 
 # The features the unit tests run with: benchmarks as tests, try_state checks, and the agent's
 # test-only cheating modes (which the integration tests need too).
@@ -44,4 +45,4 @@ cargo build --release -p offchain-gpu --features adversary
 step "integration tests against a live node (@polkadot/api $(node -p 'require("./tests/package.json").dependencies["@polkadot/api"]'))"
 (cd tests && npm ci --no-audit --no-fund --loglevel=error && npm test)
 
-printf '\nall tests passed\n'
+printf '\nall tests passed in %d:%02d\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60))

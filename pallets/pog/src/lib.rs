@@ -495,6 +495,14 @@ pub mod pallet {
 		NothingToExpire,
 		/// The claimed profile has no throughput in any precision.
 		NoPrecision,
+		/// The verdict window of the challenge has closed; only verdicts inside it count.
+		VerdictWindowClosed,
+		/// More CPU cores than any machine has (at most `types::MAX_CPU_CORES`).
+		ImplausibleCpuCores,
+		/// More memory than any machine has (at most `types::MAX_RAM_MIB`).
+		ImplausibleRam,
+		/// More disk than any machine has (at most `types::MAX_DISK_GIB`).
+		ImplausibleDisk,
 	}
 
 	#[pallet::hooks]

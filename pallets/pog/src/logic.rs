@@ -74,13 +74,21 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Check claims; returns the number of GPUs. `owner` may keep UUIDs it already owns.
+	///
+	/// Counts first, from the call alone, so that the storage reads after it are bounded by
+	/// `MaxGpusPerMiner`, as the call's weight assumes (not by `MaxClaims × MaxGpusPerMiner`).
 	fn validate_claims(owner: &T::AccountId, claims: &ClaimsOf<T>) -> Result<u32, DispatchError> {
 		ensure!(!claims.is_empty(), Error::<T>::NoClaims);
-		let mut seen: Vec<GpuUuid> = Vec::new();
+		let mut gpus = 0u32;
 		for claim in claims.iter() {
-			ensure!(Profiles::<T>::contains_key(claim.profile), Error::<T>::UnknownProfile);
 			ensure!(claim.count > 0, Error::<T>::ZeroCount);
 			ensure!(claim.count as usize == claim.uuids.len(), Error::<T>::CountMismatch);
+			gpus = gpus.saturating_add(claim.count);
+		}
+		ensure!(gpus <= T::MaxGpusPerMiner::get(), Error::<T>::TooManyGpus);
+		let mut seen: Vec<GpuUuid> = Vec::with_capacity(gpus as usize);
+		for claim in claims.iter() {
+			ensure!(Profiles::<T>::contains_key(claim.profile), Error::<T>::UnknownProfile);
 			for uuid in claim.uuids.iter() {
 				ensure!(!seen.contains(uuid), Error::<T>::DuplicateUuid);
 				if let Some(o) = UuidOwner::<T>::get(uuid) {
@@ -89,8 +97,17 @@ impl<T: Config> Pallet<T> {
 				seen.push(*uuid);
 			}
 		}
-		ensure!(seen.len() as u32 <= T::MaxGpusPerMiner::get(), Error::<T>::TooManyGpus);
-		Ok(seen.len() as u32)
+		Ok(gpus)
+	}
+
+	/// Refuses declared hardware beyond what any machine has.
+	fn validate_hardware(hardware: &Hardware) -> DispatchResult {
+		hardware.check().map_err(|fault| match fault {
+			HardwareFault::CpuCores => Error::<T>::ImplausibleCpuCores,
+			HardwareFault::Ram => Error::<T>::ImplausibleRam,
+			HardwareFault::Disk => Error::<T>::ImplausibleDisk,
+		})?;
+		Ok(())
 	}
 
 	/// The deposit a miner with `gpus` claimed GPUs holds.
@@ -134,6 +151,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(!Miners::<T>::contains_key(&who), Error::<T>::AlreadyRegistered);
 		ensure!(MinerCount::<T>::get() < T::MaxMiners::get(), Error::<T>::TooManyMiners);
 		let gpus = Self::validate_claims(&who, &claims)?;
+		Self::validate_hardware(&hardware)?;
 		let deposit = Self::deposit_for(gpus);
 		T::Currency::hold(&HoldReason::MinerDeposit.into(), &who, deposit)
 			.map_err(|_| Error::<T>::InsufficientDeposit)?;
@@ -160,6 +178,7 @@ impl<T: Config> Pallet<T> {
 		let mut info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
 		ensure!(!Self::round_in_flight(&info), Error::<T>::RoundInFlight);
 		let gpus = Self::validate_claims(&who, &claims)?;
+		Self::validate_hardware(&hardware)?;
 		let deposit = Self::deposit_for(gpus);
 		let reason = HoldReason::MinerDeposit.into();
 		if deposit > info.deposit {
@@ -412,6 +431,7 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn do_verdict(who: T::AccountId, id: ChallengeId, verdict: Verdict) -> DispatchResult {
 		let mut ch = Challenges::<T>::get(id).ok_or(Error::<T>::UnknownChallenge)?;
 		ensure!(ch.status == ChallengeStatus::Revealed, Error::<T>::WrongStatus);
+		ensure!(ch.verdict_deadline.is_none_or(|d| Self::now() <= d), Error::<T>::VerdictWindowClosed);
 		ensure!(!ch.votes.iter().any(|(v, _)| v == &who), Error::<T>::AlreadyVoted);
 		ch.votes.try_push((who.clone(), verdict)).map_err(|_| Error::<T>::TooManyValidators)?;
 		Self::deposit_event(Event::VerdictSubmitted { id, validator: who, verdict });

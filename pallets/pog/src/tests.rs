@@ -3,7 +3,11 @@
 
 use crate::{mock::*, offchain, pallet::*, types::*, Error, Event};
 use codec::{Decode, Encode};
-use frame_support::{assert_noop, assert_ok, traits::Hooks, BoundedVec};
+use frame_support::{
+	assert_noop, assert_ok,
+	traits::{Get, Hooks},
+	BoundedVec,
+};
 use pog_primitives::{commitment::CommittedMatrix, cpu, verify::ChallengeSpec, LEAF_VALUES};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use sp_runtime::{DispatchError, Perbill};
@@ -278,6 +282,77 @@ fn bad_registrations_are_named_errors_and_change_nothing() {
 		);
 		register_cpu_miner(m, &[uuid(1)]);
 		assert_noop!(reg(vec![claim(CPU_PROFILE, &[uuid(2)])]), Error::<Test>::AlreadyRegistered);
+		try_state();
+	});
+}
+
+#[test]
+fn implausible_hardware_is_refused_and_changes_nothing() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		let reg = |h: Hardware| {
+			Pog::register_miner(RuntimeOrigin::signed(m), claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), h)
+		};
+		assert_noop!(reg(Hardware { cpu_cores: u32::MAX, ..hardware() }), Error::<Test>::ImplausibleCpuCores);
+		assert_noop!(reg(Hardware { ram_mib: u64::MAX, ..hardware() }), Error::<Test>::ImplausibleRam);
+		assert_noop!(reg(Hardware { disk_gib: u64::MAX, ..hardware() }), Error::<Test>::ImplausibleDisk);
+		assert_noop!(reg(Hardware { cpu_cores: MAX_CPU_CORES + 1, ..hardware() }), Error::<Test>::ImplausibleCpuCores);
+		// The largest plausible machine is accepted, and an update cannot smuggle in more.
+		let biggest = Hardware { cpu_cores: MAX_CPU_CORES, ram_mib: MAX_RAM_MIB, disk_gib: MAX_DISK_GIB, ..hardware() };
+		assert_ok!(reg(biggest.clone()));
+		let update =
+			|h: Hardware| Pog::update_miner(RuntimeOrigin::signed(m), claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), h);
+		assert_noop!(update(Hardware { ram_mib: MAX_RAM_MIB + 1, ..biggest }), Error::<Test>::ImplausibleRam);
+		try_state();
+	});
+}
+
+#[test]
+fn claims_are_counted_before_any_uuid_is_read() {
+	new_test_ext().execute_with(|| {
+		// One UUID of the claims belongs to another miner; the claims also exceed the GPU limit.
+		// The count is refused first, from the call alone, before any owner is read (the weight
+		// covers MaxGpusPerMiner reads, not MaxClaims × MaxGpusPerMiner).
+		register_cpu_miner(account("Miner2"), &[uuid(7)]);
+		let max: u32 = <Test as crate::Config>::MaxGpusPerMiner::get();
+		let max = max as u8;
+		let too_many: Vec<GpuUuid> = (7..7 + max + 1).map(uuid).collect();
+		let (first, rest) = too_many.split_at(1);
+		assert_noop!(
+			Pog::register_miner(
+				RuntimeOrigin::signed(account("Miner1")),
+				claims(vec![claim(CPU_PROFILE, first), claim(CPU_PROFILE, rest)]),
+				hardware()
+			),
+			Error::<Test>::TooManyGpus
+		);
+	});
+}
+
+#[test]
+fn a_verdict_after_the_verdict_window_is_refused_and_not_counted() {
+	new_test_ext().execute_with(|| {
+		let (m, id) = one_gpu_challenge();
+		// A fake C: a validator that votes it passed after the window must not pass it.
+		let r = compute(id, Compute::Corrupt(100));
+		commit(m, id, &r);
+		next_block();
+		reveal(m, id, &r);
+		let deadline = Challenges::<Test>::get(id).unwrap().verdict_deadline.expect("set at the reveal");
+		while System::block_number() <= deadline {
+			next_block();
+		}
+		let late = Verdict { passed: true, entries_checked: 64, worst_permille: 0, failed_leaf: None };
+		for validator in ["Alice", "Bob", "Charlie"] {
+			assert_noop!(
+				Pog::submit_verdict(RuntimeOrigin::signed(account(validator)), id, late),
+				Error::<Test>::VerdictWindowClosed
+			);
+		}
+		assert_eq!(status(id), ChallengeStatus::Revealed);
+		assert_ok!(Pog::expire_challenges(RuntimeOrigin::signed(account("Eve")), vec![id].try_into().unwrap()));
+		assert_eq!(status(id), ChallengeStatus::Inconclusive);
+		assert!(Credits::<Test>::get(m).is_empty(), "no credit from a verdict outside the window");
 		try_state();
 	});
 }

@@ -88,6 +88,42 @@ pub struct Hardware {
 	pub disk_gib: u64,
 }
 
+/// Most logical CPU cores a miner may declare: 4,096, three times the largest single machines
+/// of 2026 (an 8-socket Xeon 6 with 1,376 threads; a 2-socket EPYC 9965 has 768).
+pub const MAX_CPU_CORES: u32 = 4096;
+/// Most memory a miner may declare: 64 TiB in MiB (the largest single-image servers hold 32 TB).
+pub const MAX_RAM_MIB: u64 = 64 << 20;
+/// Most disk a miner may declare: 16 PiB in GiB (a host with several full JBODs of 30 TB drives
+/// holds a few PiB).
+pub const MAX_DISK_GIB: u64 = 16 << 20;
+
+/// What is implausible about declared hardware.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HardwareFault {
+	/// More than [`MAX_CPU_CORES`].
+	CpuCores,
+	/// More than [`MAX_RAM_MIB`].
+	Ram,
+	/// More than [`MAX_DISK_GIB`].
+	Disk,
+}
+
+impl Hardware {
+	/// Whether the declared figures are within what a real machine has.
+	pub fn check(&self) -> Result<(), HardwareFault> {
+		if self.cpu_cores > MAX_CPU_CORES {
+			return Err(HardwareFault::CpuCores);
+		}
+		if self.ram_mib > MAX_RAM_MIB {
+			return Err(HardwareFault::Ram);
+		}
+		if self.disk_gib > MAX_DISK_GIB {
+			return Err(HardwareFault::Disk);
+		}
+		Ok(())
+	}
+}
+
 /// A registered miner.
 #[derive(CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound, Encode, Decode, TypeInfo, MaxEncodedLen)]
 #[scale_info(skip_type_params(MaxClaims, MaxGpus))]

@@ -65,6 +65,36 @@ pub const CPU: ProfileFigures = DEFAULT_PROFILES[9];
 #[cfg(test)]
 mod tests {
 	use super::*;
+	use alloc::{format, string::String, vec::Vec};
+
+	/// `n` with thousands separators, as the docs write it.
+	fn grouped(n: u32) -> String {
+		let digits = format!("{n}");
+		let mut out = String::new();
+		for (i, c) in digits.chars().enumerate() {
+			if i > 0 && (digits.len() - i).is_multiple_of(3) {
+				out.push(',');
+			}
+			out.push(c);
+		}
+		out
+	}
+
+	#[test]
+	fn the_docs_table_carries_the_same_figures() {
+		let doc = include_str!("../../../../docs/profiles.md");
+		for p in DEFAULT_PROFILES.iter().filter(|p| p.name != CPU_REFERENCE) {
+			let row = doc
+				.lines()
+				.find(|l| l.starts_with(&format!("| {} |", p.name)))
+				.unwrap_or_else(|| panic!("docs/profiles.md has no row for {}", p.name));
+			let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+			assert_eq!(cells[2], grouped(p.vram_mib), "{}: memory", p.name);
+			let expected: Vec<String> = p.gflops.iter().map(|g| grouped(*g)).collect();
+			assert_eq!(cells[4], expected.join(" / "), "{}: expected GFLOPS", p.name);
+			assert_eq!(cells[5], grouped(p.base_score), "{}: base score", p.name);
+		}
+	}
 
 	#[test]
 	fn names_are_unique_and_the_named_constants_are_theirs() {
