@@ -35,7 +35,7 @@ SKIP_WASM_BUILD=1 cargo test -q --release "${chain_crates[@]}" --features "$test
 step "miner agent: the device-neutral prover and its CPU backend, the adversary's cheats, state file, chain client types; CUDA backend's host-side logic"
 cargo test -q --release "${agent_crates[@]}" --features offchain-gpu/adversary
 
-step "node and miner agent (release build; cold ~35 min on 2 cores, warm seconds)"
+step "node and miner agent (release build; what the unit tests above did not already compile)"
 # Built one at a time: built together, cargo would unify their dependencies' features and
 # rebuild the whole node tree once more. The agent is built with its test-only cheating modes,
 # which tests/cheaters.test.mjs runs.

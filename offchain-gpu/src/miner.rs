@@ -116,7 +116,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		devices,
 		behaviour: args.behaviour(),
 		openings,
-		max_trace: 256,
+		max_trace: pog_primitives::MAX_TRACE_LEN as usize,
 		head: head_rx,
 		bars: MultiProgress::new(),
 		finished: finished_tx,

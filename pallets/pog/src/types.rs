@@ -28,7 +28,7 @@ pub type LeafLen = ConstU32<{ pog_primitives::LEAF_VALUES as u32 }>;
 /// Longest Merkle proof (tree depth ≤ 2·17 − 8 = 26).
 pub type MaxProofLen = ConstU32<32>;
 /// Longest throughput trace in an agent report.
-pub type MaxTraceLen = ConstU32<256>;
+pub type MaxTraceLen = ConstU32<{ pog_primitives::MAX_TRACE_LEN }>;
 
 /// A GPU model the chain knows: what it must be able to do.
 #[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]

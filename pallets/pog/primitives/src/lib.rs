@@ -32,4 +32,8 @@ pub mod verify;
 pub use commitment::{Hash32, Keccak256, LEAF_BYTES, LEAF_VALUES};
 pub use generator::{ChallengeSeed, Matrix};
 pub use precision::Precision;
+
+/// Most intervals of an agent's throughput trace the chain stores with a commitment (the agent
+/// coarsens a longer trace to fit).
+pub const MAX_TRACE_LEN: u32 = 256;
 pub use sizing::Dims;
