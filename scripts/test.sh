@@ -27,6 +27,7 @@ cargo fmt --all -- --check
 step "lints (cargo clippy -D warnings) on every crate"
 SKIP_WASM_BUILD=1 cargo clippy -q --release "${chain_crates[@]}" --features "$test_features" --all-targets -- -D warnings
 cargo clippy -q --release "${agent_crates[@]}" --features offchain-gpu/adversary --all-targets -- -D warnings
+cargo clippy -q --release "${agent_crates[@]}" --all-targets -- -D warnings # the production build, no cheats
 SKIP_WASM_BUILD=1 cargo clippy -q --release -p pog-node --all-targets -- -D warnings
 
 step "chain: primitives (generator, known answers, commitment, verification), pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state, benchmarks as tests), runtime (genesis presets, signed OCW extrinsics), verifier benchmark shapes"
@@ -34,6 +35,8 @@ SKIP_WASM_BUILD=1 cargo test -q --release "${chain_crates[@]}" --features "$test
 
 step "miner agent: the device-neutral prover and its CPU backend, the adversary's cheats, state file, chain client types; CUDA backend's host-side logic"
 cargo test -q --release "${agent_crates[@]}" --features offchain-gpu/adversary
+# The production build's command line has no cheating flags.
+cargo test -q --release -p offchain-gpu cli::
 
 step "node and miner agent (release build; what the unit tests above did not already compile)"
 # Built one at a time: built together, cargo would unify their dependencies' features and

@@ -264,3 +264,26 @@ impl SelftestArgs {
 		}
 	}
 }
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	#[test]
+	fn cheating_flags_exist_only_in_an_adversary_build() {
+		let run = Cli::try_parse_from(["offchain-gpu", "run", "--suri", "//Bob", "--adversary", "corrupt"]);
+		assert_eq!(run.is_ok(), cfg!(feature = "adversary"), "run --adversary");
+		let register =
+			Cli::try_parse_from(["offchain-gpu", "register", "--suri", "//Bob", "--adversary-extra-gpus", "2"]);
+		assert_eq!(register.is_ok(), cfg!(feature = "adversary"), "register --adversary-extra-gpus");
+		assert!(Cli::try_parse_from(["offchain-gpu", "run", "--suri", "//Bob"]).is_ok());
+	}
+
+	#[test]
+	fn precisions_parse_by_name() {
+		let cli = Cli::try_parse_from(["offchain-gpu", "bench", "--precision", "bf16,FP8"]).unwrap();
+		let Command::Bench(args) = cli.command else { panic!("bench") };
+		assert_eq!(args.config().precisions, vec![Precision::Bf16, Precision::Fp8E4M3]);
+		assert!(Cli::try_parse_from(["offchain-gpu", "bench", "--precision", "int8"]).is_err());
+	}
+}
