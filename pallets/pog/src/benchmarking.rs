@@ -10,7 +10,7 @@ use frame_support::{
 };
 use frame_system::RawOrigin;
 use pog_primitives::{commitment, LEAF_VALUES};
-use sp_runtime::{traits::Hash, Perbill, Saturating};
+use sp_runtime::{Perbill, Saturating};
 
 const SEED: u32 = 0;
 
@@ -87,68 +87,69 @@ where
 	who
 }
 
-/// Move `blocks` ahead, recording a hash for the block left behind (the sample seed needs it).
-fn advance<T: Config>(blocks: u32) {
-	let now = frame_system::Pallet::<T>::block_number();
-	frame_system::BlockHash::<T>::insert(now, T::Hashing::hash_of(&now));
-	frame_system::Pallet::<T>::set_block_number(now.saturating_add(blocks.into()));
+/// Opens round 1 in its commit phase, as `on_initialize` would, with a commit window that is
+/// still open.
+fn open_round<T: Config>() {
+	let mut round = Pog::<T>::genesis_round();
+	round.index = 1;
+	round.phase = RoundPhase::Commit;
+	round.seed = [3u8; 32];
+	round.started_at = frame_system::Pallet::<T>::block_number();
+	round.start_ms = 0;
+	round.commit_close_ms = u64::MAX;
+	Round::<T>::put(round);
 }
 
-/// Issue a round to `miner` and finish it as passed, so that a later call has a previous round
-/// to prune.
-fn finished_round<T: Config>(miner: &T::AccountId) {
-	advance::<T>(1);
-	Pog::<T>::do_issue(miner.clone()).expect("due");
-	for id in Miners::<T>::get(miner).expect("registered").current_round {
-		InFlight::<T>::remove(id);
-		Challenges::<T>::mutate(id, |c| {
-			if let Some(c) = c {
-				c.status = ChallengeStatus::Passed;
-			}
-		});
-	}
-	Miners::<T>::mutate(miner, |m| {
-		if let Some(m) = m {
-			m.next_due = frame_system::Pallet::<T>::block_number();
-		}
+/// Draws round 1's sample with every committed GPU selected and the windows open.
+fn select_all<T: Config>() {
+	let mut round = Pog::<T>::round();
+	let far = frame_system::Pallet::<T>::block_number().saturating_add(1000u32.into());
+	round.phase = RoundPhase::Reveal;
+	round.selection = Some(Selection {
+		seed: [5u8; 32],
+		at: frame_system::Pallet::<T>::block_number(),
+		probability: Perbill::one(),
+		capacity: u32::MAX,
+		reveal_deadline: far,
+		verdict_deadline: far,
 	});
+	Round::<T>::put(round);
 }
 
-/// A committed challenge whose C is all zeros and whose tree is as deep as the protocol allows;
-/// returns its id and the openings the sample asks for.
-fn committed_challenge<T: Config>(openings: u32) -> (T::AccountId, ChallengeId, Vec<Opening>)
-where
-	T::Currency: Mutate<T::AccountId>,
-{
-	let mut config = Configuration::<T>::get();
-	config.openings = openings;
-	Configuration::<T>::put(config);
-	let miner = miner_with::<T>(1, 1);
-	advance::<T>(1);
-	Pog::<T>::do_issue(miner.clone()).expect("due");
-	let id = Miners::<T>::get(&miner).expect("registered").current_round[0];
+/// The deepest tree the protocol allows, C all zeros: its root and the one shared path.
+fn zero_commitment() -> (Dims, Hash32, Vec<Hash32>) {
 	let dims = Dims { m: pog_primitives::sizing::MAX_DIM, n: pog_primitives::sizing::MAX_DIM, k: 256 };
 	let zero_c = commitment::ConstantCommitment::new(0, &dims);
-	let (root, path) = (zero_c.root(), zero_c.proof());
-	let zeros = vec![0u32; LEAF_VALUES];
-	Challenges::<T>::mutate(id, |c| {
-		if let Some(c) = c {
-			c.dims = dims;
-		}
+	(dims, zero_c.root(), zero_c.proof())
+}
+
+/// Stores `miner`'s commitment of GPU `gpu` in round 1 with an all-zero C of the deepest tree.
+fn commit_zero<T: Config>(miner: &T::AccountId, gpu: GpuIndex) -> Commitment {
+	let info = Miners::<T>::get(miner).expect("registered");
+	let mut params = Pog::<T>::challenge_params(&Pog::<T>::round(), miner, &info, gpu).expect("claimed GPU");
+	let (dims, root, _) = zero_commitment();
+	params.dims = dims;
+	let c = Commitment { params, root, committed_ms: 0, report: AgentReport::default() };
+	Commitments::<T>::mutate(1, miner, |slots| {
+		let slots = slots.get_or_insert_with(|| BoundedVec::truncate_from(vec![None; info.gpu_count() as usize]));
+		slots[gpu as usize] = Some(c.clone());
 	});
-	Pog::<T>::do_commit(miner.clone(), id, root, AgentReport::default()).expect("in time");
-	advance::<T>(1);
-	let ch = Challenges::<T>::get(id).expect("exists");
-	let leaves = Pog::<T>::leaves_to_open(&ch).expect("sample known");
-	let openings = leaves
+	c
+}
+
+/// The openings of a zero commitment that round 1's sample asks for.
+fn zero_openings<T: Config>(c: &Commitment) -> Vec<Opening> {
+	let selection = Pog::<T>::round().selection.expect("sample drawn");
+	let (_, _, path) = zero_commitment();
+	let zeros = vec![0u32; LEAF_VALUES];
+	Pog::<T>::leaves_for(&selection, c)
 		.into_iter()
 		.map(|leaf| Opening {
 			leaf,
 			values: zeros.clone().try_into().expect("one leaf"),
 			proof: path.clone().try_into().expect("depth ≤ 32"),
 		})
-		.collect();
-	(miner, id, openings)
+		.collect()
 }
 
 #[benchmarks(where T::Currency: Mutate<T::AccountId>)]
@@ -167,8 +168,8 @@ mod benchmarks {
 
 	#[benchmark]
 	fn update_miner(g: Linear<1, { T::MaxGpusPerMiner::get() }>) {
+		// Worst case: applied at once (claims, counters and standing rewritten).
 		let who = miner_with::<T>(0, g);
-		finished_round::<T>(&who);
 		let profile = ensure_profile::<T>();
 		let claims = claims_for::<T>(profile, 0, g, 1000);
 		#[extrinsic_call]
@@ -179,101 +180,160 @@ mod benchmarks {
 	#[benchmark]
 	fn deregister_miner(g: Linear<1, { T::MaxGpusPerMiner::get() }>) {
 		let who = miner_with::<T>(0, g);
-		finished_round::<T>(&who);
 		#[extrinsic_call]
 		_(RawOrigin::Signed(who.clone()));
 		assert!(!Miners::<T>::contains_key(&who));
 	}
 
 	#[benchmark]
-	fn issue_challenges(g: Linear<1, { T::MaxGpusPerMiner::get() }>) {
-		let v = validator::<T>();
+	fn commit_roots(g: Linear<1, { T::MaxGpusPerMiner::get() }>) {
 		let miner = miner_with::<T>(0, g);
-		finished_round::<T>(&miner);
-		advance::<T>(1);
-		#[extrinsic_call]
-		_(RawOrigin::Signed(v), miner.clone());
-		assert_eq!(Miners::<T>::get(&miner).expect("registered").current_round.len() as u32, g);
-	}
-
-	#[benchmark]
-	fn commit_root() {
-		let miner = miner_with::<T>(0, 1);
-		advance::<T>(1);
-		Pog::<T>::do_issue(miner.clone()).expect("due");
-		let id = Miners::<T>::get(&miner).expect("registered").current_round[0];
+		open_round::<T>();
 		let report = AgentReport {
 			elapsed_ms: 1,
 			interval_ms: 1_000,
-			trace_gflops: vec![1; 256].try_into().expect("max trace"),
+			trace_gflops: vec![1; pog_primitives::MAX_TRACE_LEN as usize].try_into().expect("max trace"),
 		};
+		let roots: Vec<RootCommit> = (0..g).map(|gpu| RootCommit { gpu, root: [7u8; 32], report: report.clone() }).collect();
+		let roots: BoundedVec<_, _> = roots.try_into().expect("g ≤ MaxGpusPerMiner");
 		#[extrinsic_call]
-		_(RawOrigin::Signed(miner), id, [7u8; 32], report);
-		assert_eq!(Challenges::<T>::get(id).expect("exists").status, ChallengeStatus::Committed);
+		_(RawOrigin::Signed(miner.clone()), 1, roots);
+		assert_eq!(Pog::<T>::round().committed, g);
 	}
 
 	#[benchmark]
 	fn reveal_openings(o: Linear<1, { T::MaxOpenings::get() }>) {
-		let (miner, id, openings) = committed_challenge::<T>(o);
-		let openings: BoundedVec<_, _> = openings.try_into().expect("o ≤ MaxOpenings");
-		#[extrinsic_call]
-		_(RawOrigin::Signed(miner), id, openings);
-		assert_eq!(Challenges::<T>::get(id).expect("exists").status, ChallengeStatus::Revealed);
-	}
-
-	#[benchmark]
-	fn submit_verdict() {
-		// Worst case: this verdict completes the quorum and finalises the challenge.
-		let (miner, id, openings) = committed_challenge::<T>(T::MaxOpenings::get());
-		Pog::<T>::do_reveal(miner, id, openings.try_into().expect("bounded")).expect("valid openings");
-		let first = funded::<T>("validator", 1);
-		let v = validator::<T>();
-		Validators::<T>::mutate(|vs| {
-			let _ = vs.try_push(first.clone());
-		});
 		let mut config = Configuration::<T>::get();
-		config.quorum = 2;
+		config.openings = o;
 		Configuration::<T>::put(config);
-		let verdict = Verdict { passed: true, entries_checked: 64, worst_permille: 300, failed_leaf: None };
-		Pog::<T>::do_verdict(first, id, verdict).expect("first vote");
+		let _ = validator::<T>();
+		let miner = miner_with::<T>(1, 1);
+		open_round::<T>();
+		let c = commit_zero::<T>(&miner, 0);
+		select_all::<T>();
+		let openings: BoundedVec<_, _> = zero_openings::<T>(&c).try_into().expect("o ≤ MaxOpenings");
 		#[extrinsic_call]
-		_(RawOrigin::Signed(v), id, verdict);
-		assert_eq!(Challenges::<T>::get(id).expect("exists").status, ChallengeStatus::Passed);
+		_(RawOrigin::Signed(miner.clone()), 1, 0, openings);
+		assert!(Verifications::<T>::contains_key((1, &miner, 0)));
 	}
 
 	#[benchmark]
-	fn expire_challenges(n: Linear<1, 64>) {
-		let per_miner = T::MaxGpusPerMiner::get().max(1);
-		let mut ids = Vec::new();
-		let mut index = 0;
-		while (ids.len() as u32) < n {
-			let gpus = per_miner.min(n - ids.len() as u32);
-			let miner = miner_with::<T>(index, gpus);
-			advance::<T>(1);
-			index += 1;
-			let mut config = Configuration::<T>::get();
-			config.max_challenges_per_block = u32::MAX;
-			Configuration::<T>::put(config);
-			Pog::<T>::do_issue(miner.clone()).expect("due");
-			ids.extend(Miners::<T>::get(&miner).expect("registered").current_round);
+	fn submit_verdict(v: Linear<1, { T::MaxValidators::get() }>) {
+		// Worst case: a committee of `v`, and this verdict completes its ⌊2v/3⌋+1 quorum.
+		let vs: Vec<T::AccountId> = (0..v).map(|i| funded::<T>("validator", i)).collect();
+		Validators::<T>::put(BoundedVec::<_, T::MaxValidators>::truncate_from(vs));
+		let mut config = Configuration::<T>::get();
+		config.committee = v;
+		Configuration::<T>::put(config);
+		let miner = miner_with::<T>(1, 1);
+		open_round::<T>();
+		let c = commit_zero::<T>(&miner, 0);
+		select_all::<T>();
+		Pog::<T>::do_reveal(miner.clone(), 1, 0, zero_openings::<T>(&c).try_into().expect("bounded"))
+			.expect("valid openings");
+		let committee = Verifications::<T>::get((1, &miner, 0)).expect("revealed").committee;
+		let verdict = Verdict {
+			passed: true,
+			failed_leaf: None,
+			reported: SelfReported { entries_checked: 64, worst_permille: 300 },
+		};
+		let quorum = Pog::<T>::quorum_of(committee.len() as u32) as usize;
+		for member in committee.iter().take(quorum - 1) {
+			Pog::<T>::do_verdict(member.clone(), 1, miner.clone(), 0, verdict).expect("member votes");
 		}
-		// Committed, with the reveal window closed (block-based: a genesis timestamp may be 0).
-		for id in &ids {
-			let root = commitment::keccak256(&id.to_le_bytes());
-			Challenges::<T>::mutate(id, |c| {
-				if let Some(c) = c {
-					c.status = ChallengeStatus::Committed;
-					c.root = Some(root);
-					c.reveal_deadline = Some(0u32.into());
-				}
-			});
-			KnownRoots::<T>::insert(root, id);
-		}
-		let caller = funded::<T>("caller", 0);
-		let bounded: BoundedVec<_, _> = ids.clone().try_into().expect("n ≤ 64");
+		let last = committee[quorum - 1].clone();
 		#[extrinsic_call]
-		_(RawOrigin::Signed(caller), bounded);
-		assert!(ids.iter().all(|id| !InFlight::<T>::contains_key(id)));
+		_(RawOrigin::Signed(last), 1, miner.clone(), 0, verdict);
+		assert_eq!(Verifications::<T>::get((1, &miner, 0)).expect("revealed").status, VerificationStatus::Passed);
+	}
+
+	#[benchmark]
+	fn start_round(p: Linear<1, { T::MaxProfiles::get() }>) {
+		while ProfileCount::<T>::get() < p {
+			ensure_profile::<T>();
+		}
+		let now = frame_system::Pallet::<T>::block_number();
+		let mut round = Pog::<T>::genesis_round();
+		round.next_start = (now, now);
+		Round::<T>::put(round);
+		#[block]
+		{
+			Pog::<T>::advance_round(now);
+		}
+		assert_eq!(Pog::<T>::round().phase, RoundPhase::Commit);
+	}
+
+	#[benchmark]
+	fn draw_sample() {
+		let _ = validator::<T>();
+		open_round::<T>();
+		let mut round = Pog::<T>::round();
+		round.commit_close_ms = 0;
+		round.committed = 1_000_000;
+		Round::<T>::put(round);
+		let now = frame_system::Pallet::<T>::block_number();
+		#[block]
+		{
+			Pog::<T>::advance_round(now);
+		}
+		assert_eq!(Pog::<T>::round().phase, RoundPhase::Reveal);
+	}
+
+	#[benchmark]
+	fn settle_miners(m: Linear<1, 64>, g: Linear<1, { T::MaxGpusPerMiner::get() }>) {
+		// Worst case: every GPU committed, selected, revealed and verified by a committee member.
+		let v = validator::<T>();
+		let miners: Vec<T::AccountId> = (0..m).map(|i| miner_with::<T>(i, g)).collect();
+		open_round::<T>();
+		for miner in &miners {
+			for gpu in 0..g {
+				commit_zero::<T>(miner, gpu);
+			}
+		}
+		select_all::<T>();
+		let verdict = Verdict {
+			passed: true,
+			failed_leaf: None,
+			reported: SelfReported { entries_checked: 64, worst_permille: 300 },
+		};
+		for miner in &miners {
+			for gpu in 0..g {
+				Verifications::<T>::insert(
+					(1, miner, gpu),
+					Verification {
+						sample_seed: [0; 32],
+						committee: BoundedVec::truncate_from(vec![v.clone()]),
+						votes: BoundedVec::truncate_from(vec![(v.clone(), verdict)]),
+						status: VerificationStatus::Passed,
+					},
+				);
+			}
+		}
+		let mut config = Configuration::<T>::get();
+		config.settle_per_block = m;
+		Configuration::<T>::put(config);
+		let mut round = Pog::<T>::round();
+		round.phase = RoundPhase::Settle;
+		Round::<T>::put(round);
+		let now = frame_system::Pallet::<T>::block_number();
+		#[block]
+		{
+			Pog::<T>::advance_round(now);
+		}
+		assert!(miners.iter().all(|who| Miners::<T>::get(who).expect("registered").settled_round == 1));
+	}
+
+	#[benchmark]
+	fn idle_block() {
+		let now = frame_system::Pallet::<T>::block_number();
+		let mut round = Pog::<T>::genesis_round();
+		round.next_start = (now.saturating_add(10u32.into()), now.saturating_add(20u32.into()));
+		Round::<T>::put(round);
+		#[block]
+		{
+			Pog::<T>::advance_round(now);
+		}
+		assert_eq!(Pog::<T>::round().phase, RoundPhase::Idle);
 	}
 
 	#[benchmark]

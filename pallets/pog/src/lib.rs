@@ -5,18 +5,26 @@
 //! - **Profiles** describe GPU models: memory, expected throughput per precision, score.
 //! - **Miners** register claims (model, count and NVML UUID of each GPU) and their machine, with
 //!   a deposit held.
-//! - Every `period` blocks each miner gets a **round**: one **challenge** per claimed GPU, all with
-//!   one deadline. A challenge asks for `C = A·B` with A and B generated from an on-chain seed
-//!   (see `pog-primitives` and `docs/protocol.md`), sized to take the configured target time at
-//!   the claimed profile's throughput.
-//! - The miner **commits** the Merkle root of C before the deadline, then **reveals** the leaves
-//!   chosen by randomness fixed after the commitment, with their Merkle proofs (checked here).
-//! - Validators' **off-chain workers** ([`offchain`]) issue due rounds, recompute sampled entries
-//!   of the opened leaves exactly and submit signed **verdicts**; a quorum finalises the challenge.
-//! - A passed challenge credits the GPU with its profile's points until its next challenge ends;
-//!   a failed or expired one removes the credit at once. **Scores** (GPU, CPU, RAM, disk and the
-//!   weighted total) use fixed-point arithmetic only, and each epoch (= period) the miners'
-//!   **weight shares** are recomputed so that they sum to exactly 100%.
+//! - Once per period the chain itself starts a network-wide **round** ([`rounds`]) at a block
+//!   drawn from randomness: every registered GPU of every miner is challenged at once, each with
+//!   a seed derived from the round's randomness, the miner and the GPU, and its own deadline
+//!   (round start + its profile's allowed time). A challenge asks for `C = A·B` with A and B
+//!   generated from the seed (see `pog-primitives` and `docs/protocol.md`), sized to take the
+//!   configured target time at the claimed profile's throughput. One GPU cannot answer two
+//!   challenges whose windows overlap: time, not accounts, is what it cannot share.
+//! - Each miner **commits** the Merkle roots of all its GPUs in one extrinsic. When the commit
+//!   window has closed, randomness no committer could know **selects** the committed GPUs that
+//!   are verified (all of them while the validators' capacity allows). Selected GPUs **reveal**
+//!   the sampled leaves with Merkle proofs (checked here).
+//! - Each revealed challenge goes to a **committee** of validators chosen by hash ranking
+//!   ([`verification`]); their off-chain workers ([`offchain`]) recompute sampled entries exactly
+//!   and submit signed verdicts; ⌊2c/3⌋+1 matching verdicts finalise it.
+//! - When the verdict window is over every miner is **settled** ([`miners`], [`scoring`]), a
+//!   bounded number per block: a missed commit, a missed reveal or a failed verification slashes
+//!   part of the GPU's deposit; a pass credits the GPU, which keeps the credit while it commits
+//!   on time, for at most `max_unverified_rounds` rounds without another pass. Every GPU scoring
+//!   zero has a reason on chain. **Scores** use fixed-point arithmetic only, and the miners'
+//!   **weight shares** are recomputed each round so that they sum to exactly 100%.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 
@@ -26,14 +34,20 @@ pub use pallet::*;
 
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
-mod logic;
+mod config;
+#[cfg(any(feature = "try-runtime", test))]
+mod invariants;
+pub mod miners;
 #[cfg(test)]
 mod mock;
 pub mod offchain;
 pub mod profiles;
+pub mod rounds;
+pub mod scoring;
 #[cfg(test)]
 mod tests;
 pub mod types;
+pub mod verification;
 mod views;
 pub mod weights;
 
@@ -81,7 +95,7 @@ pub mod pallet {
 	use frame_support::{
 		pallet_prelude::*,
 		traits::{
-			fungible::{Inspect, MutateHold},
+			fungible::{Inspect, Mutate, MutateHold},
 			Randomness, UnixTime,
 		},
 	};
@@ -93,15 +107,22 @@ pub mod pallet {
 	/// A miner record of this runtime.
 	pub type MinerOf<T> =
 		MinerInfo<BalanceOf<T>, BlockNumberFor<T>, <T as Config>::MaxClaims, <T as Config>::MaxGpusPerMiner>;
-	/// A challenge record of this runtime.
-	pub type ChallengeOf<T> =
-		Challenge<<T as frame_system::Config>::AccountId, BlockNumberFor<T>, <T as Config>::MaxValidators>;
+	/// The round record of this runtime.
+	pub type RoundOf<T> = RoundInfo<<T as frame_system::Config>::AccountId, BlockNumberFor<T>>;
+	/// A verification record of this runtime.
+	pub type VerificationOf<T> = Verification<<T as frame_system::Config>::AccountId, <T as Config>::MaxValidators>;
 	/// A claim of this runtime.
 	pub type ClaimOf<T> = GpuClaim<<T as Config>::MaxGpusPerMiner>;
 	/// Claims as passed to `register_miner`/`update_miner`.
 	pub type ClaimsOf<T> = BoundedVec<ClaimOf<T>, <T as Config>::MaxClaims>;
+	/// Roots as passed to `commit_roots`.
+	pub type RootsOf<T> = BoundedVec<RootCommit, <T as Config>::MaxGpusPerMiner>;
+	/// Openings as passed to `reveal_openings`.
+	pub type OpeningsOf<T> = BoundedVec<Opening, <T as Config>::MaxOpenings>;
+	/// Outcomes of one miner's GPUs in a round, in GPU order.
+	pub type OutcomesOf<T> = BoundedVec<(GpuUuid, RoundOutcome), <T as Config>::MaxGpusPerMiner>;
 
-	const STORAGE_VERSION: StorageVersion = StorageVersion::new(1);
+	const STORAGE_VERSION: StorageVersion = StorageVersion::new(2);
 
 	#[pallet::pallet]
 	#[pallet::storage_version(STORAGE_VERSION)]
@@ -114,20 +135,23 @@ pub mod pallet {
 	{
 		/// The validators' off-chain signing crypto (key type `pog!`).
 		type AuthorityId: frame_system::offchain::AppCrypto<Self::Public, Self::Signature>;
-		/// Currency in which miners' deposits are held.
-		type Currency: MutateHold<Self::AccountId, Reason = Self::RuntimeHoldReason>;
+		/// Currency in which miners' deposits are held, slashed and fees burned.
+		type Currency: MutateHold<Self::AccountId, Reason = Self::RuntimeHoldReason> + Mutate<Self::AccountId>;
 		/// The overarching hold reason.
 		type RuntimeHoldReason: From<HoldReason>;
 		/// Wall-clock time of the block (pallet-timestamp), for deadlines.
 		type TimeProvider: UnixTime;
-		/// Source of challenge seeds, mixed with the parent block hash and the challenge id.
+		/// Source of round and sample randomness, mixed with the parent block hash.
 		type Randomness: Randomness<Self::Hash, BlockNumberFor<Self>>;
 		/// Deposit held from every miner.
 		#[pallet::constant]
 		type DepositBase: Get<BalanceOf<Self>>;
-		/// Deposit held per claimed GPU.
+		/// Deposit held per claimed GPU; a failed challenge slashes `config.slash` of it.
 		#[pallet::constant]
 		type DepositPerGpu: Get<BalanceOf<Self>>;
+		/// Burned at registration (not refunded): filling `MaxMiners` costs `MaxMiners` times this.
+		#[pallet::constant]
+		type RegistrationFee: Get<BalanceOf<Self>>;
 		/// Most registered miners.
 		#[pallet::constant]
 		type MaxMiners: Get<u32>;
@@ -137,7 +161,7 @@ pub mod pallet {
 		/// Most GPUs of one miner (over all its claims).
 		#[pallet::constant]
 		type MaxGpusPerMiner: Get<u32>;
-		/// Most validators.
+		/// Most validators (and so most committee members).
 		#[pallet::constant]
 		type MaxValidators: Get<u32>;
 		/// Most GPU profiles.
@@ -146,7 +170,7 @@ pub mod pallet {
 		/// Most opened leaves per challenge.
 		#[pallet::constant]
 		type MaxOpenings: Get<u32>;
-		/// Weights of the calls.
+		/// Weights of the calls and hooks.
 		type WeightInfo: WeightInfo;
 	}
 
@@ -173,11 +197,11 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type ProfileClaims<T> = StorageMap<_, Twox64Concat, ProfileId, u32, ValueQuery>;
 
-	/// Accounts allowed to issue challenges and submit verdicts.
+	/// Accounts that verify challenges.
 	#[pallet::storage]
 	pub type Validators<T: Config> = StorageValue<_, BoundedVec<T::AccountId, T::MaxValidators>, ValueQuery>;
 
-	/// Registered miners: claims, hardware, deposit and rounds.
+	/// Registered miners: claims, hardware, deposit.
 	#[pallet::storage]
 	pub type Miners<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, MinerOf<T>>;
 
@@ -185,39 +209,46 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type MinerCount<T> = StorageValue<_, u32, ValueQuery>;
 
-	/// Owner of each claimed GPU UUID (a UUID can be claimed by one miner only).
+	/// How many miners claim each UUID. Information only: a UUID is self-reported, and a UUID
+	/// claimed by several accounts must answer each account's challenge in the same round.
 	#[pallet::storage]
-	pub type UuidOwner<T: Config> = StorageMap<_, Blake2_128Concat, GpuUuid, T::AccountId>;
+	pub type UuidClaimants<T> = StorageMap<_, Blake2_128Concat, GpuUuid, u32, ValueQuery>;
 
-	/// Challenges of the current and previous round of every miner.
+	/// The current (or last) network-wide round.
 	#[pallet::storage]
-	pub type Challenges<T: Config> = StorageMap<_, Twox64Concat, ChallengeId, ChallengeOf<T>>;
+	pub type Round<T: Config> = StorageValue<_, RoundOf<T>, OptionQuery>;
 
-	/// The id the next challenge gets.
+	/// Committed roots per round and miner, one slot per GPU index.
 	#[pallet::storage]
-	pub type NextChallengeId<T> = StorageValue<_, ChallengeId, ValueQuery>;
-
-	/// Challenges not yet finished (what off-chain workers look at).
-	#[pallet::storage]
-	pub type InFlight<T> = CountedStorageMap<_, Twox64Concat, ChallengeId, (), OptionQuery>;
-
-	/// Opened leaves with proofs of revealed challenges, kept until the challenge is finished.
-	#[pallet::storage]
-	pub type Openings<T: Config> = StorageMap<_, Twox64Concat, ChallengeId, BoundedVec<Opening, T::MaxOpenings>>;
-
-	/// Committed roots of stored challenges (a root can be committed once).
-	#[pallet::storage]
-	pub type KnownRoots<T> = StorageMap<_, Identity, Hash32, ChallengeId>;
-
-	/// Verified GPUs of each miner, with their points.
-	#[pallet::storage]
-	pub type Credits<T: Config> = StorageMap<
+	pub type Commitments<T: Config> = StorageDoubleMap<
 		_,
+		Twox64Concat,
+		RoundIndex,
 		Blake2_128Concat,
 		T::AccountId,
-		BoundedVec<GpuCredit<BlockNumberFor<T>>, T::MaxGpusPerMiner>,
-		ValueQuery,
+		BoundedVec<Option<Commitment>, T::MaxGpusPerMiner>,
 	>;
+
+	/// Revealed challenges: sample seed, committee, verdicts and status.
+	#[pallet::storage]
+	pub type Verifications<T: Config> = StorageNMap<
+		_,
+		(NMapKey<Twox64Concat, RoundIndex>, NMapKey<Blake2_128Concat, T::AccountId>, NMapKey<Twox64Concat, GpuIndex>),
+		VerificationOf<T>,
+	>;
+
+	/// Opened leaves with proofs, kept until the miner is settled.
+	#[pallet::storage]
+	pub type Openings<T: Config> = StorageNMap<
+		_,
+		(NMapKey<Twox64Concat, RoundIndex>, NMapKey<Blake2_128Concat, T::AccountId>, NMapKey<Twox64Concat, GpuIndex>),
+		OpeningsOf<T>,
+	>;
+
+	/// Each miner's GPUs in claim order: credit, or why none.
+	#[pallet::storage]
+	pub type Standing<T: Config> =
+		StorageMap<_, Blake2_128Concat, T::AccountId, BoundedVec<GpuStanding, T::MaxGpusPerMiner>, ValueQuery>;
 
 	/// Each miner's score and its components.
 	#[pallet::storage]
@@ -227,13 +258,18 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type WeightShares<T: Config> = StorageValue<_, BoundedVec<(T::AccountId, Perbill), T::MaxMiners>, ValueQuery>;
 
-	/// The epoch the weight shares belong to (block number / period).
+	/// The epoch the weight shares belong to (the round they were settled in).
 	#[pallet::storage]
 	pub type Epoch<T> = StorageValue<_, u32, ValueQuery>;
 
-	/// Challenges issued in the current block: (block, count).
+	/// Committee work of each validator: assigned, agreed, contradicted, silent.
 	#[pallet::storage]
-	pub type IssuedInBlock<T: Config> = StorageValue<_, (BlockNumberFor<T>, u32), ValueQuery>;
+	pub type ValidatorStats<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, ValidatorRecord, ValueQuery>;
+
+	/// A round whose records are being removed in idle time (rounds are kept for auditors for
+	/// [`rounds::KEPT_ROUNDS`] rounds).
+	#[pallet::storage]
+	pub type PruneRound<T> = StorageValue<_, RoundIndex, OptionQuery>;
 
 	/// Protocol configuration.
 	#[pallet::storage]
@@ -275,6 +311,7 @@ pub mod pallet {
 				assert!(Pallet::<T>::validate_config(&config).is_ok(), "genesis PoG config is invalid");
 				Configuration::<T>::put(config);
 			}
+			Round::<T>::put(Pallet::<T>::genesis_round());
 		}
 	}
 
@@ -312,7 +349,7 @@ pub mod pallet {
 			/// The new configuration.
 			config: ProtocolConfig,
 		},
-		/// A miner registered, holding `deposit`.
+		/// A miner registered, holding `deposit` and burning `fee`; challenged from `first_round`.
 		MinerRegistered {
 			/// The miner.
 			miner: T::AccountId,
@@ -320,8 +357,12 @@ pub mod pallet {
 			gpus: u32,
 			/// Deposit held.
 			deposit: BalanceOf<T>,
+			/// Registration fee burned.
+			fee: BalanceOf<T>,
+			/// The first round it takes part in.
+			first_round: RoundIndex,
 		},
-		/// A miner changed its claims or hardware.
+		/// A miner changed its claims or hardware; they apply from `from_round`.
 		MinerUpdated {
 			/// The miner.
 			miner: T::AccountId,
@@ -329,84 +370,106 @@ pub mod pallet {
 			gpus: u32,
 			/// Deposit held now.
 			deposit: BalanceOf<T>,
+			/// The first round the new claims are challenged in.
+			from_round: RoundIndex,
 		},
-		/// A miner left; its deposit was released.
-		MinerDeregistered {
+		/// A miner asked to leave during a round it takes part in: it is released once settled.
+		MinerLeaving {
 			/// The miner.
 			miner: T::AccountId,
 		},
-		/// A challenge was issued to one GPU of a miner.
-		ChallengeIssued {
-			/// The challenge.
-			id: ChallengeId,
-			/// The challenged miner.
+		/// A miner left; what remained of its deposit was released.
+		MinerDeregistered {
+			/// The miner.
 			miner: T::AccountId,
-			/// The challenged GPU.
-			uuid: GpuUuid,
-			/// The profile it is claimed to be.
-			profile: ProfileId,
-			/// Input precision of the GEMM.
-			precision: Precision,
-			/// Shape of the GEMM.
-			dims: Dims,
-			/// The root must land in a block stamped at or before this (ms).
-			deadline_ms: u64,
+			/// Deposit released.
+			released: BalanceOf<T>,
 		},
-		/// The miner committed the Merkle root of C.
-		RootCommitted {
-			/// The challenge.
-			id: ChallengeId,
-			/// The Merkle root of C.
-			root: Hash32,
-			/// The agent's reported wall time (self-reported).
-			elapsed_ms: u64,
+		/// A miner's deposit fell short after a slash and could not be topped up: it takes part in
+		/// no round until `update_miner` holds the deposit again.
+		MinerSuspended {
+			/// The miner.
+			miner: T::AccountId,
 		},
-		/// The miner revealed the sampled leaves; their proofs matched the root.
+		/// A round started: every participating GPU is challenged from this block.
+		RoundStarted {
+			/// The round.
+			round: RoundIndex,
+			/// Its randomness (each GPU's seed is derived from it).
+			seed: Hash32,
+		},
+		/// A miner committed roots.
+		RootsCommitted {
+			/// The round.
+			round: RoundIndex,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPUs whose roots landed.
+			gpus: BoundedVec<GpuIndex, T::MaxGpusPerMiner>,
+		},
+		/// The commit window closed and the verified sample was drawn.
+		SampleDrawn {
+			/// The round.
+			round: RoundIndex,
+			/// GPUs committed.
+			committed: u32,
+			/// Verifications the validators can do this round.
+			capacity: u32,
+			/// Probability of each committed GPU to be selected.
+			probability: Perbill,
+		},
+		/// A selected GPU revealed its openings; their proofs matched its root.
 		OpeningsRevealed {
-			/// The challenge.
-			id: ChallengeId,
+			/// The round.
+			round: RoundIndex,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPU.
+			gpu: GpuIndex,
 			/// The seed that chose the opened leaves.
 			sample_seed: Hash32,
 		},
-		/// A validator submitted a verdict.
+		/// A committee member submitted a verdict.
 		VerdictSubmitted {
-			/// The challenge.
-			id: ChallengeId,
+			/// The round.
+			round: RoundIndex,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPU.
+			gpu: GpuIndex,
 			/// The validator.
 			validator: T::AccountId,
 			/// Its verdict.
 			verdict: Verdict,
 		},
-		/// A quorum accepted the challenge: the GPU is verified as its profile.
-		ChallengePassed {
-			/// The challenge.
-			id: ChallengeId,
-			/// The miner.
-			miner: T::AccountId,
-			/// The verified GPU.
-			uuid: GpuUuid,
-			/// The profile it is verified as.
-			profile: ProfileId,
-		},
-		/// The challenge failed; the GPU lost its credit.
-		ChallengeFailed {
-			/// The challenge.
-			id: ChallengeId,
+		/// ⌊2c/3⌋+1 committee members agreed.
+		VerificationFinished {
+			/// The round.
+			round: RoundIndex,
 			/// The miner.
 			miner: T::AccountId,
 			/// The GPU.
-			uuid: GpuUuid,
-			/// Why it failed.
-			reason: FailReason,
+			gpu: GpuIndex,
+			/// Whether it passed.
+			passed: bool,
 		},
-		/// No quorum in the verdict window; the GPU's credit is unchanged.
-		ChallengeInconclusive {
-			/// The challenge.
-			id: ChallengeId,
+		/// A miner's round was settled: each GPU's outcome, and what was slashed.
+		MinerSettled {
+			/// The round.
+			round: RoundIndex,
 			/// The miner.
 			miner: T::AccountId,
-			/// The GPU.
-			uuid: GpuUuid,
+			/// Each GPU's outcome, in GPU order.
+			outcomes: OutcomesOf<T>,
+			/// Deposit slashed (burned) for failures.
+			slashed: BalanceOf<T>,
+		},
+		/// Every miner of the round is settled.
+		RoundSettled {
+			/// The round.
+			round: RoundIndex,
+			/// Miners settled.
+			miners: u32,
 		},
 		/// A miner's score changed.
 		ScoreUpdated {
@@ -459,28 +522,32 @@ pub mod pallet {
 		TooManyGpus,
 		/// A UUID appears twice in the claims.
 		DuplicateUuid,
-		/// A UUID is already claimed by another miner.
-		UuidAlreadyClaimed,
-		/// The deposit could not be held (free balance too low).
+		/// The deposit or the registration fee could not be taken (free balance too low).
 		InsufficientDeposit,
-		/// The miner has a round of challenges in flight; wait until it is finished.
-		RoundInFlight,
-		/// The miner is not due for re-validation yet.
-		NotDue,
-		/// Issuing would exceed the challenges allowed in one block.
-		TooManyChallengesThisBlock,
-		/// No such challenge.
-		UnknownChallenge,
-		/// The caller is not the challenged miner.
-		NotChallengedMiner,
-		/// The challenge is not in the state this call needs.
-		WrongStatus,
-		/// The deadline for the root has passed.
+		/// The miner already asked to leave.
+		AlreadyLeaving,
+		/// No round is open for this call, or the round given is not the current one.
+		WrongRound,
+		/// The round is not in the phase this call needs.
+		WrongPhase,
+		/// The miner does not take part in this round (registered after it started, or suspended).
+		NotTakingPart,
+		/// No GPU with this index among the miner's claims.
+		UnknownGpu,
+		/// At least one root must be given.
+		NoRoots,
+		/// A GPU appears twice in one call.
+		DuplicateGpu,
+		/// This GPU's root is already committed.
+		AlreadyCommitted,
+		/// The GPU's deadline for its root has passed.
 		DeadlinePassed,
-		/// This root was already committed (replay).
-		RootReplayed,
-		/// The sample randomness is not known yet: reveal from the block after the commitment.
-		SampleNotReady,
+		/// The GPU has no committed root this round.
+		NotCommitted,
+		/// The GPU is not in this round's verified sample.
+		NotSelected,
+		/// The GPU's openings are already revealed.
+		AlreadyRevealed,
 		/// The reveal window has closed.
 		RevealWindowClosed,
 		/// The number of openings differs from the sampled leaves.
@@ -489,14 +556,18 @@ pub mod pallet {
 		WrongOpeningIndex,
 		/// A Merkle proof does not lead from the opened leaf to the committed root.
 		InvalidProof,
+		/// The challenge was not revealed.
+		NotRevealed,
+		/// The caller is not on this challenge's committee.
+		NotInCommittee,
 		/// This validator already submitted a verdict on the challenge.
 		AlreadyVoted,
-		/// None of the given challenges can be expired yet.
-		NothingToExpire,
+		/// The verdict window has closed; only verdicts inside it count.
+		VerdictWindowClosed,
+		/// A failing verdict must name one of the opened leaves, a passing one none.
+		InconsistentVerdict,
 		/// The claimed profile has no throughput in any precision.
 		NoPrecision,
-		/// The verdict window of the challenge has closed; only verdicts inside it count.
-		VerdictWindowClosed,
 		/// More CPU cores than any machine has (at most `types::MAX_CPU_CORES`).
 		ImplausibleCpuCores,
 		/// More memory than any machine has (at most `types::MAX_RAM_MIB`).
@@ -508,14 +579,15 @@ pub mod pallet {
 	#[pallet::hooks]
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
 		fn on_initialize(n: BlockNumberFor<T>) -> Weight {
-			let period = Configuration::<T>::get().period.max(1);
-			let n: u32 = n.try_into().unwrap_or(u32::MAX);
-			if n.is_multiple_of(period) {
-				let miners = Self::update_shares(n / period);
-				T::WeightInfo::update_shares(miners)
-			} else {
-				T::DbWeight::get().reads(1)
-			}
+			Self::advance_round(n)
+		}
+
+		fn on_finalize(n: BlockNumberFor<T>) {
+			Self::stamp_round_start(n);
+		}
+
+		fn on_idle(_n: BlockNumberFor<T>, remaining: Weight) -> Weight {
+			Self::prune_old_round(remaining)
 		}
 
 		fn offchain_worker(n: BlockNumberFor<T>) {
@@ -530,8 +602,8 @@ pub mod pallet {
 
 	#[pallet::call]
 	impl<T: Config> Pallet<T> {
-		/// Register as a miner with GPU `claims` and `hardware`; holds the deposit.
-		/// Each GPU is challenged from the next block on.
+		/// Register as a miner with GPU `claims` and `hardware`: holds the deposit and burns the
+		/// registration fee. The GPUs are challenged from the next round on.
 		#[pallet::call_index(0)]
 		#[pallet::weight(T::WeightInfo::register_miner(T::MaxGpusPerMiner::get()))]
 		pub fn register_miner(origin: OriginFor<T>, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
@@ -539,9 +611,9 @@ pub mod pallet {
 			Self::do_register(who, claims, hardware)
 		}
 
-		/// Replace the caller's claims and hardware (not while a round is in flight). Credits of
-		/// GPUs no longer claimed are dropped and the deposit follows the new GPU count; the new
-		/// claims are challenged from the next block.
+		/// Replace the caller's claims and hardware. They apply at once if the miner has no
+		/// unsettled round, else once its current round is settled; nothing is re-drawn. An
+		/// increased deposit is held now. Also resumes a miner suspended for a short deposit.
 		#[pallet::call_index(1)]
 		#[pallet::weight(T::WeightInfo::update_miner(T::MaxGpusPerMiner::get()))]
 		pub fn update_miner(origin: OriginFor<T>, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
@@ -549,7 +621,8 @@ pub mod pallet {
 			Self::do_update(who, claims, hardware)
 		}
 
-		/// Leave (not while a round is in flight): releases the deposit, UUIDs, score and records.
+		/// Leave: at once if the miner has no unsettled round, else once its current round is
+		/// settled (its failures in that round are still slashed).
 		#[pallet::call_index(2)]
 		#[pallet::weight(T::WeightInfo::deregister_miner(T::MaxGpusPerMiner::get()))]
 		pub fn deregister_miner(origin: OriginFor<T>) -> DispatchResult {
@@ -557,51 +630,42 @@ pub mod pallet {
 			Self::do_deregister(who)
 		}
 
-		/// Validator: issue a due miner's round, one challenge per claimed GPU with one deadline.
+		/// Miner: commit the Merkle roots of its GPUs' results in `round`, each before its own
+		/// deadline (several calls may split the GPUs; each GPU commits once).
 		#[pallet::call_index(3)]
-		#[pallet::weight(T::WeightInfo::issue_challenges(T::MaxGpusPerMiner::get()))]
-		pub fn issue_challenges(origin: OriginFor<T>, miner: T::AccountId) -> DispatchResult {
+		#[pallet::weight(T::WeightInfo::commit_roots(roots.len() as u32))]
+		pub fn commit_roots(origin: OriginFor<T>, round: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
 			let who = ensure_signed(origin)?;
-			Self::ensure_validator(&who)?;
-			Self::do_issue(miner)
+			Self::do_commit(who, round, roots)
 		}
 
-		/// Miner: commit the Merkle root of C with the agent's timing report, before the deadline.
+		/// Miner: reveal a selected GPU's sampled leaves with their Merkle proofs, in sample order,
+		/// within the reveal window.
 		#[pallet::call_index(4)]
-		#[pallet::weight(T::WeightInfo::commit_root())]
-		pub fn commit_root(origin: OriginFor<T>, id: ChallengeId, root: Hash32, report: AgentReport) -> DispatchResult {
-			let who = ensure_signed(origin)?;
-			Self::do_commit(who, id, root, report)
-		}
-
-		/// Miner: reveal the sampled leaves with their Merkle proofs, in sample order, from the block
-		/// after the commitment and within the reveal window.
-		#[pallet::call_index(5)]
 		#[pallet::weight(T::WeightInfo::reveal_openings(openings.len() as u32))]
 		pub fn reveal_openings(
 			origin: OriginFor<T>,
-			id: ChallengeId,
-			openings: BoundedVec<Opening, T::MaxOpenings>,
+			round: RoundIndex,
+			gpu: GpuIndex,
+			openings: OpeningsOf<T>,
 		) -> DispatchResult {
 			let who = ensure_signed(origin)?;
-			Self::do_reveal(who, id, openings)
+			Self::do_reveal(who, round, gpu, openings)
 		}
 
-		/// Validator: submit a verdict on a revealed challenge; a quorum finalises it.
-		#[pallet::call_index(6)]
-		#[pallet::weight(T::WeightInfo::submit_verdict())]
-		pub fn submit_verdict(origin: OriginFor<T>, id: ChallengeId, verdict: Verdict) -> DispatchResult {
+		/// Committee member: submit a verdict on a revealed challenge.
+		#[pallet::call_index(5)]
+		#[pallet::weight(T::WeightInfo::submit_verdict(T::MaxValidators::get()))]
+		pub fn submit_verdict(
+			origin: OriginFor<T>,
+			round: RoundIndex,
+			miner: T::AccountId,
+			gpu: GpuIndex,
+			verdict: Verdict,
+		) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			Self::ensure_validator(&who)?;
-			Self::do_verdict(who, id, verdict)
-		}
-
-		/// Anyone: finish challenges whose deadline, reveal window or verdict window has passed.
-		#[pallet::call_index(7)]
-		#[pallet::weight(T::WeightInfo::expire_challenges(ids.len() as u32))]
-		pub fn expire_challenges(origin: OriginFor<T>, ids: BoundedVec<ChallengeId, ConstU32<64>>) -> DispatchResult {
-			ensure_signed(origin)?;
-			Self::do_expire(&ids)
+			Self::do_verdict(who, round, miner, gpu, verdict)
 		}
 
 		/// Root: add a GPU profile.
@@ -614,16 +678,12 @@ pub mod pallet {
 			Ok(())
 		}
 
-		/// Root: change a GPU profile (applies to challenges issued from now on).
+		/// Root: change a GPU profile (applies to rounds started from now on).
 		#[pallet::call_index(9)]
 		#[pallet::weight(T::WeightInfo::update_profile())]
 		pub fn update_profile(origin: OriginFor<T>, id: ProfileId, profile: GpuProfile) -> DispatchResult {
 			ensure_root(origin)?;
-			Self::validate_profile(&profile)?;
-			ensure!(Profiles::<T>::contains_key(id), Error::<T>::UnknownProfile);
-			Profiles::<T>::insert(id, profile);
-			Self::deposit_event(Event::ProfileUpdated { id });
-			Ok(())
+			Self::do_update_profile(id, profile)
 		}
 
 		/// Root: remove an unclaimed GPU profile.
@@ -631,12 +691,7 @@ pub mod pallet {
 		#[pallet::weight(T::WeightInfo::remove_profile())]
 		pub fn remove_profile(origin: OriginFor<T>, id: ProfileId) -> DispatchResult {
 			ensure_root(origin)?;
-			ensure!(Profiles::<T>::contains_key(id), Error::<T>::UnknownProfile);
-			ensure!(ProfileClaims::<T>::get(id) == 0, Error::<T>::ProfileInUse);
-			Profiles::<T>::remove(id);
-			ProfileCount::<T>::mutate(|c| *c = c.saturating_sub(1));
-			Self::deposit_event(Event::ProfileRemoved { id });
-			Ok(())
+			Self::do_remove_profile(id)
 		}
 
 		/// Root: add a validator.
@@ -644,12 +699,7 @@ pub mod pallet {
 		#[pallet::weight(T::WeightInfo::add_validator())]
 		pub fn add_validator(origin: OriginFor<T>, validator: T::AccountId) -> DispatchResult {
 			ensure_root(origin)?;
-			Validators::<T>::try_mutate(|v| {
-				ensure!(!v.contains(&validator), Error::<T>::AlreadyValidator);
-				v.try_push(validator.clone()).map_err(|_| Error::<T>::TooManyValidators)
-			})?;
-			Self::deposit_event(Event::ValidatorAdded { validator });
-			Ok(())
+			Self::do_add_validator(validator)
 		}
 
 		/// Root: remove a validator.
@@ -657,16 +707,10 @@ pub mod pallet {
 		#[pallet::weight(T::WeightInfo::remove_validator())]
 		pub fn remove_validator(origin: OriginFor<T>, validator: T::AccountId) -> DispatchResult {
 			ensure_root(origin)?;
-			Validators::<T>::try_mutate(|v| {
-				let pos = v.iter().position(|x| x == &validator).ok_or(Error::<T>::NotValidator)?;
-				v.remove(pos);
-				Ok::<_, Error<T>>(())
-			})?;
-			Self::deposit_event(Event::ValidatorRemoved { validator });
-			Ok(())
+			Self::do_remove_validator(validator)
 		}
 
-		/// Root: set the protocol configuration.
+		/// Root: set the protocol configuration (round timing applies from the next round).
 		#[pallet::call_index(13)]
 		#[pallet::weight(T::WeightInfo::set_config())]
 		pub fn set_config(origin: OriginFor<T>, config: ProtocolConfig) -> DispatchResult {

@@ -95,6 +95,7 @@ impl Randomness<H256, u64> for TestRandomness {
 parameter_types! {
 	pub const DepositBase: Balance = 100;
 	pub const DepositPerGpu: Balance = 10;
+	pub const RegistrationFee: Balance = 5;
 }
 
 impl pallet_pog::Config for Test {
@@ -105,6 +106,7 @@ impl pallet_pog::Config for Test {
 	type Randomness = TestRandomness;
 	type DepositBase = DepositBase;
 	type DepositPerGpu = DepositPerGpu;
+	type RegistrationFee = RegistrationFee;
 	type MaxMiners = ConstU32<64>;
 	type MaxClaims = ConstU32<4>;
 	type MaxGpusPerMiner = ConstU32<8>;
@@ -134,16 +136,17 @@ pub fn account(name: &str) -> AccountId {
 pub fn test_config() -> PogProtocolConfig {
 	PogProtocolConfig {
 		period: 20,
+		start_jitter: 3,
 		target_ms: 500,
 		slack_ms: 12_000,
 		openings: 8,
 		entries_per_opening: 2,
-		quorum: 2,
+		committee: 2,
+		verifications_per_validator: 100,
 		reveal_window: 5,
 		verdict_window: 10,
-		max_challenges_per_block: 16,
+		settle_per_block: 4,
 		chunk_k: 512,
-		assignment_grace: 2,
 		..PogProtocolConfig::dev()
 	}
 }

@@ -53,3 +53,48 @@ impl From<&pog_primitives::profiles::ProfileFigures> for GenesisProfile {
 pub fn default_profiles() -> Vec<GenesisProfile> {
 	pog_primitives::profiles::DEFAULT_PROFILES.iter().map(GenesisProfile::from).collect()
 }
+
+mod calls {
+	use frame_support::{ensure, pallet_prelude::*};
+
+	use crate::{pallet::*, types::*};
+
+	impl<T: Config> Pallet<T> {
+		pub(crate) fn validate_profile(p: &GpuProfile) -> DispatchResult {
+			ensure!(
+				p.vram_mib > 0 && p.gflops.iter().any(|g| *g > 0) && p.tolerance_percent < 100 && !p.name.is_empty(),
+				Error::<T>::InvalidProfile
+			);
+			Ok(())
+		}
+
+		/// Adds `profile` under the next id (validated, within `MaxProfiles`); returns the id. The
+		/// one place profiles are created: genesis, `add_profile` and the benchmarks.
+		pub(crate) fn insert_profile(profile: GpuProfile) -> Result<ProfileId, DispatchError> {
+			Self::validate_profile(&profile)?;
+			ensure!(ProfileCount::<T>::get() < T::MaxProfiles::get(), Error::<T>::TooManyProfiles);
+			let id = NextProfileId::<T>::get();
+			Profiles::<T>::insert(id, profile);
+			NextProfileId::<T>::put(id.saturating_add(1));
+			ProfileCount::<T>::mutate(|c| *c = c.saturating_add(1));
+			Ok(id)
+		}
+
+		pub(crate) fn do_update_profile(id: ProfileId, profile: GpuProfile) -> DispatchResult {
+			Self::validate_profile(&profile)?;
+			ensure!(Profiles::<T>::contains_key(id), Error::<T>::UnknownProfile);
+			Profiles::<T>::insert(id, profile);
+			Self::deposit_event(Event::ProfileUpdated { id });
+			Ok(())
+		}
+
+		pub(crate) fn do_remove_profile(id: ProfileId) -> DispatchResult {
+			ensure!(Profiles::<T>::contains_key(id), Error::<T>::UnknownProfile);
+			ensure!(ProfileClaims::<T>::get(id) == 0, Error::<T>::ProfileInUse);
+			Profiles::<T>::remove(id);
+			ProfileCount::<T>::mutate(|c| *c = c.saturating_sub(1));
+			Self::deposit_event(Event::ProfileRemoved { id });
+			Ok(())
+		}
+	}
+}

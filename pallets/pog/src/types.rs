@@ -12,8 +12,6 @@ pub use pog_primitives::{Dims, Precision};
 
 /// Identifier of a GPU profile.
 pub type ProfileId = u32;
-/// Identifier of a challenge (one GPU, one GEMM).
-pub type ChallengeId = u64;
 /// A GPU's UUID as NVML reports it (`GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`), as 16 bytes.
 pub type GpuUuid = [u8; 16];
 /// A 32-byte hash (Merkle roots, seeds).
@@ -124,6 +122,11 @@ impl Hardware {
 	}
 }
 
+/// Index of a network-wide round (1, 2, …; 0 = none has started yet).
+pub type RoundIndex = u32;
+/// A GPU's position in its miner's claims (claim order, then UUID order): 0, 1, …
+pub type GpuIndex = u32;
+
 /// A registered miner.
 #[derive(CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound, Encode, Decode, TypeInfo, MaxEncodedLen)]
 #[scale_info(skip_type_params(MaxClaims, MaxGpus))]
@@ -133,95 +136,325 @@ pub struct MinerInfo<
 	MaxClaims: Get<u32>,
 	MaxGpus: Get<u32>,
 > {
-	/// Claimed GPUs, per model.
+	/// Claimed GPUs, per model: what the current (or next) round challenges.
 	pub claims: BoundedVec<GpuClaim<MaxGpus>, MaxClaims>,
 	/// Claimed CPU, memory and disk.
 	pub hardware: Hardware,
-	/// Deposit held from the miner's balance while registered.
+	/// Deposit held from the miner's balance (less what was slashed and not yet topped up).
 	pub deposit: Balance,
+	/// Everything slashed from this miner so far.
+	pub slashed: Balance,
 	/// Block of registration.
 	pub registered_at: BlockNumber,
-	/// Block from which the miner is due for its next round of challenges.
-	pub next_due: BlockNumber,
-	/// Challenges of the current round (one per claimed GPU).
-	pub current_round: BoundedVec<ChallengeId, MaxGpus>,
-	/// Challenges of the previous round, kept for auditors until the next round is issued.
-	pub previous_round: BoundedVec<ChallengeId, MaxGpus>,
+	/// The first round this miner takes part in ([`NEVER`] while suspended for a short deposit).
+	pub first_round: RoundIndex,
+	/// The last round whose outcome was settled for this miner (0 = none).
+	pub settled_round: RoundIndex,
+	/// Claims and hardware that replace the current ones once this round is settled for the miner.
+	pub pending: Option<(BoundedVec<GpuClaim<MaxGpus>, MaxClaims>, Hardware)>,
+	/// The miner asked to leave: its deposit is released once its current round is settled.
+	pub leaving: bool,
 }
+
+/// The `first_round` of a miner that takes part in no round (suspended).
+pub const NEVER: RoundIndex = RoundIndex::MAX;
 
 impl<B: Clone + PartialEq + Eq + Debug, N: Clone + PartialEq + Eq + Debug, C: Get<u32>, G: Get<u32>>
 	MinerInfo<B, N, C, G>
 {
-	/// All claimed GPUs as (profile, uuid), in claim order.
+	/// All claimed GPUs as (profile, uuid), in claim order: the GPU index is the position.
 	pub fn gpus(&self) -> impl Iterator<Item = (ProfileId, GpuUuid)> + '_ {
-		self.claims.iter().flat_map(|c| c.uuids.iter().map(move |u| (c.profile, *u)))
+		gpus_of(&self.claims)
 	}
 
 	/// Number of claimed GPUs.
 	pub fn gpu_count(&self) -> u32 {
-		self.claims.iter().map(|c| c.uuids.len() as u32).sum()
+		gpu_count_of(&self.claims)
+	}
+
+	/// The claimed GPU at `index`.
+	pub fn gpu(&self, index: GpuIndex) -> Option<(ProfileId, GpuUuid)> {
+		self.gpus().nth(index as usize)
+	}
+
+	/// Whether the miner is challenged in round `round`.
+	pub fn takes_part_in(&self, round: RoundIndex) -> bool {
+		self.first_round <= round && self.settled_round < round
 	}
 }
 
-/// Why a challenge failed.
-#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
-pub enum FailReason {
-	/// No root was committed before the deadline: the GPU is slower than claimed, or absent.
-	MissedDeadline,
-	/// The openings were not revealed within the reveal window.
-	RevealMissed,
-	/// A quorum of validators found recomputed entries outside the tolerance.
-	WrongResult,
-	/// The miner deregistered or changed its claims (never happens with a round in flight).
-	Withdrawn,
+/// All GPUs of `claims` as (profile, uuid), in claim order.
+pub fn gpus_of<G: Get<u32>>(claims: &[GpuClaim<G>]) -> impl Iterator<Item = (ProfileId, GpuUuid)> + '_ {
+	claims.iter().flat_map(|c| c.uuids.iter().map(move |u| (c.profile, *u)))
 }
 
-/// Where a challenge stands.
+/// Number of GPUs in `claims`.
+pub fn gpu_count_of<G: Get<u32>>(claims: &[GpuClaim<G>]) -> u32 {
+	claims.iter().map(|c| c.uuids.len() as u32).sum()
+}
+
+/// Where the network-wide round stands.
+#[derive(
+	Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default,
+)]
+pub enum RoundPhase {
+	/// No round is open; the next one starts at a block drawn in its start window.
+	#[default]
+	Idle,
+	/// Every participating GPU computes its challenge; roots are committed before each deadline.
+	Commit,
+	/// The sample is drawn: selected GPUs reveal their openings and committees vote.
+	Reveal,
+	/// The verdict window is over: every miner's outcome is settled, a bounded number per block.
+	Settle,
+}
+
+/// The sample of committed GPUs verified in a round, drawn once the commit window has closed.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct Selection<BlockNumber> {
+	/// Randomness of the block that drew it; no committer could know it.
+	pub seed: Hash32,
+	/// The block that drew it.
+	pub at: BlockNumber,
+	/// Each committed GPU is selected with this probability: min(1, capacity / committed).
+	pub probability: Perbill,
+	/// Verifications the validators can do this round (validators × capacity / committee).
+	pub capacity: u32,
+	/// Last block in which selected GPUs may reveal.
+	pub reveal_deadline: BlockNumber,
+	/// Last block in which verdicts are counted.
+	pub verdict_deadline: BlockNumber,
+}
+
+/// The network-wide round: one per period, every registered GPU challenged at once.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+pub struct RoundInfo<AccountId, BlockNumber> {
+	/// The round (0 before the first one).
+	pub index: RoundIndex,
+	/// Where it stands.
+	pub phase: RoundPhase,
+	/// Randomness of the start block; every GPU's seed is derived from it.
+	pub seed: Hash32,
+	/// Block it started in.
+	pub started_at: BlockNumber,
+	/// Timestamp (ms) of that block: every deadline counts from here.
+	pub start_ms: u64,
+	/// No root is accepted after this (ms): the longest allowed time of any profile.
+	pub commit_close_ms: u64,
+	/// GPUs committed so far.
+	pub committed: u32,
+	/// The sample, once drawn.
+	pub selection: Option<Selection<BlockNumber>>,
+	/// The last miner settled (the sweep goes on after it).
+	pub settle_cursor: Option<AccountId>,
+	/// Miners settled so far.
+	pub settled: u32,
+	/// The next round starts at a block drawn in `[earliest, latest]` (set when this one is settled).
+	pub next_start: (BlockNumber, BlockNumber),
+}
+
+/// One GPU's challenge in a round, derived from the round seed, the miner and the GPU.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct ChallengeParams {
+	/// The GPU's position in the miner's claims.
+	pub gpu: GpuIndex,
+	/// Its UUID (self-reported).
+	pub uuid: GpuUuid,
+	/// The profile it is claimed to be.
+	pub profile: ProfileId,
+	/// Seed of A and B.
+	pub seed: Hash32,
+	/// Input precision of the GEMM.
+	pub precision: Precision,
+	/// Shape of the GEMM.
+	pub dims: Dims,
+	/// Chunk length along k.
+	pub chunk_k: u32,
+	/// Expected GEMM time at the profile's throughput (ms).
+	pub expected_ms: u64,
+	/// The root must land in a block stamped at or before this (ms): round start + this
+	/// profile's own allowed time.
+	pub deadline_ms: u64,
+}
+
+impl ChallengeParams {
+	/// Everything that defines this challenge's C (what a prover computes and a verifier checks).
+	pub fn spec(&self) -> pog_primitives::verify::ChallengeSpec {
+		pog_primitives::verify::ChallengeSpec {
+			seed: self.seed,
+			precision: self.precision,
+			dims: self.dims,
+			chunk_k: self.chunk_k,
+		}
+	}
+}
+
+/// One root in a `commit_roots` call.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct RootCommit {
+	/// The GPU.
+	pub gpu: GpuIndex,
+	/// The Merkle root of its C.
+	pub root: Hash32,
+	/// The agent's timing report (self-reported).
+	pub report: AgentReport,
+}
+
+/// A committed root as stored.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct Commitment {
+	/// The challenge as it was set (kept so auditors see it after the claims change).
+	pub params: ChallengeParams,
+	/// The Merkle root of C.
+	pub root: Hash32,
+	/// Timestamp (ms) of the block it landed in.
+	pub committed_ms: u64,
+	/// The agent's timing report (self-reported; `elapsed_ms` capped at what the chain saw).
+	pub report: AgentReport,
+}
+
+/// Where a revealed challenge's verification stands.
 #[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
-pub enum ChallengeStatus {
-	/// Issued; waiting for the miner's Merkle root.
-	Issued,
-	/// Root committed; waiting for the openings.
-	Committed,
-	/// Openings revealed and proven; waiting for validators' verdicts.
-	Revealed,
-	/// A quorum of validators accepted it: the GPU is verified.
+pub enum VerificationStatus {
+	/// Waiting for the committee.
+	Pending,
+	/// ⌊2c/3⌋+1 members found every checked entry within tolerance.
 	Passed,
-	/// Failed; the GPU lost its credit.
-	Failed(FailReason),
-	/// No quorum was reached in the verdict window; the GPU's credit is unchanged.
+	/// ⌊2c/3⌋+1 members found a wrong entry.
+	Failed,
+}
+
+/// A revealed challenge under verification.
+#[derive(CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound, Encode, Decode, TypeInfo, MaxEncodedLen)]
+#[scale_info(skip_type_params(MaxVoters))]
+pub struct Verification<AccountId: Clone + PartialEq + Eq + Debug, MaxVoters: Get<u32>> {
+	/// The sample seed that chose the opened leaves.
+	pub sample_seed: Hash32,
+	/// The validators that verify it (hash ranking; never the miner itself).
+	pub committee: BoundedVec<AccountId, MaxVoters>,
+	/// Their verdicts.
+	pub votes: BoundedVec<(AccountId, Verdict), MaxVoters>,
+	/// Where it stands.
+	pub status: VerificationStatus,
+}
+
+/// Why a challenge failed (each costs the GPU's slash).
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub enum FailReason {
+	/// No root before the GPU's deadline: slower than claimed, absent, or busy with another account.
+	MissedCommit,
+	/// Selected, but the openings were not revealed (or not proven) in the reveal window.
+	MissedReveal,
+	/// The committee found recomputed entries outside the tolerance.
+	WrongResult,
+}
+
+/// Why a committed GPU was not verified this round (no slash; a credit ages by one round).
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub enum UnverifiedReason {
+	/// Not in this round's random sample.
+	NotSelected,
+	/// Revealed, but its committee reached no ⌊2c/3⌋+1 majority in the verdict window.
 	Inconclusive,
 }
 
-impl ChallengeStatus {
-	/// Whether the challenge is finished.
-	pub fn is_final(&self) -> bool {
-		matches!(self, Self::Passed | Self::Failed(_) | Self::Inconclusive)
+/// What one GPU's round came to.
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub enum RoundOutcome {
+	/// Verified as its profile: credited.
+	Passed,
+	/// Failed: slashed, credit removed.
+	Failed(FailReason),
+	/// Committed in time but not verified.
+	Unverified(UnverifiedReason),
+}
+
+/// Why a claimed GPU scores zero, for auditors and the miner.
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub enum ZeroReason {
+	/// Registered or changed after the current round started: challenged from the next one.
+	WaitingForRound,
+	/// Committed on time but never passed a verification yet (not selected, or inconclusive).
+	NotYetVerified,
+	/// Its last round failed.
+	Failed(FailReason),
+	/// Its credit lapsed: `max_unverified_rounds` rounds without a passed verification.
+	CreditExpired,
+	/// The deposit fell below the rule after a slash and could not be topped up.
+	DepositShort,
+}
+
+/// A claimed GPU's standing: its credit, or why it has none.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct GpuStanding {
+	/// The GPU.
+	pub uuid: GpuUuid,
+	/// Its claimed profile.
+	pub profile: ProfileId,
+	/// Points it earns now (the profile's base score while credited, else 0).
+	pub points: u32,
+	/// The round of its last passed verification.
+	pub verified_round: Option<RoundIndex>,
+	/// Rounds settled since then without a passed verification.
+	pub unverified_rounds: u32,
+	/// Its last round's outcome.
+	pub last: Option<(RoundIndex, RoundOutcome)>,
+	/// Why it scores zero (`None` while credited).
+	pub zero_reason: Option<ZeroReason>,
+}
+
+impl GpuStanding {
+	/// A newly claimed GPU.
+	pub fn new(uuid: GpuUuid, profile: ProfileId) -> Self {
+		Self {
+			uuid,
+			profile,
+			points: 0,
+			verified_round: None,
+			unverified_rounds: 0,
+			last: None,
+			zero_reason: Some(ZeroReason::WaitingForRound),
+		}
+	}
+
+	/// Whether it holds a credit.
+	pub fn credited(&self) -> bool {
+		self.zero_reason.is_none()
 	}
 }
 
-/// The miner agent's own timing report, stored as information.
-#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
-pub struct AgentReport {
-	/// Milliseconds the agent says the challenge took (stored capped at what the chain saw).
-	pub elapsed_ms: u64,
-	/// Interval of the trace in milliseconds.
-	pub interval_ms: u32,
-	/// Throughput per interval in GFLOPS: the sustained trace.
-	pub trace_gflops: BoundedVec<u32, MaxTraceLen>,
+/// How a validator's committee work went, counted as each challenge it was assigned is settled.
+#[derive(Clone, Copy, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+pub struct ValidatorRecord {
+	/// Revealed challenges it was a committee member of.
+	pub assigned: u32,
+	/// Verdicts that matched the final outcome.
+	pub agreed: u32,
+	/// Verdicts that contradicted the final outcome.
+	pub contradicted: u32,
+	/// Challenges it said nothing about.
+	pub silent: u32,
+}
+
+/// What the validator's own recomputation found (self-reported: the chain cannot check it).
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct SelfReported {
+	/// Entries recomputed.
+	pub entries_checked: u32,
+	/// Largest error over threshold seen, in permille (1000 = at the threshold).
+	pub worst_permille: u32,
 }
 
 /// A validator's verdict on a revealed challenge.
 #[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub struct Verdict {
-	/// Whether every checked entry was within tolerance.
+	/// Whether every checked entry was within tolerance (the vote).
 	pub passed: bool,
-	/// Entries recomputed.
-	pub entries_checked: u32,
-	/// Largest error over threshold seen, in permille (1000 = at the threshold).
-	pub worst_permille: u32,
-	/// The first failing leaf, if any.
+	/// The first failing leaf: required when failing, absent when passing, and one of the opened
+	/// leaves (checked on chain).
 	pub failed_leaf: Option<u32>,
+	/// The validator's own figures (not checked).
+	pub reported: SelfReported,
 }
 
 /// One opened leaf with its Merkle proof.
@@ -235,84 +468,15 @@ pub struct Opening {
 	pub proof: BoundedVec<Hash32, MaxProofLen>,
 }
 
-/// One GPU challenge.
-#[derive(CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound, Encode, Decode, TypeInfo, MaxEncodedLen)]
-#[scale_info(skip_type_params(MaxVotes))]
-pub struct Challenge<
-	AccountId: Clone + PartialEq + Eq + Debug,
-	BlockNumber: Clone + PartialEq + Eq + Debug,
-	MaxVotes: Get<u32>,
-> {
-	/// The challenged miner.
-	pub miner: AccountId,
-	/// The challenged GPU.
-	pub uuid: GpuUuid,
-	/// The profile it is claimed to be.
-	pub profile: ProfileId,
-	/// Input precision of the GEMM.
-	pub precision: Precision,
-	/// Shape of the GEMM.
-	pub dims: Dims,
-	/// Chunk length along k (bounds the honest fp32 accumulation chain).
-	pub chunk_k: u32,
-	/// Seed of A and B.
-	pub seed: Hash32,
-	/// Block it was issued in.
-	pub issued_at: BlockNumber,
-	/// Timestamp (ms) of that block.
-	pub issued_ms: u64,
-	/// Expected GEMM time at the profile's throughput (ms).
-	pub expected_ms: u64,
-	/// The root must land in a block with a timestamp at or before this (ms); shared by the round.
-	pub deadline_ms: u64,
-	/// Current state.
-	pub status: ChallengeStatus,
-	/// The committed Merkle root of C.
-	pub root: Option<Hash32>,
-	/// Block and timestamp (ms) the root landed in.
-	pub committed_at: Option<(BlockNumber, u64)>,
-	/// The agent's timing report.
-	pub report: Option<AgentReport>,
-	/// Last block in which the openings may be revealed.
-	pub reveal_deadline: Option<BlockNumber>,
-	/// Sample seed that chose the opened leaves (fixed after the commitment's block).
-	pub sample_seed: Option<Hash32>,
-	/// Last block in which verdicts are counted.
-	pub verdict_deadline: Option<BlockNumber>,
-	/// Validators' verdicts.
-	pub votes: BoundedVec<(AccountId, Verdict), MaxVotes>,
-}
-
-impl<AccountId, BlockNumber, MaxVotes> Challenge<AccountId, BlockNumber, MaxVotes>
-where
-	AccountId: Clone + PartialEq + Eq + Debug,
-	BlockNumber: Clone + PartialEq + Eq + Debug,
-	MaxVotes: Get<u32>,
-{
-	/// Everything that defines this challenge's C (what a prover computes and a verifier checks).
-	pub fn spec(&self) -> pog_primitives::verify::ChallengeSpec {
-		pog_primitives::verify::ChallengeSpec {
-			seed: self.seed,
-			precision: self.precision,
-			dims: self.dims,
-			chunk_k: self.chunk_k,
-		}
-	}
-}
-
-/// Credit of one verified GPU; kept until its next challenge is finished.
-#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
-pub struct GpuCredit<BlockNumber> {
-	/// The GPU.
-	pub uuid: GpuUuid,
-	/// Its verified profile.
-	pub profile: ProfileId,
-	/// Points it earns (the profile's base score when verified).
-	pub points: u32,
-	/// The challenge that verified it.
-	pub challenge: ChallengeId,
-	/// Block of verification.
-	pub verified_at: BlockNumber,
+/// The miner agent's own timing report, stored as information.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+pub struct AgentReport {
+	/// Milliseconds the agent says the challenge took (stored capped at what the chain saw).
+	pub elapsed_ms: u64,
+	/// Interval of the trace in milliseconds.
+	pub interval_ms: u32,
+	/// Throughput per interval in GFLOPS: the sustained trace.
+	pub trace_gflops: BoundedVec<u32, MaxTraceLen>,
 }
 
 /// A miner's score and its components.
@@ -421,28 +585,35 @@ pub struct ScoreCaps {
 )]
 #[serde(rename_all = "camelCase")]
 pub struct ProtocolConfig {
-	/// Blocks between re-validations of a miner; also the epoch of weight shares.
+	/// Blocks from one round's start to the latest start of the next; also the epoch of weight shares.
 	pub period: u32,
+	/// The next round starts at a block drawn uniformly from the last `start_jitter` blocks of
+	/// the period, so nobody knows it more than a block ahead.
+	pub start_jitter: u32,
 	/// Target GEMM time at the claimed profile's throughput (ms).
 	pub target_ms: u32,
-	/// Fixed slack added to every deadline for seeing the challenge and landing the root (ms).
+	/// Fixed slack added to every deadline for seeing the round and landing the root (ms).
 	pub slack_ms: u32,
-	/// Leaves opened per challenge.
+	/// Leaves opened per selected challenge.
 	pub openings: u32,
-	/// Entries each validator recomputes per opened leaf.
+	/// Entries each committee member recomputes per opened leaf.
 	pub entries_per_opening: u32,
-	/// Verdicts needed to finalise a challenge (capped at the number of validators).
-	pub quorum: u32,
-	/// Blocks after the commitment's block in which the openings must be revealed.
+	/// Validators verifying each selected challenge (capped at the validators other than the miner).
+	pub committee: u32,
+	/// Challenges one validator verifies per round (measured: see `docs/protocol.md`).
+	pub verifications_per_validator: u32,
+	/// Blocks after the selection in which selected GPUs reveal.
 	pub reveal_window: u32,
-	/// Blocks after the reveal in which verdicts are counted.
+	/// Blocks after the reveal window in which verdicts are counted.
 	pub verdict_window: u32,
-	/// Most challenges issued in one block.
-	pub max_challenges_per_block: u32,
+	/// Miners settled per block once the verdict window is over.
+	pub settle_per_block: u32,
 	/// Chunk length along k of the protocol's accumulation.
 	pub chunk_k: u32,
-	/// Blocks a due miner waits for its assigned validator before any validator may issue.
-	pub assignment_grace: u32,
+	/// Share of the per-GPU deposit slashed for each failed challenge.
+	pub slash: Perbill,
+	/// Rounds a credit survives without a passed verification.
+	pub max_unverified_rounds: u32,
 	/// Score weights.
 	pub weights: ScoreWeights,
 	/// Score caps.
@@ -450,20 +621,23 @@ pub struct ProtocolConfig {
 }
 
 impl ProtocolConfig {
-	/// Mainnet-like defaults: re-validate every 360 blocks (36 min at 6 s), two-minute GEMMs.
+	/// Mainnet settings: a round every 360 blocks (36 min at 6 s), two-minute GEMMs.
 	pub fn mainnet() -> Self {
 		Self {
 			period: 360,
+			start_jitter: 60,
 			target_ms: 120_000,
 			slack_ms: 30_000,
 			openings: 32,
 			entries_per_opening: 2,
-			quorum: 3,
+			committee: 5,
+			verifications_per_validator: 40,
 			reveal_window: 10,
 			verdict_window: 20,
-			max_challenges_per_block: 64,
+			settle_per_block: 64,
 			chunk_k: 8192,
-			assignment_grace: 5,
+			slash: Perbill::from_percent(50),
+			max_unverified_rounds: 8,
 			weights: ScoreWeights {
 				gpu: Perbill::from_percent(55),
 				cpu: Perbill::from_percent(20),
@@ -474,16 +648,17 @@ impl ProtocolConfig {
 		}
 	}
 
-	/// Dev-chain defaults: a challenge finishes in about a minute.
+	/// Dev-chain settings: a round every 20 blocks (2 min), every committed GPU verified.
 	pub fn dev() -> Self {
 		Self {
 			period: 20,
+			start_jitter: 3,
 			target_ms: 5_000,
 			slack_ms: 18_000,
-			quorum: 1,
-			reveal_window: 5,
-			verdict_window: 10,
-			assignment_grace: 2,
+			committee: 1,
+			verifications_per_validator: 1_000,
+			reveal_window: 4,
+			verdict_window: 6,
 			..Self::mainnet()
 		}
 	}
@@ -494,59 +669,53 @@ impl ProtocolConfig {
 pub struct MinerView<AccountId, BlockNumber, Balance> {
 	/// The miner.
 	pub miner: AccountId,
-	/// Claimed GPUs as (profile, UUID).
+	/// Claimed GPUs as (profile, UUID), in GPU index order.
 	pub claimed: alloc::vec::Vec<(ProfileId, GpuUuid)>,
 	/// Claimed CPU, memory and disk.
 	pub hardware: Hardware,
 	/// Deposit held.
 	pub deposit: Balance,
-	/// Next block a round is due.
-	pub next_due: BlockNumber,
-	/// Challenges of the current round.
-	pub current_round: alloc::vec::Vec<ChallengeId>,
-	/// Verified GPUs.
-	pub verified: alloc::vec::Vec<GpuCredit<BlockNumber>>,
+	/// Slashed so far.
+	pub slashed: Balance,
+	/// Block of registration.
+	pub registered_at: BlockNumber,
+	/// First round it takes part in ([`NEVER`] while suspended).
+	pub first_round: RoundIndex,
+	/// Claims waiting for the current round to be settled.
+	pub pending: Option<alloc::vec::Vec<(ProfileId, GpuUuid)>>,
+	/// Whether it is leaving once its round is settled.
+	pub leaving: bool,
+	/// Each claimed GPU's credit or why it has none.
+	pub standing: alloc::vec::Vec<GpuStanding>,
 	/// Score and its components.
 	pub score: Score,
 	/// Share of the current epoch's weight.
 	pub share: Perbill,
 }
 
-/// A challenge as the runtime API shows it (votes as a plain list).
+/// One GPU's challenge in a round as the runtime API shows it.
 #[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo)]
-pub struct ChallengeView<AccountId, BlockNumber> {
-	/// The challenge id.
-	pub id: ChallengeId,
-	/// The challenged miner.
+pub struct ChallengeView<AccountId> {
+	/// The round.
+	pub round: RoundIndex,
+	/// The miner.
 	pub miner: AccountId,
-	/// The GPU.
-	pub uuid: GpuUuid,
-	/// Claimed profile.
-	pub profile: ProfileId,
-	/// Precision.
-	pub precision: Precision,
-	/// Shape.
-	pub dims: Dims,
-	/// Seed.
-	pub seed: Hash32,
-	/// Issue block and timestamp (ms).
-	pub issued: (BlockNumber, u64),
-	/// Expected GEMM time (ms) and deadline (timestamp, ms).
-	pub expected_ms: u64,
-	/// Deadline for the root (timestamp, ms).
-	pub deadline_ms: u64,
-	/// Committed root.
-	pub root: Option<Hash32>,
-	/// Block and timestamp of the root.
-	pub committed_at: Option<(BlockNumber, u64)>,
-	/// The agent's report.
-	pub report: Option<AgentReport>,
-	/// Sample seed.
+	/// The challenge.
+	pub params: ChallengeParams,
+	/// The committed root, when and the agent's report.
+	pub commitment: Option<Commitment>,
+	/// Whether it is in the round's sample (`None` before the sample is drawn).
+	pub selected: Option<bool>,
+	/// The leaves to open (selected and committed only).
+	pub leaves: alloc::vec::Vec<u32>,
+	/// Its verification, once revealed.
 	pub sample_seed: Option<Hash32>,
-	/// Verdicts.
+	/// Its committee.
+	pub committee: alloc::vec::Vec<AccountId>,
+	/// The committee's verdicts.
 	pub votes: alloc::vec::Vec<(AccountId, Verdict)>,
-	/// Status.
-	pub status: ChallengeStatus,
+	/// Where the verification stands.
+	pub verification: Option<VerificationStatus>,
 }
 
 /// One line of the ranking.

@@ -2,16 +2,10 @@
 
 use alloc::vec::Vec;
 use frame_system::pallet_prelude::BlockNumberFor;
-use sp_runtime::Perbill;
 
 use crate::{pallet::*, types::*};
 
 impl<T: Config> Pallet<T> {
-	/// The epoch's weight share of `who` (zero if unscored).
-	pub fn share_of(who: &T::AccountId) -> Perbill {
-		WeightShares::<T>::get().iter().find(|(w, _)| w == who).map(|(_, s)| *s).unwrap_or_default()
-	}
-
 	/// A miner's view for auditors.
 	pub fn miner_view(who: T::AccountId) -> Option<MinerView<T::AccountId, BlockNumberFor<T>, BalanceOf<T>>> {
 		let info = Miners::<T>::get(&who)?;
@@ -19,35 +13,52 @@ impl<T: Config> Pallet<T> {
 			claimed: info.gpus().collect(),
 			hardware: info.hardware.clone(),
 			deposit: info.deposit,
-			next_due: info.next_due,
-			current_round: info.current_round.to_vec(),
-			verified: Credits::<T>::get(&who).to_vec(),
+			slashed: info.slashed,
+			registered_at: info.registered_at,
+			first_round: info.first_round,
+			pending: info.pending.as_ref().map(|(claims, _)| gpus_of(claims).collect()),
+			leaving: info.leaving,
+			standing: Standing::<T>::get(&who).to_vec(),
 			score: Scores::<T>::get(&who).unwrap_or_default(),
 			share: Self::share_of(&who),
 			miner: who,
 		})
 	}
 
-	/// A challenge's view for auditors.
-	pub fn challenge_view(id: ChallengeId) -> Option<ChallengeView<T::AccountId, BlockNumberFor<T>>> {
-		let c = Challenges::<T>::get(id)?;
+	/// `miner`'s GPU `gpu` in round `round`: the challenge (as committed, or as derived for the
+	/// current round), the sample, the committee and the verdicts.
+	pub fn challenge_view(round: RoundIndex, miner: T::AccountId, gpu: GpuIndex) -> Option<ChallengeView<T::AccountId>> {
+		let current = Self::round();
+		let commitment = Commitments::<T>::get(round, &miner).and_then(|slots| slots.get(gpu as usize).cloned().flatten());
+		let params = match &commitment {
+			Some(c) => c.params.clone(),
+			None if round == current.index && current.phase != RoundPhase::Idle => {
+				let info = Miners::<T>::get(&miner)?;
+				if !info.takes_part_in(round) {
+					return None;
+				}
+				Self::challenge_params(&current, &miner, &info, gpu).ok()?
+			},
+			None => return None,
+		};
+		let selection = current.selection.as_ref().filter(|_| round == current.index);
+		let selected = selection.map(|s| Self::is_selected(s, &miner, gpu));
+		let leaves = match (selection, &commitment) {
+			(Some(s), Some(c)) if selected == Some(true) => Self::leaves_for(s, c),
+			_ => Vec::new(),
+		};
+		let verification = Verifications::<T>::get((round, &miner, gpu));
 		Some(ChallengeView {
-			id,
-			miner: c.miner,
-			uuid: c.uuid,
-			profile: c.profile,
-			precision: c.precision,
-			dims: c.dims,
-			seed: c.seed,
-			issued: (c.issued_at, c.issued_ms),
-			expected_ms: c.expected_ms,
-			deadline_ms: c.deadline_ms,
-			root: c.root,
-			committed_at: c.committed_at,
-			report: c.report,
-			sample_seed: c.sample_seed,
-			votes: c.votes.to_vec(),
-			status: c.status,
+			round,
+			params,
+			commitment,
+			selected,
+			leaves,
+			sample_seed: verification.as_ref().map(|v| v.sample_seed),
+			committee: verification.as_ref().map(|v| v.committee.to_vec()).unwrap_or_default(),
+			votes: verification.as_ref().map(|v| v.votes.to_vec()).unwrap_or_default(),
+			verification: verification.map(|v| v.status),
+			miner,
 		})
 	}
 

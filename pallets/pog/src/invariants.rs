@@ -1,0 +1,78 @@
+//! The pallet's invariants (`try_state`), checked after every block in try-runtime and after
+//! every step of the randomised tests.
+
+use frame_support::{ensure, traits::fungible::InspectHold};
+use sp_runtime::{Perbill, TryRuntimeError};
+
+use crate::{pallet::*, types::*};
+
+impl<T: Config> Pallet<T> {
+	/// Deposits held match the records and are never above the larger of the current and
+	/// pending claims' rule; profile and UUID counters match the claims; each miner's standing
+	/// lists exactly its claimed GPUs; commitments have one slot per GPU; openings are kept only
+	/// for the current round's revealed challenges; the round's counters are consistent; and the
+	/// weight shares sum to 100%.
+	pub fn do_try_state() -> Result<(), TryRuntimeError> {
+		let reason: T::RuntimeHoldReason = HoldReason::MinerDeposit.into();
+		let round = Self::round();
+		let mut miners = 0u32;
+		let mut per_profile: alloc::collections::BTreeMap<ProfileId, u32> = Default::default();
+		let mut per_uuid: alloc::collections::BTreeMap<GpuUuid, u32> = Default::default();
+		let mut committed = 0u32;
+		for (who, info) in Miners::<T>::iter() {
+			miners += 1;
+			ensure!(
+				T::Currency::balance_on_hold(&reason, &who) == info.deposit,
+				TryRuntimeError::Other("deposit held differs from the miner's record")
+			);
+			let pending_gpus = info.pending.as_ref().map_or(0, |(c, _)| gpu_count_of(c));
+			ensure!(
+				info.deposit <= Self::deposit_for(info.gpu_count().max(pending_gpus)),
+				TryRuntimeError::Other("deposit above the rule")
+			);
+			for (profile, uuid) in info.gpus() {
+				*per_profile.entry(profile).or_default() += 1;
+				*per_uuid.entry(uuid).or_default() += 1;
+			}
+			let standing = Standing::<T>::get(&who);
+			ensure!(
+				standing.len() as u32 == info.gpu_count() &&
+					standing.iter().zip(info.gpus()).all(|(s, (p, u))| s.profile == p && s.uuid == u),
+				TryRuntimeError::Other("standing differs from the claims")
+			);
+			if let Some(slots) = Commitments::<T>::get(round.index, &who) {
+				ensure!(
+					!info.takes_part_in(round.index) || slots.len() as u32 == info.gpu_count(),
+					TryRuntimeError::Other("commitments without one slot per GPU")
+				);
+				committed += slots.iter().filter(|s| s.is_some()).count() as u32;
+			}
+		}
+		ensure!(miners == MinerCount::<T>::get(), TryRuntimeError::Other("MinerCount is wrong"));
+		for (profile, count) in ProfileClaims::<T>::iter() {
+			ensure!(
+				per_profile.get(&profile).copied().unwrap_or(0) == count,
+				TryRuntimeError::Other("ProfileClaims differs from the claims")
+			);
+		}
+		ensure!(
+			UuidClaimants::<T>::iter().all(|(u, n)| per_uuid.get(&u).copied() == Some(n)) &&
+				UuidClaimants::<T>::iter().count() == per_uuid.len(),
+			TryRuntimeError::Other("UuidClaimants differs from the claims")
+		);
+		if round.phase != RoundPhase::Idle {
+			ensure!(committed <= round.committed, TryRuntimeError::Other("round counts fewer commits than stored"));
+		}
+		ensure!(
+			Openings::<T>::iter_keys().all(|(r, m, g)| r == round.index && Verifications::<T>::contains_key((r, m, g))),
+			TryRuntimeError::Other("openings kept outside the current round's revealed challenges")
+		);
+		let shares = WeightShares::<T>::get();
+		let sum: u64 = shares.iter().map(|(_, s)| u64::from(s.deconstruct())).sum();
+		ensure!(
+			shares.is_empty() || sum == u64::from(Perbill::one().deconstruct()),
+			TryRuntimeError::Other("weight shares do not sum to 100%")
+		);
+		Ok(())
+	}
+}

@@ -1,0 +1,283 @@
+//! Miners: claims, hardware, deposits, registration fee, slashing, unbonding, and settling a
+//! miner's round.
+//!
+//! Registration, update and deregistration never touch a round: they take effect at the next
+//! one. While a miner has an unsettled round, an update waits in `pending` and a deregistration
+//! sets `leaving`; both are carried out when that round is settled, so the deposit is returned
+//! only after every round the miner took part in is final.
+
+use alloc::vec::Vec;
+use frame_support::{
+	ensure,
+	pallet_prelude::*,
+	traits::{
+		fungible::{Inspect, Mutate, MutateHold},
+		tokens::{Fortitude, Precision as TokenPrecision, Preservation},
+	},
+};
+use sp_runtime::traits::{Saturating, Zero};
+
+use crate::{pallet::*, types::*};
+
+impl<T: Config> Pallet<T> {
+	/// Check claims; returns the number of GPUs.
+	///
+	/// Counts first, from the call alone, so that the storage reads after it are bounded by
+	/// `MaxGpusPerMiner`, as the call's weight assumes (not by `MaxClaims × MaxGpusPerMiner`).
+	/// UUIDs must be distinct within the miner; across miners a UUID is self-reported and proves
+	/// nothing, so it is not refused (see `docs/protocol.md`).
+	fn validate_claims(claims: &ClaimsOf<T>) -> Result<u32, DispatchError> {
+		ensure!(!claims.is_empty(), Error::<T>::NoClaims);
+		let mut gpus = 0u32;
+		for claim in claims.iter() {
+			ensure!(claim.count > 0, Error::<T>::ZeroCount);
+			ensure!(claim.count as usize == claim.uuids.len(), Error::<T>::CountMismatch);
+			gpus = gpus.saturating_add(claim.count);
+		}
+		ensure!(gpus <= T::MaxGpusPerMiner::get(), Error::<T>::TooManyGpus);
+		let mut seen: Vec<GpuUuid> = Vec::with_capacity(gpus as usize);
+		for claim in claims.iter() {
+			ensure!(Profiles::<T>::contains_key(claim.profile), Error::<T>::UnknownProfile);
+			for uuid in claim.uuids.iter() {
+				ensure!(!seen.contains(uuid), Error::<T>::DuplicateUuid);
+				seen.push(*uuid);
+			}
+		}
+		Ok(gpus)
+	}
+
+	/// Refuses declared hardware beyond what any machine has.
+	fn validate_hardware(hardware: &Hardware) -> DispatchResult {
+		hardware.check().map_err(|fault| match fault {
+			HardwareFault::CpuCores => Error::<T>::ImplausibleCpuCores,
+			HardwareFault::Ram => Error::<T>::ImplausibleRam,
+			HardwareFault::Disk => Error::<T>::ImplausibleDisk,
+		})?;
+		Ok(())
+	}
+
+	/// The deposit a miner with `gpus` claimed GPUs holds.
+	pub fn deposit_for(gpus: u32) -> BalanceOf<T> {
+		use sp_runtime::SaturatedConversion;
+		let (base, per_gpu) = (T::DepositBase::get().saturated_into(), T::DepositPerGpu::get().saturated_into());
+		pog_primitives::deposit::miner_deposit(base, per_gpu, gpus).saturated_into()
+	}
+
+	fn add_claims(claims: &ClaimsOf<T>) {
+		for claim in claims.iter() {
+			ProfileClaims::<T>::mutate(claim.profile, |c| *c = c.saturating_add(claim.count));
+			for uuid in claim.uuids.iter() {
+				UuidClaimants::<T>::mutate(uuid, |c| *c = c.saturating_add(1));
+			}
+		}
+	}
+
+	fn remove_claims(claims: &ClaimsOf<T>) {
+		for claim in claims.iter() {
+			ProfileClaims::<T>::mutate(claim.profile, |c| *c = c.saturating_sub(claim.count));
+			for uuid in claim.uuids.iter() {
+				UuidClaimants::<T>::mutate_exists(uuid, |c| {
+					*c = c.map(|n| n.saturating_sub(1)).filter(|n| *n > 0);
+				});
+			}
+		}
+	}
+
+	/// Holds `amount` more of `who`'s deposit.
+	fn hold(who: &T::AccountId, amount: BalanceOf<T>) -> DispatchResult {
+		if amount.is_zero() {
+			return Ok(());
+		}
+		T::Currency::hold(&HoldReason::MinerDeposit.into(), who, amount).map_err(|_| Error::<T>::InsufficientDeposit)?;
+		Ok(())
+	}
+
+	/// Releases `amount` of `who`'s deposit (what is held, at most).
+	fn release(who: &T::AccountId, amount: BalanceOf<T>) -> BalanceOf<T> {
+		T::Currency::release(&HoldReason::MinerDeposit.into(), who, amount, TokenPrecision::BestEffort)
+			.unwrap_or_default()
+	}
+
+	pub(crate) fn do_register(who: T::AccountId, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
+		ensure!(!Miners::<T>::contains_key(&who), Error::<T>::AlreadyRegistered);
+		ensure!(MinerCount::<T>::get() < T::MaxMiners::get(), Error::<T>::TooManyMiners);
+		let gpus = Self::validate_claims(&claims)?;
+		Self::validate_hardware(&hardware)?;
+		let deposit = Self::deposit_for(gpus);
+		let fee = T::RegistrationFee::get();
+		ensure!(
+			T::Currency::reducible_balance(&who, Preservation::Preserve, Fortitude::Polite) >=
+				deposit.saturating_add(fee),
+			Error::<T>::InsufficientDeposit
+		);
+		Self::hold(&who, deposit)?;
+		if !fee.is_zero() {
+			T::Currency::burn_from(&who, fee, Preservation::Preserve, TokenPrecision::Exact, Fortitude::Polite)
+				.map_err(|_| Error::<T>::InsufficientDeposit)?;
+		}
+		Self::add_claims(&claims);
+		let first_round = Self::round().index.saturating_add(1);
+		Standing::<T>::insert(&who, Self::fresh_standing(&claims, &[]));
+		Miners::<T>::insert(
+			&who,
+			MinerInfo {
+				claims,
+				hardware,
+				deposit,
+				slashed: Zero::zero(),
+				registered_at: Self::now(),
+				first_round,
+				settled_round: 0,
+				pending: None,
+				leaving: false,
+			},
+		);
+		MinerCount::<T>::mutate(|c| *c = c.saturating_add(1));
+		Self::deposit_event(Event::MinerRegistered { miner: who, gpus, deposit, fee, first_round });
+		Ok(())
+	}
+
+	/// Whether `info` takes part in the current round and is not settled yet.
+	pub fn has_unsettled_round(info: &MinerOf<T>) -> bool {
+		let round = Self::round();
+		round.phase != RoundPhase::Idle && info.takes_part_in(round.index)
+	}
+
+	pub(crate) fn do_update(who: T::AccountId, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
+		let mut info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
+		ensure!(!info.leaving, Error::<T>::AlreadyLeaving);
+		let gpus = Self::validate_claims(&claims)?;
+		Self::validate_hardware(&hardware)?;
+		let rule = Self::deposit_for(gpus);
+		// Hold any increase now, so the update cannot fail later for want of funds.
+		Self::hold(&who, rule.saturating_sub(info.deposit))?;
+		info.deposit = info.deposit.max(rule);
+		let from_round = Self::round().index.saturating_add(1);
+		if Self::has_unsettled_round(&info) {
+			info.pending = Some((claims, hardware));
+		} else {
+			Self::apply_claims(&who, &mut info, claims, hardware);
+			if info.first_round == NEVER {
+				info.first_round = from_round;
+			}
+		}
+		Miners::<T>::insert(&who, &info);
+		Self::update_score(&who, &info);
+		Self::deposit_event(Event::MinerUpdated { miner: who, gpus, deposit: info.deposit, from_round });
+		Ok(())
+	}
+
+	/// Replaces `info`'s claims: counters, standing (credits survive for GPUs still claimed as
+	/// the same profile) and the deposit, released down to the rule.
+	fn apply_claims(who: &T::AccountId, info: &mut MinerOf<T>, claims: ClaimsOf<T>, hardware: Hardware) {
+		Self::remove_claims(&info.claims);
+		Self::add_claims(&claims);
+		let old = Standing::<T>::get(who);
+		Standing::<T>::insert(who, Self::fresh_standing(&claims, &old));
+		let rule = Self::deposit_for(gpu_count_of(&claims));
+		if info.deposit > rule {
+			let released = Self::release(who, info.deposit.saturating_sub(rule));
+			info.deposit = info.deposit.saturating_sub(released);
+		}
+		info.claims = claims;
+		info.hardware = hardware;
+	}
+
+	pub(crate) fn do_deregister(who: T::AccountId) -> DispatchResult {
+		let mut info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
+		ensure!(!info.leaving, Error::<T>::AlreadyLeaving);
+		if Self::has_unsettled_round(&info) {
+			info.leaving = true;
+			Miners::<T>::insert(&who, info);
+			Self::deposit_event(Event::MinerLeaving { miner: who });
+		} else {
+			Self::remove_miner(who, info);
+		}
+		Ok(())
+	}
+
+	/// Removes a miner with no unsettled round; releases what is left of its deposit. Its
+	/// commitments and verifications stay for auditors until their round is pruned.
+	fn remove_miner(who: T::AccountId, info: MinerOf<T>) {
+		let released = Self::release(&who, info.deposit);
+		Self::remove_claims(&info.claims);
+		Standing::<T>::remove(&who);
+		Scores::<T>::remove(&who);
+		Miners::<T>::remove(&who);
+		MinerCount::<T>::mutate(|c| *c = c.saturating_sub(1));
+		Self::deposit_event(Event::MinerDeregistered { miner: who, released });
+	}
+
+	/// Burns `failures` slashes (each `config.slash` of the per-GPU deposit) from `info`'s
+	/// deposit, at most what it holds; returns what was burned.
+	fn slash(who: &T::AccountId, info: &mut MinerOf<T>, failures: u32) -> BalanceOf<T> {
+		if failures == 0 {
+			return Zero::zero();
+		}
+		let per_failure = Configuration::<T>::get().slash * T::DepositPerGpu::get();
+		let amount = per_failure.saturating_mul(failures.into()).min(info.deposit);
+		let burned = T::Currency::burn_held(
+			&HoldReason::MinerDeposit.into(),
+			who,
+			amount,
+			TokenPrecision::BestEffort,
+			Fortitude::Force,
+		)
+		.unwrap_or_default();
+		info.deposit = info.deposit.saturating_sub(burned);
+		info.slashed = info.slashed.saturating_add(burned);
+		burned
+	}
+
+	/// Settles `who`'s part in `round`: outcomes, slashes, credits, then a pending update or
+	/// departure, and a deposit top-up (or suspension).
+	pub(crate) fn settle_miner(round: &RoundOf<T>, who: T::AccountId, mut info: MinerOf<T>) {
+		if !info.takes_part_in(round.index) {
+			return;
+		}
+		let slots = Commitments::<T>::get(round.index, &who).unwrap_or_default();
+		let outcomes: Vec<(GpuUuid, RoundOutcome)> = info
+			.gpus()
+			.enumerate()
+			.map(|(i, (_, uuid))| {
+				let committed = slots.get(i).is_some_and(|s| s.is_some());
+				(uuid, Self::outcome_of(round, &who, i as GpuIndex, committed))
+			})
+			.collect();
+		let failures = outcomes.iter().filter(|(_, o)| matches!(o, RoundOutcome::Failed(_))).count() as u32;
+		let slashed = Self::slash(&who, &mut info, failures);
+		Self::record_outcomes(&who, round.index, &outcomes);
+		info.settled_round = round.index;
+		Self::deposit_event(Event::MinerSettled {
+			round: round.index,
+			miner: who.clone(),
+			outcomes: BoundedVec::truncate_from(outcomes),
+			slashed,
+		});
+		if info.leaving {
+			Self::remove_miner(who, info);
+			return;
+		}
+		if let Some((claims, hardware)) = info.pending.take() {
+			Self::apply_claims(&who, &mut info, claims, hardware);
+		}
+		Self::top_up(&who, &mut info);
+		Miners::<T>::insert(&who, &info);
+		Self::update_score(&who, &info);
+	}
+
+	/// Restores the deposit to the rule after a slash; suspends the miner if it cannot.
+	fn top_up(who: &T::AccountId, info: &mut MinerOf<T>) {
+		let rule = Self::deposit_for(info.gpu_count());
+		if info.deposit >= rule {
+			return;
+		}
+		if Self::hold(who, rule.saturating_sub(info.deposit)).is_ok() {
+			info.deposit = rule;
+		} else {
+			info.first_round = NEVER;
+			Self::suspend_standing(who);
+			Self::deposit_event(Event::MinerSuspended { miner: who.clone() });
+		}
+	}
+}

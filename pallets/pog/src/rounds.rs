@@ -1,0 +1,377 @@
+//! The network-wide round: when it starts, every GPU's challenge (seed, precision, shape,
+//! deadline), commitments, the verified sample, and the settlement sweep.
+//!
+//! Phases, driven by `on_initialize` with no validator discretion:
+//! 1. **Idle** until a block drawn uniformly from the start window (the last `start_jitter`
+//!    blocks of the period): the block's randomness decides, so the start is known at most one
+//!    block ahead. Starting costs O(1): nothing is written per miner.
+//! 2. **Commit**: each GPU's challenge is derived on demand from the round seed, the miner and the
+//!    GPU; its root must land before round start + its own profile's allowed time.
+//! 3. **Reveal**: the first block whose parent is stamped after the commit window draws the
+//!    sample (randomness no committer could know): each committed GPU is selected with
+//!    probability min(1, capacity / committed). Selected GPUs reveal; committees vote.
+//! 4. **Settle**: after the verdict window, `settle_per_block` miners per block are settled
+//!    (outcomes, slashes, credits, scores); then the weight shares are recomputed.
+
+use alloc::vec::Vec;
+use codec::Encode;
+use frame_support::{ensure, pallet_prelude::*, traits::Randomness};
+use frame_system::pallet_prelude::BlockNumberFor;
+use pog_primitives::{sampling, sizing};
+use sp_runtime::{
+	traits::{Saturating, Zero},
+	Perbill,
+};
+
+use crate::{pallet::*, types::*, weights::WeightInfo};
+
+/// Rounds whose commitments and verifications stay in storage for auditors (older ones are
+/// removed in idle time; events keep the whole history).
+pub const KEPT_ROUNDS: RoundIndex = 4;
+
+impl<T: Config> Pallet<T> {
+	/// Current block number.
+	pub(crate) fn now() -> BlockNumberFor<T> {
+		frame_system::Pallet::<T>::block_number()
+	}
+
+	/// The latest timestamp in milliseconds (in `on_initialize`: the parent block's).
+	pub(crate) fn now_ms() -> u64 {
+		use frame_support::traits::UnixTime;
+		T::TimeProvider::now().as_millis().min(u128::from(u64::MAX)) as u64
+	}
+
+	/// 32 bytes of a hash (itself if it is 32 bytes long, else its BLAKE2-256).
+	pub fn hash32(h: &T::Hash) -> Hash32 {
+		let bytes = h.as_ref();
+		let mut out = [0u8; 32];
+		if bytes.len() == 32 {
+			out.copy_from_slice(bytes);
+		} else {
+			out = sp_io::hashing::blake2_256(bytes);
+		}
+		out
+	}
+
+	/// Fresh randomness for `purpose` in this block: the runtime's randomness source and the
+	/// parent block hash, hashed together with `index`.
+	fn block_randomness(purpose: &[u8], index: RoundIndex) -> Hash32 {
+		let (random, _) = T::Randomness::random(&(purpose, index).encode());
+		let parent = frame_system::Pallet::<T>::parent_hash();
+		sp_io::hashing::blake2_256(&(purpose, random, parent, index).encode())
+	}
+
+	/// Round 0: nothing started; round 1 starts in the first period's start window.
+	pub(crate) fn genesis_round() -> RoundOf<T> {
+		let config = Configuration::<T>::get();
+		let latest: BlockNumberFor<T> = config.period.max(1).into();
+		let earliest = latest.saturating_sub(config.start_jitter.into()).max(1u32.into());
+		RoundInfo {
+			index: 0,
+			phase: RoundPhase::Idle,
+			seed: [0; 32],
+			started_at: Zero::zero(),
+			start_ms: 0,
+			commit_close_ms: 0,
+			committed: 0,
+			selection: None,
+			settle_cursor: None,
+			settled: 0,
+			next_start: (earliest, latest),
+		}
+	}
+
+	/// The current (or last) round.
+	pub fn round() -> RoundOf<T> {
+		Round::<T>::get().unwrap_or_else(Self::genesis_round)
+	}
+
+	/// Moves the round forward at block `n`; returns the weight used.
+	pub(crate) fn advance_round(n: BlockNumberFor<T>) -> Weight {
+		let mut round = Self::round();
+		match round.phase {
+			RoundPhase::Idle => {
+				let (earliest, latest) = round.next_start;
+				if n < earliest {
+					return T::WeightInfo::idle_block();
+				}
+				let left: u64 = latest.saturating_sub(n).try_into().unwrap_or(u64::MAX);
+				let draw = Self::block_randomness(b"pog/start", round.index);
+				let draw = u64::from_le_bytes(draw[..8].try_into().unwrap_or_default());
+				if n >= latest || draw % left.saturating_add(1) == 0 {
+					Self::start_round(&mut round, n);
+					Round::<T>::put(round);
+					T::WeightInfo::start_round(ProfileCount::<T>::get())
+				} else {
+					T::WeightInfo::idle_block()
+				}
+			},
+			RoundPhase::Commit => {
+				if Self::now_ms() >= round.commit_close_ms {
+					Self::draw_sample(&mut round, n);
+					Round::<T>::put(round);
+					T::WeightInfo::draw_sample()
+				} else {
+					T::WeightInfo::idle_block()
+				}
+			},
+			RoundPhase::Reveal => {
+				if round.selection.as_ref().is_some_and(|s| n > s.verdict_deadline) {
+					round.phase = RoundPhase::Settle;
+					Round::<T>::put(round);
+				}
+				T::WeightInfo::idle_block()
+			},
+			RoundPhase::Settle => {
+				let settled = Self::settle_some(&mut round, n);
+				Round::<T>::put(round);
+				T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get())
+			},
+		}
+	}
+
+	/// Starts the next round at block `n`: its seed and provisional clock (stamped in
+	/// `on_finalize` with this block's own timestamp).
+	fn start_round(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
+		let index = round.index.saturating_add(1);
+		let seed = Self::block_randomness(b"pog/round", index);
+		let start_ms = Self::now_ms();
+		*round = RoundInfo {
+			index,
+			phase: RoundPhase::Commit,
+			seed,
+			started_at: n,
+			start_ms,
+			commit_close_ms: start_ms.saturating_add(Self::longest_allowed_ms()),
+			committed: 0,
+			selection: None,
+			settle_cursor: None,
+			settled: 0,
+			next_start: round.next_start,
+		};
+		Self::deposit_event(Event::RoundStarted { round: index, seed });
+	}
+
+	/// In the start block's `on_finalize`, the clock of the round is this block's timestamp.
+	pub(crate) fn stamp_round_start(n: BlockNumberFor<T>) {
+		let Some(mut round) = Round::<T>::get() else { return };
+		if round.phase == RoundPhase::Commit && round.started_at == n {
+			round.start_ms = Self::now_ms();
+			round.commit_close_ms = round.start_ms.saturating_add(Self::longest_allowed_ms());
+			Round::<T>::put(round);
+		}
+	}
+
+	/// The allowed time of `profile`'s challenge in `precision` under `config` (ms).
+	fn allowed_ms_of(profile: &GpuProfile, precision: Precision, config: &ProtocolConfig) -> (Dims, u64, u64) {
+		let gflops = profile.gflops_for(precision);
+		let dims = sizing::challenge_dims(profile.vram_mib, gflops, config.target_ms);
+		let expected = sizing::expected_ms(&dims, gflops);
+		let allowed = sizing::allowed_ms(expected, profile.tolerance_percent, u64::from(config.slack_ms));
+		(dims, expected, allowed)
+	}
+
+	/// The longest allowed time of any profile in any precision: the commit window.
+	fn longest_allowed_ms() -> u64 {
+		let config = Configuration::<T>::get();
+		Profiles::<T>::iter_values()
+			.flat_map(|p| {
+				Precision::ALL
+					.into_iter()
+					.filter(|q| p.gflops_for(*q) > 0)
+					.map(|q| Self::allowed_ms_of(&p, q, &config).2)
+					.collect::<Vec<_>>()
+			})
+			.max()
+			.unwrap_or(0)
+	}
+
+	/// The precision a seed asks for, among those the profile supports.
+	pub fn precision_for(profile: &GpuProfile, seed: &Hash32) -> Option<Precision> {
+		let supported: Vec<Precision> = Precision::ALL.into_iter().filter(|p| profile.gflops_for(*p) > 0).collect();
+		let n = supported.len();
+		(n > 0).then(|| supported[usize::from(seed[31]) % n])
+	}
+
+	/// The challenge of `miner`'s GPU `gpu` in `round`: seed from the round's randomness, the
+	/// miner and the GPU; its own deadline.
+	pub fn challenge_params(
+		round: &RoundOf<T>,
+		miner: &T::AccountId,
+		info: &MinerOf<T>,
+		gpu: GpuIndex,
+	) -> Result<ChallengeParams, DispatchError> {
+		let (profile_id, uuid) = info.gpu(gpu).ok_or(Error::<T>::UnknownGpu)?;
+		let profile = Profiles::<T>::get(profile_id).ok_or(Error::<T>::UnknownProfile)?;
+		let config = Configuration::<T>::get();
+		let seed = sp_io::hashing::blake2_256(&(b"pog/gpu", round.seed, miner, gpu, uuid).encode());
+		let precision = Self::precision_for(&profile, &seed).ok_or(Error::<T>::NoPrecision)?;
+		let (dims, expected_ms, allowed) = Self::allowed_ms_of(&profile, precision, &config);
+		Ok(ChallengeParams {
+			gpu,
+			uuid,
+			profile: profile_id,
+			seed,
+			precision,
+			dims,
+			chunk_k: config.chunk_k,
+			expected_ms,
+			deadline_ms: round.start_ms.saturating_add(allowed),
+		})
+	}
+
+	pub(crate) fn do_commit(who: T::AccountId, index: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
+		let mut round = Self::round();
+		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
+		ensure!(round.phase == RoundPhase::Commit, Error::<T>::WrongPhase);
+		ensure!(!roots.is_empty(), Error::<T>::NoRoots);
+		let info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
+		ensure!(info.takes_part_in(index), Error::<T>::NotTakingPart);
+		let gpus = info.gpu_count();
+		let mut slots = Commitments::<T>::get(index, &who)
+			.unwrap_or_else(|| BoundedVec::truncate_from(alloc::vec![None; gpus as usize]));
+		let now_ms = Self::now_ms();
+		let seen_ms = now_ms.saturating_sub(round.start_ms);
+		let mut landed = Vec::with_capacity(roots.len());
+		for RootCommit { gpu, root, mut report } in roots {
+			ensure!(gpu < gpus, Error::<T>::UnknownGpu);
+			ensure!(!landed.contains(&gpu), Error::<T>::DuplicateGpu);
+			let slot = slots.get_mut(gpu as usize).ok_or(Error::<T>::UnknownGpu)?;
+			ensure!(slot.is_none(), Error::<T>::AlreadyCommitted);
+			let params = Self::challenge_params(&round, &who, &info, gpu)?;
+			ensure!(now_ms <= params.deadline_ms, Error::<T>::DeadlinePassed);
+			report.elapsed_ms = report.elapsed_ms.min(seen_ms);
+			*slot = Some(Commitment { params, root, committed_ms: now_ms, report });
+			landed.push(gpu);
+		}
+		round.committed = round.committed.saturating_add(landed.len() as u32);
+		Commitments::<T>::insert(index, &who, slots);
+		Round::<T>::put(round);
+		Self::deposit_event(Event::RootsCommitted {
+			round: index,
+			miner: who,
+			gpus: BoundedVec::truncate_from(landed),
+		});
+		Ok(())
+	}
+
+	/// Verifications the validators can do in a round: validators × per-validator capacity /
+	/// committee size.
+	pub fn capacity() -> u32 {
+		let config = Configuration::<T>::get();
+		let validators = Validators::<T>::get().len() as u32;
+		let committee = config.committee.min(validators).max(1);
+		validators.saturating_mul(config.verifications_per_validator) / committee
+	}
+
+	/// Draws the verified sample at block `n`: the commit window is over.
+	fn draw_sample(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
+		let config = Configuration::<T>::get();
+		let capacity = Self::capacity();
+		let probability =
+			if round.committed <= capacity { Perbill::one() } else { Perbill::from_rational(capacity, round.committed) };
+		let reveal_deadline = n.saturating_add(config.reveal_window.into());
+		round.selection = Some(Selection {
+			seed: Self::block_randomness(b"pog/sample", round.index),
+			at: n,
+			probability,
+			capacity,
+			reveal_deadline,
+			verdict_deadline: reveal_deadline.saturating_add(config.verdict_window.into()),
+		});
+		round.phase = RoundPhase::Reveal;
+		Self::deposit_event(Event::SampleDrawn {
+			round: round.index,
+			committed: round.committed,
+			capacity,
+			probability,
+		});
+	}
+
+	/// Whether `miner`'s GPU `gpu` is in the sample: a hash of the sample seed, the miner and the
+	/// GPU below the selection probability.
+	pub fn is_selected(selection: &Selection<BlockNumberFor<T>>, miner: &T::AccountId, gpu: GpuIndex) -> bool {
+		if selection.probability == Perbill::one() {
+			return true;
+		}
+		let h = sp_io::hashing::blake2_256(&(b"pog/select", selection.seed, miner, gpu).encode());
+		let draw = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
+		Perbill::from_rational(u64::from(draw), u64::from(u32::MAX) + 1) < selection.probability
+	}
+
+	/// The seed that chooses a selected challenge's opened leaves: the sample seed (unknown at
+	/// commit time), the challenge seed and the committed root.
+	pub fn sample_seed_for(selection: &Selection<BlockNumberFor<T>>, commitment: &Commitment) -> Hash32 {
+		sampling::sample_seed(&selection.seed, &commitment.params.seed, &commitment.root)
+	}
+
+	/// The leaves a selected challenge opens.
+	pub fn leaves_for(selection: &Selection<BlockNumberFor<T>>, commitment: &Commitment) -> Vec<u32> {
+		let count = Configuration::<T>::get().openings.min(T::MaxOpenings::get());
+		let seed = Self::sample_seed_for(selection, commitment);
+		sampling::opened_leaves(&seed, commitment.params.dims.num_leaves(), count)
+	}
+
+	/// Settles up to `settle_per_block` miners at block `n`; finishes the round after the last.
+	fn settle_some(round: &mut RoundOf<T>, n: BlockNumberFor<T>) -> u32 {
+		let budget = Configuration::<T>::get().settle_per_block.max(1) as usize;
+		let batch: Vec<(T::AccountId, MinerOf<T>)> = match &round.settle_cursor {
+			Some(last) => Miners::<T>::iter_from(Miners::<T>::hashed_key_for(last)).take(budget).collect(),
+			None => Miners::<T>::iter().take(budget).collect(),
+		};
+		let count = batch.len() as u32;
+		for (who, info) in batch.iter().cloned() {
+			Self::settle_miner(round, who, info);
+		}
+		round.settled = round.settled.saturating_add(count);
+		if (count as usize) < budget {
+			Self::finish_round(round, n);
+		} else {
+			round.settle_cursor = batch.last().map(|(who, _)| who.clone());
+		}
+		count
+	}
+
+	/// Every miner is settled: weight shares, the next start window, pruning of old records.
+	fn finish_round(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
+		let config = Configuration::<T>::get();
+		Self::update_shares(round.index);
+		let after = n.saturating_add(1u32.into());
+		let latest = round.started_at.saturating_add(config.period.into()).max(after);
+		let earliest = latest.saturating_sub(config.start_jitter.into()).max(after);
+		round.phase = RoundPhase::Idle;
+		round.settle_cursor = None;
+		round.next_start = (earliest, latest);
+		if round.index > KEPT_ROUNDS {
+			PruneRound::<T>::put(round.index - KEPT_ROUNDS);
+		}
+		Self::deposit_event(Event::RoundSettled { round: round.index, miners: round.settled });
+	}
+
+	/// Removes the records of the round in `PruneRound` within `remaining` weight.
+	pub(crate) fn prune_old_round(remaining: Weight) -> Weight {
+		let Some(old) = PruneRound::<T>::get() else { return Weight::zero() };
+		let per_item = T::DbWeight::get().reads_writes(1, 1);
+		let limit = remaining.checked_div_per_component(&per_item).unwrap_or(0).min(1024) as u32;
+		if limit < 2 {
+			return Weight::zero();
+		}
+		let c = Commitments::<T>::clear_prefix(old, limit / 2, None);
+		let v = Verifications::<T>::clear_prefix((old,), limit / 2, None);
+		let o = Openings::<T>::clear_prefix((old,), limit / 2, None);
+		if c.maybe_cursor.is_none() && v.maybe_cursor.is_none() && o.maybe_cursor.is_none() {
+			PruneRound::<T>::kill();
+		}
+		per_item.saturating_mul(u64::from(c.loops + v.loops + o.loops).saturating_add(1))
+	}
+
+	/// The current round's challenges of `miner`, with what was committed and selected.
+	pub fn challenges_of(miner: &T::AccountId) -> Vec<ChallengeView<T::AccountId>> {
+		let round = Self::round();
+		let Some(info) = Miners::<T>::get(miner) else { return Vec::new() };
+		if round.index == 0 || round.phase == RoundPhase::Idle || !info.takes_part_in(round.index) {
+			return Vec::new();
+		}
+		(0..info.gpu_count()).filter_map(|gpu| Self::challenge_view(round.index, miner.clone(), gpu)).collect()
+	}
+}

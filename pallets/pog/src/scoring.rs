@@ -1,0 +1,164 @@
+//! Credits, scores and weight shares. Integer and fixed-point arithmetic only.
+//!
+//! A passed verification credits a GPU with its profile's points. The GPU keeps the credit while
+//! it commits on time every round; a failure removes it at once; `max_unverified_rounds` settled
+//! rounds without a passed verification (not selected, or `Inconclusive`) let it lapse.
+//! `Inconclusive` never extends a credit. Every GPU without a credit carries a [`ZeroReason`].
+
+use alloc::vec::Vec;
+use frame_support::pallet_prelude::*;
+use sp_runtime::{
+	traits::{Saturating, Zero},
+	Perbill,
+};
+
+use crate::{pallet::*, types::*};
+
+impl<T: Config> Pallet<T> {
+	/// Standing for `claims`, keeping the entries of `old` for GPUs still claimed as the same
+	/// profile.
+	pub(crate) fn fresh_standing(
+		claims: &ClaimsOf<T>,
+		old: &[GpuStanding],
+	) -> BoundedVec<GpuStanding, T::MaxGpusPerMiner> {
+		let standing: Vec<GpuStanding> = gpus_of(claims)
+			.map(|(profile, uuid)| {
+				old.iter()
+					.find(|s| s.uuid == uuid && s.profile == profile)
+					.cloned()
+					.unwrap_or_else(|| GpuStanding::new(uuid, profile))
+			})
+			.collect();
+		// Claims hold at most MaxGpusPerMiner GPUs.
+		BoundedVec::truncate_from(standing)
+	}
+
+	/// Applies a settled round's outcomes (in GPU order) to `who`'s standing.
+	pub(crate) fn record_outcomes(who: &T::AccountId, round: RoundIndex, outcomes: &[(GpuUuid, RoundOutcome)]) {
+		let max_unverified = Configuration::<T>::get().max_unverified_rounds;
+		Standing::<T>::mutate(who, |standing| {
+			for (s, (_, outcome)) in standing.iter_mut().zip(outcomes) {
+				Self::record_outcome(s, round, *outcome, max_unverified);
+			}
+		});
+	}
+
+	/// One GPU's standing after one round.
+	pub fn record_outcome(s: &mut GpuStanding, round: RoundIndex, outcome: RoundOutcome, max_unverified: u32) {
+		s.last = Some((round, outcome));
+		match outcome {
+			RoundOutcome::Passed => {
+				s.points = Profiles::<T>::get(s.profile).map_or(0, |p| p.base_score);
+				s.verified_round = Some(round);
+				s.unverified_rounds = 0;
+				s.zero_reason = None;
+			},
+			RoundOutcome::Failed(reason) => {
+				s.points = 0;
+				s.unverified_rounds = 0;
+				s.zero_reason = Some(ZeroReason::Failed(reason));
+			},
+			RoundOutcome::Unverified(_) if s.credited() => {
+				s.unverified_rounds = s.unverified_rounds.saturating_add(1);
+				if s.unverified_rounds >= max_unverified {
+					s.points = 0;
+					s.zero_reason = Some(ZeroReason::CreditExpired);
+				}
+			},
+			RoundOutcome::Unverified(_) => {
+				if s.zero_reason != Some(ZeroReason::CreditExpired) {
+					s.zero_reason = Some(ZeroReason::NotYetVerified);
+				}
+			},
+		}
+	}
+
+	/// Every GPU of a suspended miner scores zero for its short deposit.
+	pub(crate) fn suspend_standing(who: &T::AccountId) {
+		Standing::<T>::mutate(who, |standing| {
+			for s in standing.iter_mut() {
+				s.points = 0;
+				s.zero_reason = Some(ZeroReason::DepositShort);
+			}
+		});
+	}
+
+	/// A miner's score from its credited GPUs and hardware.
+	pub fn compute_score(info: &MinerOf<T>, standing: &[GpuStanding], config: &ProtocolConfig) -> Score {
+		let mut points: Vec<u64> = standing.iter().filter(|s| s.credited()).map(|s| u64::from(s.points)).collect();
+		points.sort_unstable_by(|a, b| b.cmp(a));
+		let verified = points.len() as u32;
+		if verified == 0 {
+			return Score::default();
+		}
+		let caps = config.caps;
+		let gpu_points: u64 = points.iter().take(caps.gpus as usize).sum();
+		let part = |value: u64, cap: u64| Perbill::from_rational(value.min(cap), cap.max(1));
+		let gpu = part(gpu_points, caps.gpu_points);
+		let cpu = part(u64::from(info.hardware.cpu_cores), u64::from(caps.cpu_cores));
+		let ram = part(info.hardware.ram_mib / 1024, u64::from(caps.ram_gib));
+		let disk = part(info.hardware.disk_gib, u64::from(caps.disk_gib));
+		let w = config.weights;
+		let total = (w.gpu * gpu).saturating_add(w.cpu * cpu).saturating_add(w.ram * ram).saturating_add(w.disk * disk);
+		Score { verified_gpus: verified, gpu_points, gpu, cpu, ram, disk, total }
+	}
+
+	pub(crate) fn update_score(who: &T::AccountId, info: &MinerOf<T>) {
+		let standing = Standing::<T>::get(who);
+		let score = Self::compute_score(info, &standing, &Configuration::<T>::get());
+		if Scores::<T>::get(who) != Some(score) {
+			Scores::<T>::insert(who, score);
+			Self::deposit_event(Event::ScoreUpdated { miner: who.clone(), score });
+		}
+	}
+
+	/// Shares proportional to `totals` that sum to exactly one billion parts (largest remainder);
+	/// empty if every total is zero.
+	pub fn shares_of(totals: &[u32]) -> Vec<Perbill> {
+		let sum: u128 = totals.iter().map(|t| u128::from(*t)).sum();
+		if sum == 0 {
+			return Vec::new();
+		}
+		let one = u128::from(Perbill::one().deconstruct());
+		let mut parts: Vec<(u128, u128, usize)> = totals
+			.iter()
+			.enumerate()
+			.map(|(i, t)| {
+				let scaled = u128::from(*t) * one;
+				(scaled / sum, scaled % sum, i)
+			})
+			.collect();
+		let assigned: u128 = parts.iter().map(|p| p.0).sum();
+		let mut left = one.saturating_sub(assigned);
+		let mut order: Vec<usize> = (0..parts.len()).collect();
+		order.sort_by(|a, b| parts[*b].1.cmp(&parts[*a].1).then(a.cmp(b)));
+		for i in order {
+			if left == 0 {
+				break;
+			}
+			parts[i].0 += 1;
+			left -= 1;
+		}
+		parts.into_iter().map(|(p, _, _)| Perbill::from_parts(p as u32)).collect()
+	}
+
+	/// Recomputes every scored miner's weight share for `epoch`; returns the miners read.
+	pub(crate) fn update_shares(epoch: u32) -> u32 {
+		let scored: Vec<(T::AccountId, u32)> =
+			Scores::<T>::iter().map(|(who, s)| (who, s.total.deconstruct())).filter(|(_, t)| !t.is_zero()).collect();
+		let read = MinerCount::<T>::get();
+		let shares = Self::shares_of(&scored.iter().map(|(_, t)| *t).collect::<Vec<_>>());
+		let entries: Vec<(T::AccountId, Perbill)> = scored.into_iter().map(|(w, _)| w).zip(shares).collect();
+		let count = entries.len() as u32;
+		// Scores holds at most MaxMiners entries (one per registered miner).
+		WeightShares::<T>::put(BoundedVec::truncate_from(entries));
+		Epoch::<T>::put(epoch);
+		Self::deposit_event(Event::SharesUpdated { epoch, miners: count });
+		read
+	}
+
+	/// The epoch's weight share of `who` (zero if unscored).
+	pub fn share_of(who: &T::AccountId) -> Perbill {
+		WeightShares::<T>::get().iter().find(|(w, _)| w == who).map(|(_, s)| *s).unwrap_or_default()
+	}
+}

@@ -1,0 +1,205 @@
+//! Verification of selected challenges: validators, openings, committees and verdicts.
+//!
+//! Each revealed challenge goes to a committee of `committee` validators chosen by hash ranking
+//! of (sample seed, miner, GPU, validator), never including the miner's own account. So V
+//! validators verify about V / committee times what one does. ⌊2c/3⌋+1 matching verdicts
+//! finalise it; members that stay silent or contradict the outcome are counted in
+//! [`ValidatorStats`] when the miner is settled.
+
+use alloc::vec::Vec;
+use codec::Encode;
+use frame_support::{ensure, pallet_prelude::*};
+use pog_primitives::commitment;
+
+use crate::{pallet::*, types::*};
+
+impl<T: Config> Pallet<T> {
+	pub(crate) fn ensure_validator(who: &T::AccountId) -> DispatchResult {
+		ensure!(Validators::<T>::get().contains(who), Error::<T>::NotValidator);
+		Ok(())
+	}
+
+	pub(crate) fn do_add_validator(validator: T::AccountId) -> DispatchResult {
+		Validators::<T>::try_mutate(|v| {
+			ensure!(!v.contains(&validator), Error::<T>::AlreadyValidator);
+			v.try_push(validator.clone()).map_err(|_| Error::<T>::TooManyValidators)
+		})?;
+		Self::deposit_event(Event::ValidatorAdded { validator });
+		Ok(())
+	}
+
+	pub(crate) fn do_remove_validator(validator: T::AccountId) -> DispatchResult {
+		Validators::<T>::try_mutate(|v| {
+			let pos = v.iter().position(|x| x == &validator).ok_or(Error::<T>::NotValidator)?;
+			v.remove(pos);
+			Ok::<_, Error<T>>(())
+		})?;
+		Self::deposit_event(Event::ValidatorRemoved { validator });
+		Ok(())
+	}
+
+	/// The committee of `miner`'s GPU `gpu` under sample seed `seed`: the `committee` validators
+	/// other than the miner with the lowest hash of (seed, miner, gpu, validator).
+	pub fn committee_for(seed: &Hash32, miner: &T::AccountId, gpu: GpuIndex) -> Vec<T::AccountId> {
+		let size = Configuration::<T>::get().committee as usize;
+		let mut ranked: Vec<(Hash32, T::AccountId)> = Validators::<T>::get()
+			.into_iter()
+			.filter(|v| v != miner)
+			.map(|v| (sp_io::hashing::blake2_256(&(b"pog/committee", seed, miner, gpu, &v).encode()), v))
+			.collect();
+		ranked.sort_by(|a, b| a.0.cmp(&b.0));
+		ranked.into_iter().take(size).map(|(_, v)| v).collect()
+	}
+
+	/// Matching verdicts that finalise a committee of `members`: ⌊2c/3⌋+1.
+	pub fn quorum_of(members: u32) -> u32 {
+		members.saturating_mul(2) / 3 + 1
+	}
+
+	pub(crate) fn do_reveal(
+		who: T::AccountId,
+		index: RoundIndex,
+		gpu: GpuIndex,
+		openings: OpeningsOf<T>,
+	) -> DispatchResult {
+		let round = Self::round();
+		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
+		ensure!(round.phase == RoundPhase::Reveal, Error::<T>::WrongPhase);
+		let selection = round.selection.ok_or(Error::<T>::WrongPhase)?;
+		ensure!(Self::now() <= selection.reveal_deadline, Error::<T>::RevealWindowClosed);
+		let commitment = Commitments::<T>::get(index, &who)
+			.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
+			.ok_or(Error::<T>::NotCommitted)?;
+		ensure!(Self::is_selected(&selection, &who, gpu), Error::<T>::NotSelected);
+		ensure!(!Verifications::<T>::contains_key((index, &who, gpu)), Error::<T>::AlreadyRevealed);
+		let expected = Self::leaves_for(&selection, &commitment);
+		ensure!(openings.len() == expected.len(), Error::<T>::WrongOpeningCount);
+		for (opening, leaf) in openings.iter().zip(expected) {
+			ensure!(opening.leaf == leaf, Error::<T>::WrongOpeningIndex);
+			ensure!(
+				commitment::verify_opening(
+					&commitment.root,
+					&commitment.params.dims,
+					leaf,
+					&opening.values,
+					&opening.proof
+				),
+				Error::<T>::InvalidProof
+			);
+		}
+		let sample_seed = Self::sample_seed_for(&selection, &commitment);
+		let committee = Self::committee_for(&selection.seed, &who, gpu);
+		Verifications::<T>::insert(
+			(index, &who, gpu),
+			Verification {
+				sample_seed,
+				committee: BoundedVec::truncate_from(committee),
+				votes: BoundedVec::new(),
+				status: VerificationStatus::Pending,
+			},
+		);
+		Openings::<T>::insert((index, &who, gpu), openings);
+		Self::deposit_event(Event::OpeningsRevealed { round: index, miner: who, gpu, sample_seed });
+		Ok(())
+	}
+
+	pub(crate) fn do_verdict(
+		who: T::AccountId,
+		index: RoundIndex,
+		miner: T::AccountId,
+		gpu: GpuIndex,
+		verdict: Verdict,
+	) -> DispatchResult {
+		let round = Self::round();
+		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
+		let selection = round.selection.ok_or(Error::<T>::WrongPhase)?;
+		ensure!(round.phase == RoundPhase::Reveal, Error::<T>::VerdictWindowClosed);
+		ensure!(Self::now() <= selection.verdict_deadline, Error::<T>::VerdictWindowClosed);
+		let mut v = Verifications::<T>::get((index, &miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
+		ensure!(v.committee.contains(&who), Error::<T>::NotInCommittee);
+		ensure!(!v.votes.iter().any(|(x, _)| x == &who), Error::<T>::AlreadyVoted);
+		let opened = Openings::<T>::get((index, &miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
+		let consistent = match verdict.failed_leaf {
+			None => verdict.passed,
+			Some(leaf) => !verdict.passed && opened.iter().any(|o| o.leaf == leaf),
+		};
+		ensure!(consistent, Error::<T>::InconsistentVerdict);
+		// Cannot fail: the committee is bounded like the votes and each member votes once.
+		v.votes.try_push((who.clone(), verdict)).map_err(|_| Error::<T>::TooManyValidators)?;
+		Self::deposit_event(Event::VerdictSubmitted {
+			round: index,
+			miner: miner.clone(),
+			gpu,
+			validator: who,
+			verdict,
+		});
+		if v.status == VerificationStatus::Pending {
+			let quorum = Self::quorum_of(v.committee.len() as u32);
+			let passes = v.votes.iter().filter(|(_, x)| x.passed).count() as u32;
+			let fails = v.votes.len() as u32 - passes;
+			let decided = if passes >= quorum {
+				Some(VerificationStatus::Passed)
+			} else if fails >= quorum {
+				Some(VerificationStatus::Failed)
+			} else {
+				None
+			};
+			if let Some(status) = decided {
+				v.status = status;
+				Self::deposit_event(Event::VerificationFinished {
+					round: index,
+					miner: miner.clone(),
+					gpu,
+					passed: status == VerificationStatus::Passed,
+				});
+			}
+		}
+		Verifications::<T>::insert((index, &miner, gpu), v);
+		Ok(())
+	}
+
+	/// The outcome of `miner`'s GPU `gpu` in the round being settled, counting its committee's
+	/// work in [`ValidatorStats`] and dropping its openings.
+	pub(crate) fn outcome_of(
+		round: &RoundOf<T>,
+		miner: &T::AccountId,
+		gpu: GpuIndex,
+		committed: bool,
+	) -> RoundOutcome {
+		if !committed {
+			return RoundOutcome::Failed(FailReason::MissedCommit);
+		}
+		let Some(selection) = round.selection.as_ref() else {
+			return RoundOutcome::Unverified(UnverifiedReason::NotSelected);
+		};
+		if !Self::is_selected(selection, miner, gpu) {
+			return RoundOutcome::Unverified(UnverifiedReason::NotSelected);
+		}
+		let key = (round.index, miner, gpu);
+		let Some(v) = Verifications::<T>::get(key) else {
+			return RoundOutcome::Failed(FailReason::MissedReveal);
+		};
+		Openings::<T>::remove(key);
+		let outcome = match v.status {
+			VerificationStatus::Passed => Some(true),
+			VerificationStatus::Failed => Some(false),
+			VerificationStatus::Pending => None,
+		};
+		for member in v.committee.iter() {
+			ValidatorStats::<T>::mutate(member, |r| {
+				r.assigned = r.assigned.saturating_add(1);
+				match (v.votes.iter().find(|(x, _)| x == member), outcome) {
+					(None, _) => r.silent = r.silent.saturating_add(1),
+					(Some((_, vote)), Some(passed)) if vote.passed == passed => r.agreed = r.agreed.saturating_add(1),
+					(Some(_), Some(_)) => r.contradicted = r.contradicted.saturating_add(1),
+					(Some(_), None) => {},
+				}
+			});
+		}
+		match outcome {
+			Some(true) => RoundOutcome::Passed,
+			Some(false) => RoundOutcome::Failed(FailReason::WrongResult),
+			None => RoundOutcome::Unverified(UnverifiedReason::Inconclusive),
+		}
+	}
+}
