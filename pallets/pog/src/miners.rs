@@ -154,6 +154,13 @@ impl<T: Config> Pallet<T> {
 		info.deposit = info.deposit.max(rule);
 		let from_round = Self::round().index.saturating_add(1);
 		if Self::has_unsettled_round(&info) {
+			// Hold no more than the current or the new claims need (an earlier pending update
+			// may have held more).
+			let keep = rule.max(Self::deposit_for(info.gpu_count()));
+			if info.deposit > keep {
+				let released = Self::release(&who, info.deposit.saturating_sub(keep));
+				info.deposit = info.deposit.saturating_sub(released);
+			}
 			info.pending = Some((claims, hardware));
 		} else {
 			Self::apply_claims(&who, &mut info, claims, hardware);

@@ -135,7 +135,7 @@ pub fn account(name: &str) -> AccountId {
 /// The test configuration: fast periods, quorum 2 of 3 validators, small chunks.
 pub fn test_config() -> PogProtocolConfig {
 	PogProtocolConfig {
-		period: 20,
+		period: 30,
 		start_jitter: 3,
 		target_ms: 500,
 		slack_ms: 12_000,

@@ -50,6 +50,7 @@ pub fn run<T: Config>(now: BlockNumberFor<T>) {
 		log::debug!(target: crate::LOG_TARGET, "another off-chain worker run holds the lock; skipping block");
 		return;
 	};
+	prune_sent_marks::<T>(now);
 	// A node normally holds one validator key; with several, each acts as its own validator.
 	for me in &validators {
 		verify::<T>(me, now);
@@ -91,6 +92,17 @@ fn first_send<T: Config>(what: &[u8], now: BlockNumberFor<T>) -> bool {
 		Ok(marks)
 	});
 	res.is_ok()
+}
+
+/// Drops the marks older than [`RESEND_AFTER`] blocks.
+fn prune_sent_marks<T: Config>(now: BlockNumberFor<T>) {
+	let now_n: u32 = now.try_into().unwrap_or(u32::MAX);
+	let store = StorageValueRef::persistent(SENT_KEY);
+	let _ = store.mutate(|marks: Result<Option<Vec<([u8; 16], u32)>>, _>| {
+		let mut marks: Vec<([u8; 16], u32)> = marks.ok().flatten().unwrap_or_default();
+		marks.retain(|(_, at)| now_n < at.saturating_add(RESEND_AFTER));
+		Ok::<_, ()>(marks)
+	});
 }
 
 /// Number of marks in the sent-marks entry (for tests and diagnostics).

@@ -223,7 +223,12 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn do_commit(who: T::AccountId, index: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
 		let mut round = Self::round();
 		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
-		ensure!(round.phase == RoundPhase::Commit, Error::<T>::WrongPhase);
+		match round.phase {
+			RoundPhase::Commit => {},
+			RoundPhase::Idle => return Err(Error::<T>::WrongPhase.into()),
+			// The commit window has closed: every GPU's deadline has passed.
+			RoundPhase::Reveal | RoundPhase::Settle => return Err(Error::<T>::DeadlinePassed.into()),
+		}
 		ensure!(!roots.is_empty(), Error::<T>::NoRoots);
 		let info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
 		ensure!(info.takes_part_in(index), Error::<T>::NotTakingPart);
@@ -352,7 +357,7 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn prune_old_round(remaining: Weight) -> Weight {
 		let Some(old) = PruneRound::<T>::get() else { return Weight::zero() };
 		let per_item = T::DbWeight::get().reads_writes(1, 1);
-		let limit = remaining.checked_div_per_component(&per_item).unwrap_or(0).min(1024) as u32;
+		let limit = (remaining.ref_time() / per_item.ref_time().max(1)).min(1024) as u32;
 		if limit < 2 {
 			return Weight::zero();
 		}

@@ -1,1 +1,1013 @@
-//! pallet-pog tests (being rewritten for rounds).
+//! pallet-pog tests against the mock runtime: the network-wide round through the off-chain
+//! worker, every cheat, bad input, and randomised call sequences checked against the invariants.
+
+use crate::{mock::*, offchain, pallet::*, types::*, Error, Event};
+use codec::{Decode, Encode};
+use frame_support::{
+	assert_noop, assert_ok,
+	traits::{fungible::InspectHold, Hooks},
+};
+use pog_primitives::{commitment::CommittedMatrix, cpu, sizing};
+use rand::{rngs::StdRng, Rng, SeedableRng};
+use sp_runtime::{DispatchError, Perbill};
+
+type DispatchResultOf = sp_runtime::DispatchResult;
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+fn uuid(n: u8) -> GpuUuid {
+	[n; 16]
+}
+
+fn claim(profile: ProfileId, uuids: &[GpuUuid]) -> ClaimOf<Test> {
+	GpuClaim { profile, count: uuids.len() as u32, uuids: uuids.to_vec().try_into().unwrap() }
+}
+
+fn claims(list: Vec<ClaimOf<Test>>) -> ClaimsOf<Test> {
+	list.try_into().unwrap()
+}
+
+fn hardware() -> Hardware {
+	Hardware {
+		cpu_cores: 32,
+		cpu_model: b"AMD EPYC 9654".to_vec().try_into().unwrap(),
+		ram_mib: 256 * 1024,
+		disk_gib: 4096,
+	}
+}
+
+fn register_cpu_miner(who: AccountId, uuids: &[GpuUuid]) {
+	assert_ok!(Pog::register_miner(RuntimeOrigin::signed(who), claims(vec![claim(CPU_PROFILE, uuids)]), hardware()));
+}
+
+fn events() -> Vec<Event<Test>> {
+	System::events()
+		.into_iter()
+		.filter_map(|r| if let RuntimeEvent::Pog(e) = r.event { Some(e) } else { None })
+		.collect()
+}
+
+fn try_state() {
+	Pog::do_try_state().expect("invariants hold");
+}
+
+fn phase() -> RoundPhase {
+	Pog::round().phase
+}
+
+/// Runs blocks until the round is in `want` (at most 200 blocks); returns the round index.
+fn run_until(want: RoundPhase) -> RoundIndex {
+	for _ in 0..200 {
+		if phase() == want {
+			return Pog::round().index;
+		}
+		next_block();
+		try_state();
+	}
+	panic!("the round never reached {want:?}");
+}
+
+/// Runs blocks to the start of the next round; returns its index.
+fn next_round() -> RoundIndex {
+	if phase() != RoundPhase::Idle {
+		run_until(RoundPhase::Idle);
+	}
+	run_until(RoundPhase::Commit)
+}
+
+fn params(who: AccountId, gpu: GpuIndex) -> ChallengeParams {
+	let info = Miners::<Test>::get(who).unwrap();
+	Pog::challenge_params(&Pog::round(), &who, &info, gpu).unwrap()
+}
+
+/// How a (possibly cheating) miner computes C.
+#[derive(Clone, Copy, Debug)]
+enum Compute {
+	Honest,
+	/// Operands rounded to a cheaper format's mantissa (`Precision::substitute_mantissa_bits`).
+	LowerPrecision,
+	/// A fraction (in percent) of the entries replaced by garbage.
+	Corrupt(u32),
+}
+
+fn compute(p: &ChallengeParams, how: Compute) -> CommittedMatrix {
+	let spec = p.spec();
+	let mut c = match how {
+		Compute::LowerPrecision => {
+			cpu::gemm_rows_rounded(&spec, 0, spec.dims.m, Some(p.precision.substitute_mantissa_bits()))
+		},
+		_ => cpu::gemm(&spec),
+	};
+	if let Compute::Corrupt(percent) = how {
+		let mut rng = StdRng::seed_from_u64(u64::from(p.seed[0]));
+		for v in c.iter_mut() {
+			if rng.random_range(0..100) < percent {
+				*v = (f32::from_bits(*v) + rng.random_range(1.0..100.0f32)).to_bits();
+			}
+		}
+	}
+	CommittedMatrix::new(c)
+}
+
+fn report() -> AgentReport {
+	AgentReport { elapsed_ms: 1_000, interval_ms: 100, trace_gflops: vec![2; 10].try_into().unwrap() }
+}
+
+fn commit(who: AccountId, roots: &[(GpuIndex, Hash32)]) -> DispatchResultOf {
+	let roots: Vec<RootCommit> = roots.iter().map(|(gpu, root)| RootCommit { gpu: *gpu, root: *root, report: report() }).collect();
+	Pog::commit_roots(RuntimeOrigin::signed(who), Pog::round().index, roots.try_into().unwrap())
+}
+
+/// Computes and commits every GPU of `who` as `how`; returns the results by GPU.
+fn answer(who: AccountId, how: Compute) -> Vec<CommittedMatrix> {
+	let gpus = Miners::<Test>::get(who).unwrap().gpu_count();
+	let results: Vec<CommittedMatrix> = (0..gpus).map(|g| compute(&params(who, g), how)).collect();
+	let roots: Vec<(GpuIndex, Hash32)> = results.iter().enumerate().map(|(g, r)| (g as u32, r.root())).collect();
+	assert_ok!(commit(who, &roots));
+	results
+}
+
+fn opening(result: &CommittedMatrix, leaf: u32) -> Opening {
+	let (values, proof) = result.open(leaf).expect("leaf inside C");
+	Opening { leaf, values: values.to_vec().try_into().unwrap(), proof: proof.try_into().unwrap() }
+}
+
+fn openings_for(who: AccountId, gpu: GpuIndex, result: &CommittedMatrix) -> OpeningsOf<Test> {
+	let round = Pog::round();
+	let c = Commitments::<Test>::get(round.index, who).unwrap()[gpu as usize].clone().unwrap();
+	let leaves = Pog::leaves_for(round.selection.as_ref().unwrap(), &c);
+	leaves.into_iter().map(|l| opening(result, l)).collect::<Vec<_>>().try_into().unwrap()
+}
+
+fn reveal(who: AccountId, gpu: GpuIndex, result: &CommittedMatrix) -> DispatchResultOf {
+	Pog::reveal_openings(RuntimeOrigin::signed(who), Pog::round().index, gpu, openings_for(who, gpu, result))
+}
+
+fn verdict_by(validator: AccountId, who: AccountId, gpu: GpuIndex, entropy: u8) -> DispatchResultOf {
+	let index = Pog::round().index;
+	let (v, _) = offchain::verify_challenge::<Test>(index, &who, gpu, &[entropy; 32]).expect("revealed");
+	Pog::submit_verdict(RuntimeOrigin::signed(validator), index, who, gpu, v)
+}
+
+fn false_verdict(passed: bool, leaf: Option<u32>) -> Verdict {
+	Verdict { passed, failed_leaf: leaf, reported: SelfReported { entries_checked: 16, worst_permille: 0 } }
+}
+
+fn committee(who: AccountId, gpu: GpuIndex) -> Vec<AccountId> {
+	Verifications::<Test>::get((Pog::round().index, who, gpu)).unwrap().committee.to_vec()
+}
+
+/// The outcomes of `who` in the last `MinerSettled` event for it.
+fn settled(who: AccountId) -> Vec<RoundOutcome> {
+	events()
+		.into_iter()
+		.rev()
+		.find_map(|e| match e {
+			Event::MinerSettled { miner, outcomes, .. } if miner == who => {
+				Some(outcomes.iter().map(|(_, o)| *o).collect())
+			},
+			_ => None,
+		})
+		.expect("the miner was settled")
+}
+
+fn standing(who: AccountId) -> Vec<GpuStanding> {
+	Standing::<Test>::get(who).to_vec()
+}
+
+/// Plays one whole round: every listed miner answers as told, every committee votes by
+/// recomputation; returns when the round is settled.
+fn play_round(miners: &[(AccountId, Compute)]) -> RoundIndex {
+	let index = next_round();
+	let results: Vec<(AccountId, Vec<CommittedMatrix>)> = miners.iter().map(|(m, how)| (*m, answer(*m, *how))).collect();
+	run_until(RoundPhase::Reveal);
+	for (m, rs) in &results {
+		for (g, r) in rs.iter().enumerate() {
+			assert_ok!(reveal(*m, g as u32, r));
+		}
+	}
+	for (m, rs) in &results {
+		for g in 0..rs.len() as u32 {
+			for v in committee(*m, g) {
+				assert_ok!(verdict_by(v, *m, g, 7));
+			}
+		}
+	}
+	run_until(RoundPhase::Idle);
+	index
+}
+
+// ---------------------------------------------------------------------------------------------
+// genesis and root
+
+#[test]
+fn genesis_has_profiles_validators_config_and_the_first_start_window() {
+	new_test_ext().execute_with(|| {
+		assert_eq!(ProfileCount::<Test>::get(), 10);
+		assert_eq!(Profiles::<Test>::get(CPU_PROFILE).unwrap().name.to_vec(), b"cpu-reference".to_vec());
+		assert_eq!(Validators::<Test>::get().to_vec(), validators());
+		assert_eq!(Configuration::<Test>::get(), test_config());
+		let round = Pog::round();
+		assert_eq!((round.index, round.phase), (0, RoundPhase::Idle));
+		assert_eq!(round.next_start, (27, 30), "round 1 starts in the last start_jitter blocks of the first period");
+		try_state();
+	});
+}
+
+#[test]
+fn root_manages_profiles_validators_and_config() {
+	new_test_ext().execute_with(|| {
+		let mut p = Profiles::<Test>::get(H100_PROFILE).unwrap();
+		assert_noop!(Pog::add_profile(RuntimeOrigin::signed(account("Alice")), p.clone()), DispatchError::BadOrigin);
+		p.name = b"Test GPU".to_vec().try_into().unwrap();
+		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), p.clone()));
+		assert_eq!(Profiles::<Test>::get(10), Some(p.clone()));
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 10, GpuProfile { base_score: 1, ..p.clone() }));
+		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), 99, p.clone()), Error::<Test>::UnknownProfile);
+		assert_noop!(
+			Pog::add_profile(RuntimeOrigin::root(), GpuProfile { gflops: [0; 5], ..p.clone() }),
+			Error::<Test>::InvalidProfile
+		);
+		assert_ok!(Pog::remove_profile(RuntimeOrigin::root(), 10));
+		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), 10), Error::<Test>::UnknownProfile);
+		register_cpu_miner(account("Miner1"), &[uuid(1)]);
+		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), CPU_PROFILE), Error::<Test>::ProfileInUse);
+
+		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")));
+		assert_noop!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")), Error::<Test>::AlreadyValidator);
+		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), account("Dave")));
+		assert_noop!(Pog::remove_validator(RuntimeOrigin::root(), account("Dave")), Error::<Test>::NotValidator);
+
+		let mut c = test_config();
+		c.weights.gpu = Perbill::from_percent(60);
+		assert_noop!(Pog::set_config(RuntimeOrigin::root(), c), Error::<Test>::InvalidConfig);
+		for bad in [
+			ProtocolConfig { period: 0, ..test_config() },
+			ProtocolConfig { start_jitter: 30, ..test_config() },
+			ProtocolConfig { committee: 0, ..test_config() },
+			ProtocolConfig { committee: 9, ..test_config() },
+			ProtocolConfig { settle_per_block: 0, ..test_config() },
+			ProtocolConfig { openings: 65, ..test_config() },
+			ProtocolConfig { chunk_k: 100, ..test_config() },
+		] {
+			assert_noop!(Pog::set_config(RuntimeOrigin::root(), bad), Error::<Test>::InvalidConfig);
+		}
+		assert_noop!(Pog::set_config(RuntimeOrigin::signed(account("Alice")), test_config()), DispatchError::BadOrigin);
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 3, ..test_config() }));
+		assert_eq!(Configuration::<Test>::get().committee, 3);
+		try_state();
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// miners
+
+#[test]
+fn register_holds_the_deposit_burns_the_fee_and_waits_for_the_next_round() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		let issuance = Balances::total_issuance();
+		register_cpu_miner(m, &[uuid(1), uuid(2)]);
+		let deposit = DepositBase::get() + 2 * DepositPerGpu::get();
+		assert_eq!(Balances::balance_on_hold(&RuntimeHoldReason::Pog(crate::HoldReason::MinerDeposit), &m), deposit);
+		assert_eq!(Balances::free_balance(m), FUNDS - deposit - RegistrationFee::get());
+		assert_eq!(Balances::total_issuance(), issuance - RegistrationFee::get(), "the fee is burned");
+		let info = Miners::<Test>::get(m).unwrap();
+		assert_eq!(info.first_round, 1);
+		assert!(standing(m).iter().all(|s| s.zero_reason == Some(ZeroReason::WaitingForRound)));
+		assert_noop!(
+			Pog::register_miner(RuntimeOrigin::signed(m), claims(vec![claim(CPU_PROFILE, &[uuid(3)])]), hardware()),
+			Error::<Test>::AlreadyRegistered
+		);
+		// Registered during round 1: takes part from round 2.
+		let r = next_round();
+		let late = account("Miner2");
+		register_cpu_miner(late, &[uuid(9)]);
+		assert_eq!(Miners::<Test>::get(late).unwrap().first_round, r + 1);
+		assert_noop!(commit(late, &[(0, [1; 32])]), Error::<Test>::NotTakingPart);
+		assert!(Pog::challenges_of(&late).is_empty());
+		assert_eq!(Pog::challenges_of(&m).len(), 2);
+		// Deregistering gives the deposit back, never the fee.
+		run_until(RoundPhase::Idle);
+		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(late)));
+		assert_eq!(Balances::free_balance(late), FUNDS - RegistrationFee::get());
+		try_state();
+	});
+}
+
+#[test]
+fn bad_registrations_are_named_errors_and_change_nothing() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		let o = RuntimeOrigin::signed(m);
+		assert_noop!(Pog::register_miner(o.clone(), claims(vec![]), hardware()), Error::<Test>::NoClaims);
+		let zero = GpuClaim { profile: CPU_PROFILE, count: 0, uuids: Default::default() };
+		assert_noop!(Pog::register_miner(o.clone(), claims(vec![zero]), hardware()), Error::<Test>::ZeroCount);
+		let mismatch = GpuClaim { profile: CPU_PROFILE, count: 2, uuids: vec![uuid(1)].try_into().unwrap() };
+		assert_noop!(Pog::register_miner(o.clone(), claims(vec![mismatch]), hardware()), Error::<Test>::CountMismatch);
+		assert_noop!(
+			Pog::register_miner(o.clone(), claims(vec![claim(77, &[uuid(1)])]), hardware()),
+			Error::<Test>::UnknownProfile
+		);
+		assert_noop!(
+			Pog::register_miner(o.clone(), claims(vec![claim(CPU_PROFILE, &[uuid(1), uuid(1)])]), hardware()),
+			Error::<Test>::DuplicateUuid
+		);
+		let eight: Vec<GpuUuid> = (1..=8).map(uuid).collect();
+		assert_noop!(
+			Pog::register_miner(o.clone(), claims(vec![claim(CPU_PROFILE, &eight), claim(CPU_PROFILE, &[uuid(9)])]), hardware()),
+			Error::<Test>::TooManyGpus
+		);
+		// Counted before any profile is read: an unknown profile in an oversized call is TooManyGpus.
+		assert_noop!(
+			Pog::register_miner(o.clone(), claims(vec![claim(77, &eight), claim(78, &[uuid(9)])]), hardware()),
+			Error::<Test>::TooManyGpus
+		);
+		for (bad, err) in [
+			(Hardware { cpu_cores: MAX_CPU_CORES + 1, ..hardware() }, Error::<Test>::ImplausibleCpuCores),
+			(Hardware { ram_mib: MAX_RAM_MIB + 1, ..hardware() }, Error::<Test>::ImplausibleRam),
+			(Hardware { disk_gib: MAX_DISK_GIB + 1, ..hardware() }, Error::<Test>::ImplausibleDisk),
+		] {
+			assert_noop!(Pog::register_miner(o.clone(), claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), bad), err);
+		}
+		let poor = account("Nobody");
+		assert_noop!(
+			Pog::register_miner(RuntimeOrigin::signed(poor), claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), hardware()),
+			Error::<Test>::InsufficientDeposit
+		);
+		assert_noop!(Pog::deregister_miner(o.clone()), Error::<Test>::NotRegistered);
+		assert_noop!(Pog::update_miner(o, claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), hardware()), Error::<Test>::NotRegistered);
+	});
+}
+
+#[test]
+fn a_uuid_claimed_by_several_miners_is_counted_not_refused() {
+	new_test_ext().execute_with(|| {
+		register_cpu_miner(account("Miner1"), &[uuid(1)]);
+		// A squatter copying Miner1's UUID from the pool cannot lock Miner2 (or Miner1) out.
+		register_cpu_miner(account("Miner2"), &[uuid(1)]);
+		assert_eq!(UuidClaimants::<Test>::get(uuid(1)), 2);
+		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(account("Miner2"))));
+		assert_eq!(UuidClaimants::<Test>::get(uuid(1)), 1);
+		// Both accounts are challenged separately: the same UUID gets a different seed per miner.
+		register_cpu_miner(account("Miner3"), &[uuid(1)]);
+		next_round();
+		assert_ne!(params(account("Miner1"), 0).seed, params(account("Miner3"), 0).seed);
+		try_state();
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// rounds
+
+#[test]
+fn every_round_challenges_all_miners_at_once_whenever_they_registered() {
+	new_test_ext().execute_with(|| {
+		let miners = [account("Miner1"), account("Miner2"), account("Miner3")];
+		for (m, at) in miners.iter().zip([2u64, 9, 16]) {
+			while System::block_number() < at {
+				next_block();
+			}
+			register_cpu_miner(*m, &[uuid(at as u8)]);
+		}
+		let mut starts = Vec::new();
+		for _ in 0..2 {
+			next_round();
+			let round = Pog::round();
+			starts.push(round.started_at);
+			let windows: Vec<(u64, u64, u64)> = miners
+				.iter()
+				.map(|m| {
+					let p = params(*m, 0);
+					(round.start_ms, p.deadline_ms, p.expected_ms)
+				})
+				.collect();
+			let largest_expected = windows.iter().map(|w| w.2).max().unwrap();
+			for a in &windows {
+				for b in &windows {
+					let overlap = a.1.min(b.1).saturating_sub(a.0.max(b.0));
+					assert!(overlap >= largest_expected, "windows {a:?} and {b:?} overlap for {overlap} ms only");
+				}
+			}
+			run_until(RoundPhase::Idle);
+		}
+		// Started by the chain inside each period's start window.
+		assert!((27..=30).contains(&starts[0]), "round 1 at {}", starts[0]);
+		assert!(starts[1] >= starts[0] + 27 && starts[1] <= starts[0] + 30, "round 2 at {}", starts[1]);
+	});
+}
+
+#[test]
+fn a_failure_gives_no_new_draw_before_the_next_round() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		let r = next_round();
+		let before = params(m, 0);
+		// Fail fast (a corrupted root), then try every way of getting a new draw.
+		let bad = compute(&before, Compute::Corrupt(100));
+		assert_ok!(commit(m, &[(0, bad.root())]));
+		assert_ok!(Pog::update_miner(RuntimeOrigin::signed(m), claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), hardware()));
+		assert_eq!(Pog::round().index, r, "an update does not start or re-draw a round");
+		assert_eq!(params(m, 0), before, "the same challenge");
+		assert_noop!(commit(m, &[(0, [9; 32])]), Error::<Test>::AlreadyCommitted);
+		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(m)));
+		assert!(Miners::<Test>::get(m).unwrap().leaving, "leaving waits for the round to be settled");
+		assert_noop!(
+			Pog::register_miner(RuntimeOrigin::signed(m), claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), hardware()),
+			Error::<Test>::AlreadyRegistered
+		);
+		run_until(RoundPhase::Idle);
+		assert!(!Miners::<Test>::contains_key(m));
+		register_cpu_miner(m, &[uuid(1)]);
+		assert_eq!(Miners::<Test>::get(m).unwrap().first_round, r + 1, "re-registering waits for the next round");
+		try_state();
+	});
+}
+
+#[test]
+fn each_gpu_has_its_own_deadline() {
+	new_test_ext().execute_with(|| {
+		let mainnet = ProtocolConfig::mainnet();
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 2, ..mainnet }));
+		let m = account("Miner1");
+		assert_ok!(Pog::register_miner(
+			RuntimeOrigin::signed(m),
+			claims(vec![claim(H100_PROFILE, &[uuid(1)]), claim(CPU_PROFILE, &[uuid(2)])]),
+			hardware()
+		));
+		run_until(RoundPhase::Commit);
+		let start = Pog::round().start_ms;
+		let h100 = params(m, 0);
+		let own = sizing::allowed_ms(h100.expected_ms, 15, 30_000);
+		assert_eq!(h100.deadline_ms - start, own);
+		assert!((160_000..180_000).contains(&own), "≈ 171 s on mainnet, not 270 s: {own}");
+		let cpu = params(m, 1);
+		assert!(cpu.deadline_ms - start > 250_000, "the cpu-reference claim keeps its own, longer window");
+		assert_eq!(Pog::round().commit_close_ms - start, Pog::round().commit_close_ms - start);
+	});
+}
+
+#[test]
+fn a_root_copied_from_another_miner_cannot_fail_that_miner() {
+	let mut env = env(&[]);
+	env.ext.execute_with(|| {
+		let (thief, victim) = (account("Miner1"), account("Miner2"));
+		register_cpu_miner(thief, &[uuid(1)]);
+		register_cpu_miner(victim, &[uuid(2)]);
+		next_round();
+		let honest = compute(&params(victim, 0), Compute::Honest);
+		// The thief lands the victim's root first.
+		assert_ok!(commit(thief, &[(0, honest.root())]));
+		assert_ok!(commit(victim, &[(0, honest.root())]));
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(victim, 0, &honest));
+		// The thief can open the copied tree, but its entries are not its own A·B.
+		assert_ok!(reveal(thief, 0, &honest));
+		for who in [victim, thief] {
+			for v in committee(who, 0) {
+				assert_ok!(verdict_by(v, who, 0, 3));
+			}
+		}
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(victim), vec![RoundOutcome::Passed]);
+		assert_eq!(settled(thief), vec![RoundOutcome::Failed(FailReason::WrongResult)]);
+		try_state();
+	});
+}
+
+#[test]
+fn an_honest_miner_is_verified_credited_scored_and_weighted() {
+	let mut e = env(&["Alice", "Bob", "Charlie"]);
+	let pool = e.pool.clone();
+	e.ext.execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1), uuid(2)]);
+		let r = next_round();
+		assert!(events().iter().any(|e| matches!(e, Event::RoundStarted { round, .. } if *round == r)));
+		let results = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		for (g, res) in results.iter().enumerate() {
+			assert_ok!(reveal(m, g as u32, res));
+		}
+		// The validators' off-chain workers verify and vote.
+		let sent = run_ocw_and_include(&pool);
+		assert!(sent.len() >= 4, "each GPU's committee of two voted: {sent:?}");
+		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		assert!(offchain::sent_marks() > 0);
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed, RoundOutcome::Passed]);
+		let s = standing(m);
+		assert!(s.iter().all(|g| g.credited() && g.points == 10 && g.verified_round == Some(r)));
+		let score = Scores::<Test>::get(m).unwrap();
+		assert_eq!(score.verified_gpus, 2);
+		assert!(score.total > Perbill::zero());
+		assert_eq!(WeightShares::<Test>::get().to_vec(), vec![(m, Perbill::one())]);
+		assert_eq!(Epoch::<Test>::get(), r);
+		let stats = ValidatorStats::<Test>::iter().map(|(_, s)| s).fold(0, |a, s| a + s.agreed);
+		assert_eq!(stats, 4, "two members agreed on each of two GPUs");
+		// The sent-marks entry is pruned: after the resend window it holds nothing old.
+		run_blocks(u64::from(offchain::RESEND_AFTER) + 1);
+		Pog::offchain_worker(System::block_number());
+		assert_eq!(offchain::sent_marks(), 0, "sent-marks do not grow");
+		try_state();
+	});
+}
+
+#[test]
+fn every_cheat_fails_is_slashed_and_earns_nothing() {
+	new_test_ext().execute_with(|| {
+		let [corrupt, lower, forged, late, silent] =
+			["Miner1", "Miner2", "Miner3", "Miner4", "Dave"].map(account);
+		for (i, m) in [corrupt, lower, forged, late, silent].iter().enumerate() {
+			register_cpu_miner(*m, &[uuid(i as u8 + 1)]);
+		}
+		next_round();
+		let c = answer(corrupt, Compute::Corrupt(60));
+		let l = answer(lower, Compute::LowerPrecision);
+		let f = answer(forged, Compute::Honest);
+		let _ = answer(silent, Compute::Honest);
+		// The late miner's root lands after its deadline.
+		let p = params(late, 0);
+		while pallet_timestamp::Now::<Test>::get() <= p.deadline_ms {
+			next_block();
+		}
+		assert_noop!(commit(late, &[(0, [1; 32])]), Error::<Test>::DeadlinePassed);
+		run_until(RoundPhase::Reveal);
+		assert_noop!(commit(corrupt, &[(0, [1; 32])]), Error::<Test>::DeadlinePassed);
+		assert_ok!(reveal(corrupt, 0, &c[0]));
+		assert_ok!(reveal(lower, 0, &l[0]));
+		// Forged Merkle paths and wrong indices are refused on chain.
+		let mut o = openings_for(forged, 0, &f[0]);
+		o[0].proof[0][0] ^= 1;
+		assert_noop!(Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o.clone()), Error::<Test>::InvalidProof);
+		o = openings_for(forged, 0, &f[0]);
+		o[0].leaf += 1;
+		assert_noop!(Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o), Error::<Test>::WrongOpeningIndex);
+		for who in [corrupt, lower] {
+			for v in committee(who, 0) {
+				assert_ok!(verdict_by(v, who, 0, 1));
+			}
+		}
+		run_until(RoundPhase::Idle);
+		let slash = Perbill::from_percent(50) * DepositPerGpu::get();
+		for (who, why) in [
+			(corrupt, FailReason::WrongResult),
+			(lower, FailReason::WrongResult),
+			(forged, FailReason::MissedReveal),
+			(late, FailReason::MissedCommit),
+			(silent, FailReason::MissedReveal),
+		] {
+			assert_eq!(settled(who), vec![RoundOutcome::Failed(why)], "{why:?}");
+			assert_eq!(standing(who)[0].zero_reason, Some(ZeroReason::Failed(why)));
+			assert_eq!(Miners::<Test>::get(who).unwrap().slashed, slash);
+			assert_eq!(Scores::<Test>::get(who).unwrap_or_default().total, Perbill::zero());
+		}
+		try_state();
+	});
+}
+
+#[test]
+fn slashes_are_topped_up_or_suspend_and_leaving_waits_for_the_round() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1), uuid(2)]);
+		let deposit = DepositBase::get() + 2 * DepositPerGpu::get();
+		let issuance = Balances::total_issuance();
+		// Round 1: both GPUs miss their commit.
+		next_round();
+		run_until(RoundPhase::Idle);
+		let slash = 2 * (Perbill::from_percent(50) * DepositPerGpu::get());
+		let info = Miners::<Test>::get(m).unwrap();
+		assert_eq!(info.slashed, slash);
+		assert_eq!(info.deposit, deposit, "topped up from the free balance");
+		assert_eq!(Balances::total_issuance(), issuance - slash, "slashes are burned");
+		assert!(events().iter().any(|e| matches!(e, Event::MinerSettled { slashed, .. } if *slashed == slash)));
+		// Round 2: leaving during the round waits for its settlement, and its failures still cost.
+		next_round();
+		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(m)));
+		assert_noop!(Pog::deregister_miner(RuntimeOrigin::signed(m)), Error::<Test>::AlreadyLeaving);
+		let hold = |who| Balances::balance_on_hold(&RuntimeHoldReason::Pog(crate::HoldReason::MinerDeposit), &who);
+		assert_eq!(hold(m), deposit, "nothing released before the round is final");
+		run_until(RoundPhase::Idle);
+		assert!(!Miners::<Test>::contains_key(m));
+		assert_eq!(hold(m), 0);
+		assert!(events().iter().any(|e| matches!(e, Event::MinerDeregistered { miner, released } if *miner == m && *released == deposit - slash)));
+		assert_eq!(Balances::free_balance(m), FUNDS - RegistrationFee::get() - 2 * slash);
+
+		// A miner that cannot top up is suspended until it holds the deposit again.
+		let poor = account("Miner2");
+		let need = DepositBase::get() + DepositPerGpu::get() + RegistrationFee::get();
+		assert_ok!(Balances::force_set_balance(RuntimeOrigin::root(), poor, need + 1));
+		register_cpu_miner(poor, &[uuid(3)]);
+		next_round();
+		run_until(RoundPhase::Idle);
+		let info = Miners::<Test>::get(poor).unwrap();
+		assert_eq!(info.first_round, NEVER);
+		assert_eq!(standing(poor)[0].zero_reason, Some(ZeroReason::DepositShort));
+		let r = next_round();
+		assert!(Pog::challenges_of(&poor).is_empty(), "a suspended miner is not challenged");
+		assert_noop!(
+			Pog::update_miner(RuntimeOrigin::signed(poor), claims(vec![claim(CPU_PROFILE, &[uuid(3)])]), hardware()),
+			Error::<Test>::InsufficientDeposit
+		);
+		assert_ok!(Balances::force_set_balance(RuntimeOrigin::root(), poor, 1_000));
+		assert_ok!(Pog::update_miner(RuntimeOrigin::signed(poor), claims(vec![claim(CPU_PROFILE, &[uuid(3)])]), hardware()));
+		assert_eq!(Miners::<Test>::get(poor).unwrap().first_round, r + 1);
+		try_state();
+	});
+}
+
+#[test]
+fn an_update_during_a_round_applies_once_it_is_settled() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		play_round(&[(m, Compute::Honest)]);
+		assert!(standing(m)[0].credited());
+		next_round();
+		let results = answer(m, Compute::Honest);
+		// Add a GPU mid-round: the increase is held now, the claims change after settlement.
+		assert_ok!(Pog::update_miner(
+			RuntimeOrigin::signed(m),
+			claims(vec![claim(CPU_PROFILE, &[uuid(1), uuid(2)])]),
+			hardware()
+		));
+		let info = Miners::<Test>::get(m).unwrap();
+		assert_eq!(info.gpu_count(), 1);
+		assert_eq!(info.deposit, DepositBase::get() + 2 * DepositPerGpu::get());
+		assert!(info.pending.is_some());
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(m, 0, &results[0]));
+		for v in committee(m, 0) {
+			assert_ok!(verdict_by(v, m, 0, 2));
+		}
+		run_until(RoundPhase::Idle);
+		let info = Miners::<Test>::get(m).unwrap();
+		assert_eq!(info.gpu_count(), 2);
+		let s = standing(m);
+		assert!(s[0].credited(), "the unchanged GPU keeps its credit");
+		assert_eq!(s[1].zero_reason, Some(ZeroReason::WaitingForRound));
+		try_state();
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// verification
+
+#[test]
+fn colluding_verdicts_cannot_fail_an_honest_miner() {
+	new_test_ext().execute_with(|| {
+		let vals: Vec<AccountId> =
+			["Alice", "Bob", "Charlie", "Dave", "Eve", "Ferdie", "Miner4"].iter().map(|n| account(n)).collect();
+		for v in &vals[3..] {
+			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), *v));
+		}
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		next_round();
+		let r = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(m, 0, &r[0]));
+		let members = committee(m, 0);
+		assert_eq!(members.len(), 4);
+		assert_eq!(Pog::quorum_of(4), 3);
+		// Three colluders vote "failed" first: one member and two validators outside the committee.
+		let outsiders: Vec<AccountId> = vals.iter().filter(|v| !members.contains(v)).copied().take(2).collect();
+		let index = Pog::round().index;
+		let lie = false_verdict(false, Some(openings_for(m, 0, &r[0])[0].leaf));
+		for o in &outsiders {
+			assert_noop!(Pog::submit_verdict(RuntimeOrigin::signed(*o), index, m, 0, lie), Error::<Test>::NotInCommittee);
+		}
+		assert_ok!(Pog::submit_verdict(RuntimeOrigin::signed(members[0]), index, m, 0, lie));
+		assert_eq!(Verifications::<Test>::get((index, m, 0)).unwrap().status, VerificationStatus::Pending);
+		// A failing verdict must name an opened leaf; a passing one none.
+		assert_noop!(
+			Pog::submit_verdict(RuntimeOrigin::signed(members[1]), index, m, 0, false_verdict(false, None)),
+			Error::<Test>::InconsistentVerdict
+		);
+		assert_noop!(
+			Pog::submit_verdict(RuntimeOrigin::signed(members[1]), index, m, 0, false_verdict(true, Some(0))),
+			Error::<Test>::InconsistentVerdict
+		);
+		assert_noop!(
+			Pog::submit_verdict(RuntimeOrigin::signed(members[0]), index, m, 0, lie),
+			Error::<Test>::AlreadyVoted
+		);
+		for v in &members[1..] {
+			assert_ok!(verdict_by(*v, m, 0, 5));
+		}
+		assert_eq!(Verifications::<Test>::get((index, m, 0)).unwrap().status, VerificationStatus::Passed);
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+		let liar = ValidatorStats::<Test>::get(members[0]);
+		assert_eq!((liar.assigned, liar.contradicted), (1, 1), "the contradiction is on chain");
+		assert_eq!(ValidatorStats::<Test>::get(members[1]).agreed, 1);
+	});
+}
+
+#[test]
+fn inconclusive_rounds_never_extend_a_credit() {
+	new_test_ext().execute_with(|| {
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { max_unverified_rounds: 2, ..test_config() }));
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		play_round(&[(m, Compute::Honest)]);
+		assert!(standing(m)[0].credited());
+		for n in 1..=2 {
+			// Revealed, but no committee member votes: Inconclusive.
+			next_round();
+			let r = answer(m, Compute::Honest);
+			run_until(RoundPhase::Reveal);
+			assert_ok!(reveal(m, 0, &r[0]));
+			run_until(RoundPhase::Idle);
+			assert_eq!(settled(m), vec![RoundOutcome::Unverified(UnverifiedReason::Inconclusive)]);
+			assert_eq!(standing(m)[0].unverified_rounds, n);
+		}
+		assert_eq!(standing(m)[0].zero_reason, Some(ZeroReason::CreditExpired));
+		assert_eq!(Scores::<Test>::get(m).unwrap().total, Perbill::zero());
+		let silent = ValidatorStats::<Test>::iter().map(|(_, s)| s.silent).sum::<u32>();
+		assert_eq!(silent, 4, "two silent members in each of two rounds");
+	});
+}
+
+#[test]
+fn committees_split_the_work_between_validators() {
+	let mut e = env(&["Alice", "Bob", "Charlie"]);
+	let pool = e.pool.clone();
+	e.ext.execute_with(|| {
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 1, ..test_config() }));
+		let miners = [account("Miner1"), account("Miner2"), account("Miner3")];
+		for (i, m) in miners.iter().enumerate() {
+			let uuids: Vec<GpuUuid> = (0..4).map(|g| uuid(10 * i as u8 + g)).collect();
+			register_cpu_miner(*m, &uuids);
+		}
+		next_round();
+		let results: Vec<Vec<CommittedMatrix>> = miners.iter().map(|m| answer(*m, Compute::Honest)).collect();
+		run_until(RoundPhase::Reveal);
+		for (m, rs) in miners.iter().zip(&results) {
+			for (g, r) in rs.iter().enumerate() {
+				assert_ok!(reveal(*m, g as u32, r));
+			}
+		}
+		// One off-chain worker run of each of the three validators.
+		let sent = run_ocw_and_include(&pool);
+		let distinct: std::collections::BTreeSet<(AccountId, GpuIndex)> = sent
+			.iter()
+			.filter(|(_, _, res)| res.is_ok())
+			.filter_map(|(_, call, _)| match call {
+				RuntimeCall::Pog(crate::Call::submit_verdict { miner, gpu, .. }) => Some((*miner, *gpu)),
+				_ => None,
+			})
+			.collect();
+		assert_eq!(distinct.len(), 12, "all 12 revealed challenges verified in one run: {sent:?}");
+	});
+}
+
+#[test]
+fn beyond_capacity_a_uniform_sample_is_verified() {
+	new_test_ext().execute_with(|| {
+		// 3 validators × 2 verifications / committee 2 = capacity 3 of 16 committed GPUs.
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { verifications_per_validator: 2, ..test_config() }
+		));
+		let miners = [account("Miner1"), account("Miner2")];
+		for (i, m) in miners.iter().enumerate() {
+			let uuids: Vec<GpuUuid> = (0..8).map(|g| uuid(10 * i as u8 + g)).collect();
+			register_cpu_miner(*m, &uuids);
+		}
+		next_round();
+		for m in &miners {
+			let roots: Vec<(GpuIndex, Hash32)> = (0..8).map(|g| (g, [g as u8; 32])).collect();
+			assert_ok!(commit(*m, &roots));
+		}
+		run_until(RoundPhase::Reveal);
+		let s = Pog::round().selection.unwrap();
+		assert_eq!(s.capacity, 3);
+		assert_eq!(s.probability, Perbill::from_rational(3u32, 16u32));
+		let selected = miners.iter().flat_map(|m| (0..8).map(move |g| (*m, g))).filter(|(m, g)| Pog::is_selected(&s, m, *g)).count();
+		assert!(selected < 16, "a sample, not everything: {selected}");
+		assert_noop!(
+			Pog::reveal_openings(
+				RuntimeOrigin::signed(miners[0]),
+				Pog::round().index,
+				(0..8).find(|g| !Pog::is_selected(&s, &miners[0], *g)).unwrap(),
+				Default::default()
+			),
+			Error::<Test>::NotSelected
+		);
+		run_until(RoundPhase::Idle);
+		let unverified = miners
+			.iter()
+			.flat_map(|m| settled(*m))
+			.filter(|o| *o == RoundOutcome::Unverified(UnverifiedReason::NotSelected))
+			.count();
+		assert_eq!(unverified, 16 - selected, "unselected GPUs are neither slashed nor credited");
+	});
+}
+
+#[test]
+fn round_records_are_pruned_after_kept_rounds() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		let first = play_round(&[(m, Compute::Honest)]);
+		assert!(Commitments::<Test>::contains_key(first, m));
+		for _ in 0..crate::rounds::KEPT_ROUNDS {
+			play_round(&[(m, Compute::Honest)]);
+		}
+		Pog::on_idle(System::block_number(), frame_support::weights::Weight::MAX);
+		assert!(!Commitments::<Test>::contains_key(first, m), "round {first} pruned");
+		assert!(Verifications::<Test>::get((first, m, 0)).is_none());
+		assert!(Commitments::<Test>::contains_key(first + 1, m), "newer rounds kept");
+	});
+}
+
+#[test]
+fn oversized_vectors_do_not_decode() {
+	let opening = Opening { leaf: 0, values: vec![0u32; 256].try_into().unwrap(), proof: Default::default() };
+	let too_many: Vec<Opening> = vec![opening.clone(); 65];
+	let mut encoded = crate::Call::<Test>::reveal_openings { round: 1, gpu: 0, openings: Default::default() }.encode();
+	encoded.truncate(encoded.len() - 1);
+	encoded.extend(too_many.encode());
+	assert!(crate::Call::<Test>::decode(&mut &encoded[..]).is_err());
+	let long_leaf = (0u32, vec![0u32; 257], Vec::<[u8; 32]>::new()).encode();
+	assert!(Opening::decode(&mut &long_leaf[..]).is_err());
+	let many_uuids = (CPU_PROFILE, 9u32, vec![[0u8; 16]; 9]).encode();
+	assert!(GpuClaim::<<Test as crate::Config>::MaxGpusPerMiner>::decode(&mut &many_uuids[..]).is_err());
+	let many_roots = vec![RootCommit { gpu: 0, root: [0; 32], report: AgentReport::default() }; 9];
+	let mut encoded = crate::Call::<Test>::commit_roots { round: 1, roots: Default::default() }.encode();
+	encoded.truncate(encoded.len() - 1);
+	encoded.extend(many_roots.encode());
+	assert!(crate::Call::<Test>::decode(&mut &encoded[..]).is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// scores
+
+#[test]
+fn weight_shares_always_sum_to_one_hundred_percent() {
+	let mut rng = StdRng::seed_from_u64(7);
+	for _ in 0..2_000 {
+		let n = rng.random_range(1..200);
+		let totals: Vec<u32> =
+			(0..n).map(|_| if rng.random_bool(0.2) { 0 } else { rng.random_range(0..1_000_000_000) }).collect();
+		let shares = Pallet::<Test>::shares_of(&totals);
+		if totals.iter().all(|t| *t == 0) {
+			assert!(shares.is_empty());
+			continue;
+		}
+		let sum: u64 = shares.iter().map(|s| u64::from(s.deconstruct())).sum();
+		assert_eq!(sum, 1_000_000_000);
+		let total: u128 = totals.iter().map(|t| u128::from(*t)).sum();
+		for (t, s) in totals.iter().zip(&shares) {
+			let exact = u128::from(*t) * 1_000_000_000 / total;
+			assert!(u128::from(s.deconstruct()).abs_diff(exact) <= 1);
+		}
+	}
+}
+
+#[test]
+fn gpu_points_are_capped_at_the_best_gpus() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		let info = Miners::<Test>::get(m).unwrap();
+		let credit = |n: u8, points| GpuStanding { points, zero_reason: None, ..GpuStanding::new(uuid(n), 0) };
+		let mut config = test_config();
+		config.caps.gpus = 2;
+		config.caps.gpu_points = 8_000;
+		let s = Pallet::<Test>::compute_score(&info, &[credit(1, 1_000), credit(2, 4_000), credit(3, 3_000)], &config);
+		assert_eq!(s.gpu_points, 7_000);
+		assert_eq!(s.gpu, Perbill::from_rational(7u32, 8u32));
+		let none = Pallet::<Test>::compute_score(&info, &[GpuStanding::new(uuid(1), 0)], &config);
+		assert_eq!(none, Score::default(), "hardware is not scored without a verified GPU");
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// randomised call sequences keep the invariants
+
+#[test]
+fn random_call_sequences_keep_the_invariants() {
+	let seed = std::env::var("POG_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(11u64);
+	let mut rng = StdRng::seed_from_u64(seed);
+	new_test_ext().execute_with(|| {
+		let miners: Vec<AccountId> =
+			["Miner1", "Miner2", "Miner3", "Miner4", "Nobody"].iter().map(|n| account(n)).collect();
+		let vals = validators();
+		let mut results: std::collections::BTreeMap<(AccountId, GpuIndex), CommittedMatrix> = Default::default();
+		let mut outcomes: Vec<RoundOutcome> = Vec::new();
+		for step in 0..400 {
+			let m = miners[rng.random_range(0..miners.len())];
+			let gpu = rng.random_range(0..3u32);
+			let before = sp_io::storage::root(sp_runtime::StateVersion::V1);
+			let outcome: DispatchResultOf = match rng.random_range(0..10u8) {
+				0 => {
+					let list: Vec<GpuUuid> = (0..rng.random_range(0..4u8)).map(|_| uuid(rng.random_range(1..12))).collect();
+					let c = if list.is_empty() { vec![] } else { vec![claim(CPU_PROFILE, &list)] };
+					Pog::register_miner(RuntimeOrigin::signed(m), claims(c), hardware())
+				},
+				1 => {
+					let list: Vec<GpuUuid> = (1..=rng.random_range(1..4u8)).map(uuid).collect();
+					Pog::update_miner(RuntimeOrigin::signed(m), claims(vec![claim(CPU_PROFILE, &list)]), hardware())
+				},
+				2 if rng.random_bool(0.3) => Pog::deregister_miner(RuntimeOrigin::signed(m)),
+				2 | 3 => {
+					// A participating miner commits one of its GPUs (honest or corrupt), or anyone
+					// commits anything.
+					let index = Pog::round().index;
+					let part: Vec<(AccountId, u32)> = Miners::<Test>::iter()
+						.filter(|(_, i)| i.takes_part_in(index))
+						.map(|(w, i)| (w, i.gpu_count()))
+						.collect();
+					match part.get(rng.random_range(0..part.len().max(1))) {
+						Some((who, gpus)) if phase() == RoundPhase::Commit && rng.random_bool(0.9) => {
+							let g = rng.random_range(0..*gpus);
+							let how = if rng.random_bool(0.7) { Compute::Honest } else { Compute::Corrupt(60) };
+							let r = compute(&params(*who, g), how);
+							let res = commit(*who, &[(g, r.root())]);
+							if res.is_ok() {
+								results.insert((*who, g), r);
+							}
+							res
+						},
+						_ => commit(m, &[(gpu, [step as u8; 32])]),
+					}
+				},
+				4 => {
+					// A committed miner reveals (if selected), or anyone reveals nothing.
+					let index = Pog::round().index;
+					let committed: Vec<(AccountId, GpuIndex)> = results
+						.keys()
+						.filter(|(w, g)| {
+							Commitments::<Test>::get(index, w).is_some_and(|s| {
+								s.get(*g as usize).is_some_and(|c| {
+									c.as_ref().is_some_and(|c| c.root == results[&(*w, *g)].root())
+								})
+							})
+						})
+						.copied()
+						.collect();
+					match committed.get(rng.random_range(0..committed.len().max(1))) {
+						Some((w, g)) if phase() == RoundPhase::Reveal && rng.random_bool(0.9) => {
+							reveal(*w, *g, &results[&(*w, *g)])
+						},
+						_ => Pog::reveal_openings(RuntimeOrigin::signed(m), index, gpu, Default::default()),
+					}
+				},
+				5 | 6 => {
+					let index = Pog::round().index;
+					let revealed: Vec<((AccountId, GpuIndex), Vec<AccountId>)> = Verifications::<Test>::iter_prefix((index,))
+						.map(|(k, v)| (k, v.committee.to_vec()))
+						.collect();
+					let v = vals[rng.random_range(0..vals.len())];
+					match revealed.get(rng.random_range(0..revealed.len().max(1))) {
+						Some(((w, g), members)) if rng.random_bool(0.9) => {
+							let voter = members[rng.random_range(0..members.len())];
+							let verdict = offchain::verify_challenge::<Test>(index, w, *g, &[step as u8; 32])
+								.map_or(false_verdict(true, None), |(v, _)| v);
+							Pog::submit_verdict(RuntimeOrigin::signed(voter), index, *w, *g, verdict)
+						},
+						_ => Pog::submit_verdict(RuntimeOrigin::signed(v), index, m, gpu, false_verdict(true, None)),
+					}
+				},
+				_ => {
+					run_blocks(rng.random_range(1..4));
+					Ok(())
+				},
+			};
+			if outcome.is_err() {
+				assert_eq!(
+					before,
+					sp_io::storage::root(sp_runtime::StateVersion::V1),
+					"a failed call changed state at step {step}"
+				);
+			}
+			try_state();
+			for e in events() {
+				if let Event::MinerSettled { outcomes: o, .. } = e {
+					outcomes.extend(o.iter().map(|(_, x)| *x));
+				}
+			}
+			System::reset_events();
+		}
+		assert!(outcomes.contains(&RoundOutcome::Passed), "the sequence reached passes: {outcomes:?}");
+		assert!(outcomes.iter().any(|o| matches!(o, RoundOutcome::Failed(_))), "and failures: {outcomes:?}");
+	});
+}
+
+#[test]
+fn the_validator_count_bounds_committees() {
+	new_test_ext().execute_with(|| {
+		let seed = [1u8; 32];
+		// A validator never sits on its own GPUs' committee.
+		let alice = account("Alice");
+		assert!(!Pog::committee_for(&seed, &alice, 0).contains(&alice));
+		assert_eq!(Pog::committee_for(&seed, &alice, 0).len(), 2);
+		assert_eq!(Pog::committee_for(&seed, &account("Miner1"), 0).len(), 2);
+	});
+}
