@@ -181,8 +181,18 @@ impl_runtime_apis! {
 		fn miner(who: AccountId) -> Option<pallet_pog::types::MinerView<AccountId, BlockNumber, Balance>> {
 			Pog::miner_view(who)
 		}
-		fn challenge(id: u64) -> Option<pallet_pog::types::ChallengeView<AccountId, BlockNumber>> {
-			Pog::challenge_view(id)
+		fn challenge(
+			round: pallet_pog::types::RoundIndex,
+			miner: AccountId,
+			gpu: pallet_pog::types::GpuIndex,
+		) -> Option<pallet_pog::types::ChallengeView<AccountId>> {
+			Pog::challenge_view(round, miner, gpu)
+		}
+		fn challenges_of(miner: AccountId) -> Vec<pallet_pog::types::ChallengeView<AccountId>> {
+			Pog::challenges_of(&miner)
+		}
+		fn round() -> pallet_pog::types::RoundInfo<AccountId, BlockNumber> {
+			Pog::round()
 		}
 		fn profiles() -> Vec<(pallet_pog::types::ProfileId, pallet_pog::types::GpuProfile)> {
 			Pog::profile_table()

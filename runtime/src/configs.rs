@@ -141,6 +141,8 @@ parameter_types! {
 	pub const PogDepositBase: Balance = 10 * UNIT;
 	/// Deposit per claimed GPU: 1 POG.
 	pub const PogDepositPerGpu: Balance = UNIT;
+	/// Burned at registration: filling all 4,096 miner slots costs 4,096 POG, never refunded.
+	pub const PogRegistrationFee: Balance = UNIT;
 }
 
 impl pallet_pog::Config for Runtime {
@@ -151,6 +153,7 @@ impl pallet_pog::Config for Runtime {
 	type Randomness = ParentHashRandomness;
 	type DepositBase = PogDepositBase;
 	type DepositPerGpu = PogDepositPerGpu;
+	type RegistrationFee = PogRegistrationFee;
 	type MaxMiners = ConstU32<4096>;
 	type MaxClaims = ConstU32<8>;
 	type MaxGpusPerMiner = ConstU32<16>;

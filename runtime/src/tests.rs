@@ -31,10 +31,10 @@ fn json_merge(a: &mut serde_json::Value, b: serde_json::Value) {
 
 #[test]
 fn presets_build_and_satisfy_the_pog_invariants() {
-	for (name, validators, quorum) in [("development", 1usize, 1u32), ("local_testnet", 4, 3)] {
+	for (name, validators, committee) in [("development", 1usize, 1u32), ("local_testnet", 4, 3)] {
 		sp_io::TestExternalities::new(preset_storage(name)).execute_with(|| {
 			assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), validators, "{name}");
-			assert_eq!(pallet_pog::Configuration::<Runtime>::get().quorum, quorum);
+			assert_eq!(pallet_pog::Configuration::<Runtime>::get().committee, committee);
 			assert_eq!(pallet_pog::ProfileCount::<Runtime>::get(), 10);
 			assert_eq!(pallet_aura::Authorities::<Runtime>::get().len(), validators);
 			Pog::do_try_state().expect("pallet-pog invariants hold at genesis");
@@ -58,19 +58,51 @@ fn off_chain_worker_submits_signed_extrinsics_of_this_runtime() {
 		System::set_block_number(1);
 		pallet_timestamp::Now::<Runtime>::put(6_000);
 		let bob = sp_keyring::Sr25519Keyring::Bob.to_account_id();
+		let alice = sp_keyring::Sr25519Keyring::Alice.to_account_id();
 		let claims = vec![pallet_pog::GpuClaim { profile: 9, count: 1, uuids: vec![[7u8; 16]].try_into().unwrap() }];
 		Pog::register_miner(RuntimeOrigin::signed(bob.clone()), claims.try_into().unwrap(), Default::default())
 			.expect("Bob registers");
+		// Round 1 with Bob's GPU committed and revealed, Alice on its committee.
+		let mut round = Pog::round();
+		round.index = 1;
+		round.phase = pallet_pog::RoundPhase::Reveal;
+		round.selection = Some(pallet_pog::Selection {
+			seed: [1; 32],
+			at: 1,
+			probability: sp_runtime::Perbill::one(),
+			capacity: 1,
+			reveal_deadline: 10,
+			verdict_deadline: 20,
+		});
+		pallet_pog::Round::<Runtime>::put(&round);
+		let info = pallet_pog::Miners::<Runtime>::get(&bob).unwrap();
+		let params = Pog::challenge_params(&round, &bob, &info, 0).unwrap();
+		let commitment =
+			pallet_pog::Commitment { params, root: [2; 32], committed_ms: 6_000, report: Default::default() };
+		pallet_pog::Commitments::<Runtime>::insert(1, &bob, sp_runtime::BoundedVec::truncate_from(vec![Some(commitment)]));
+		let leaf = pallet_pog::Opening { leaf: 0, values: vec![0; 256].try_into().unwrap(), proof: Default::default() };
+		pallet_pog::Openings::<Runtime>::insert((1, &bob, 0), sp_runtime::BoundedVec::truncate_from(vec![leaf]));
+		pallet_pog::Verifications::<Runtime>::insert(
+			(1, &bob, 0),
+			pallet_pog::Verification {
+				sample_seed: [3; 32],
+				committee: sp_runtime::BoundedVec::truncate_from(vec![alice.clone()]),
+				votes: Default::default(),
+				status: pallet_pog::VerificationStatus::Pending,
+			},
+		);
 		System::set_block_number(2);
 		// The mortal era is born at the previous block, whose hash the node always has.
 		frame_system::BlockHash::<Runtime>::insert(1, Hash::repeat_byte(1));
 		Pog::offchain_worker(2);
 		let txs = std::mem::take(&mut pool_state.write().transactions);
-		assert_eq!(txs.len(), 1, "one issue transaction");
+		assert_eq!(txs.len(), 1, "one verdict transaction");
 		let xt = UncheckedExtrinsic::decode(&mut &txs[0][..]).expect("an extrinsic of this runtime");
-		assert_eq!(xt.function, RuntimeCall::Pog(pallet_pog::Call::issue_challenges { miner: bob }));
+		assert!(matches!(
+			&xt.function,
+			RuntimeCall::Pog(pallet_pog::Call::submit_verdict { round: 1, miner, gpu: 0, .. }) if *miner == bob
+		));
 		let checked = xt.check(&frame_system::ChainContext::<Runtime>::default()).expect("signature verifies");
-		let alice = sp_keyring::Sr25519Keyring::Alice.to_account_id();
 		assert!(matches!(checked.format, sp_runtime::generic::ExtrinsicFormat::Signed(ref who, _) if *who == alice));
 	});
 }

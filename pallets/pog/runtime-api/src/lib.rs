@@ -9,7 +9,7 @@ extern crate alloc;
 
 use alloc::vec::Vec;
 use codec::Codec;
-pub use pallet_pog::types::{ChallengeView, GpuProfile, MinerView, ProfileId, RankEntry};
+pub use pallet_pog::types::{ChallengeView, GpuIndex, GpuProfile, MinerView, ProfileId, RankEntry, RoundIndex, RoundInfo};
 
 sp_api::decl_runtime_apis! {
 	/// What an auditor asks of PoG chain.
@@ -19,10 +19,15 @@ sp_api::decl_runtime_apis! {
 		BlockNumber: Codec,
 		Balance: Codec,
 	{
-		/// A miner's claims, deposit, verified GPUs, score breakdown and weight share.
+		/// A miner's claims, deposit and slashes, each GPU's standing (credit or why none), score
+		/// breakdown and weight share.
 		fn miner(who: AccountId) -> Option<MinerView<AccountId, BlockNumber, Balance>>;
-		/// A challenge's full state (seed, dims, deadline, root, sample, verdicts, status).
-		fn challenge(id: u64) -> Option<ChallengeView<AccountId, BlockNumber>>;
+		/// One GPU's challenge in a round (seed, shape, deadline, root, sample, committee, verdicts).
+		fn challenge(round: RoundIndex, miner: AccountId, gpu: GpuIndex) -> Option<ChallengeView<AccountId>>;
+		/// The current round's challenges of `miner`, one per GPU (empty when it takes no part).
+		fn challenges_of(miner: AccountId) -> Vec<ChallengeView<AccountId>>;
+		/// The current (or last) network-wide round: phase, seed, clock, sample, next start window.
+		fn round() -> RoundInfo<AccountId, BlockNumber>;
 		/// The GPU profile table.
 		fn profiles() -> Vec<(ProfileId, GpuProfile)>;
 		/// Scored miners by total score, highest first, with their weight shares.
