@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The auditor's view of a PoG chain, through @polkadot/api: GPU profiles, miners and their claims,
-// challenges with roots, sampled openings and verdicts, and scores with their components and
+// the current round, challenges with roots, sampled openings, committees and verdicts, each
+// GPU's standing (credit or why none), validators' committee records, and scores with their components and
 // weight shares. Storage is read with `api.query.pog.*`, the derived views with the pallet's
 // runtime API (`api.call.pogApi.*`, no custom RPC).
 //
@@ -28,20 +29,28 @@ export async function audit(api) {
   }));
   const validators = (await api.query.pog.validators()).map((v) => v.toString());
 
+  const round = (await api.call.pogApi.round()).toJSON();
   const miners = [];
   for (const [key] of await api.query.pog.miners.entries()) {
     const who = key.args[0].toString();
     const view = (await api.call.pogApi.miner(who)).unwrap();
+    const standing = view.standing.map((s) => ({
+      uuid: s.uuid.toHex(),
+      profile: s.profile.toNumber(),
+      points: s.points.toNumber(),
+      verifiedRound: s.verifiedRound.isSome ? s.verifiedRound.unwrap().toNumber() : null,
+      zeroReason: s.zeroReason.isSome ? s.zeroReason.unwrap().toString() : null,
+    }));
     miners.push({
       miner: who,
       claimed: view.claimed.map(([profile, uuid]) => ({ profile: profile.toNumber(), uuid: uuid.toHex() })),
       hardware: view.hardware.toJSON(),
       deposit: view.deposit.toString(),
-      nextDue: view.nextDue.toNumber(),
-      currentRound: view.currentRound.map((c) => c.toNumber()),
-      verified: view.verified.map((c) => ({
-        uuid: c.uuid.toHex(), profile: c.profile.toNumber(), points: c.points.toNumber(), challenge: c.challenge.toNumber(),
-      })),
+      slashed: view.slashed.toString(),
+      firstRound: view.firstRound.toNumber(),
+      leaving: view.leaving.isTrue,
+      standing,
+      verified: standing.filter((s) => s.zeroReason === null),
       score: {
         verifiedGpus: view.score.verifiedGpus.toNumber(),
         gpuPoints: view.score.gpuPoints.toNumber(),
@@ -52,38 +61,49 @@ export async function audit(api) {
     });
   }
 
+  // Every committed challenge of the rounds still in storage (the last few; events hold the rest).
   const challenges = [];
-  for (const [key] of await api.query.pog.challenges.entries()) {
-    const id = key.args[0].toNumber();
-    const c = (await api.call.pogApi.challenge(id)).unwrap();
-    const openings = await api.query.pog.openings(id);
-    challenges.push({
-      id,
-      miner: c.miner.toString(),
-      uuid: c.uuid.toHex(),
-      profile: c.profile.toNumber(),
-      precision: c.precision.toString(),
-      dims: [c.dims.m.toNumber(), c.dims.n.toNumber(), c.dims.k.toNumber()],
-      deadlineMs: c.deadlineMs.toNumber(),
-      root: c.root.isSome ? c.root.unwrap().toHex() : null,
-      elapsedMs: c.report.isSome ? c.report.unwrap().elapsedMs.toNumber() : null,
-      sampleSeed: c.sampleSeed.isSome ? c.sampleSeed.unwrap().toHex() : null,
-      openedLeaves: openings.isSome ? openings.unwrap().map((o) => o.leaf.toNumber()) : [],
-      verdicts: c.votes.map(([v, verdict]) => ({
-        validator: v.toString(),
-        passed: verdict.passed.isTrue,
-        entriesChecked: verdict.entriesChecked.toNumber(),
-        worstPermille: verdict.worstPermille.toNumber(),
-      })),
-      status: c.status.toString(),
-    });
+  for (const [key, slots] of await api.query.pog.commitments.entries()) {
+    const [r, who] = [key.args[0].toNumber(), key.args[1].toString()];
+    for (let gpu = 0; gpu < slots.unwrap().length; gpu += 1) {
+      const view = await api.call.pogApi.challenge(r, who, gpu);
+      if (view.isNone) continue;
+      const c = view.unwrap();
+      const commitment = c.commitment.isSome ? c.commitment.unwrap() : null;
+      const openings = await api.query.pog.openings(r, who, gpu);
+      challenges.push({
+        round: r,
+        miner: who,
+        gpu,
+        uuid: c.params.uuid.toHex(),
+        profile: c.params.profile.toNumber(),
+        precision: c.params.precision.toString(),
+        dims: [c.params.dims.m.toNumber(), c.params.dims.n.toNumber(), c.params.dims.k.toNumber()],
+        deadlineMs: c.params.deadlineMs.toNumber(),
+        root: commitment ? commitment.root.toHex() : null,
+        elapsedMs: commitment ? commitment.report.elapsedMs.toNumber() : null,
+        sampleSeed: c.sampleSeed.isSome ? c.sampleSeed.unwrap().toHex() : null,
+        committee: c.committee.map((v) => v.toString()),
+        openedLeaves: openings.isSome ? openings.unwrap().map((o) => o.leaf.toNumber()) : [],
+        verdicts: c.votes.map(([v, verdict]) => ({
+          validator: v.toString(),
+          passed: verdict.passed.isTrue,
+          entriesChecked: verdict.reported.entriesChecked.toNumber(),
+          worstPermille: verdict.reported.worstPermille.toNumber(),
+        })),
+        status: c.verification.isSome ? c.verification.unwrap().toString() : (commitment ? 'Committed' : 'Issued'),
+      });
+    }
   }
-  challenges.sort((a, b) => a.id - b.id);
+  challenges.sort((a, b) => a.round - b.round || a.miner.localeCompare(b.miner) || a.gpu - b.gpu);
+  const validatorStats = (await api.query.pog.validatorStats.entries()).map(([k, v]) => ({
+    validator: k.args[0].toString(), ...v.toJSON(),
+  }));
 
   const ranking = (await api.call.pogApi.ranking()).map((r) => ({
     miner: r.miner.toString(), total: ppb(r.score.total), share: ppb(r.share),
   }));
-  return { block: head.number.toNumber(), config, validators, profiles, miners, challenges, ranking };
+  return { block: head.number.toNumber(), config, validators, profiles, round, miners, challenges, validatorStats, ranking };
 }
 
 function print(a) {
@@ -95,13 +115,15 @@ function print(a) {
   console.log(`\nMiners (${a.miners.length})`);
   for (const m of a.miners) {
     const s = m.score;
-    console.log(`  ${m.miner}: ${m.claimed.length} GPU(s) claimed, ${m.verified.length} verified; score ${pct(s.total)} `
+    console.log(`  ${m.miner}: ${m.claimed.length} GPU(s) claimed, ${m.verified.length} verified, slashed ${m.slashed}; score ${pct(s.total)} `
       + `(gpu ${pct(s.gpu)}, cpu ${pct(s.cpu)}, ram ${pct(s.ram)}, disk ${pct(s.disk)}); share ${pct(m.share)}`);
+    for (const g of m.standing) console.log(`      ${g.uuid} ${g.zeroReason ? `0 points: ${g.zeroReason}` : `${g.points} points (verified in round ${g.verifiedRound})`}`);
   }
+  console.log(`\nRound ${a.round.index} (${a.round.phase})`);
   console.log(`\nChallenges (${a.challenges.length})`);
   for (const c of a.challenges) {
     const votes = c.verdicts.map((v) => `${v.passed ? 'pass' : 'FAIL'}(${v.worstPermille}‰)`).join(' ');
-    console.log(`  #${c.id} ${c.miner.slice(0, 8)}… ${c.precision} ${c.dims.join('×')} ${c.status}`
+    console.log(`  round ${c.round} ${c.miner.slice(0, 8)}… GPU ${c.gpu} ${c.precision} ${c.dims.join('×')} ${c.status}`
       + `${c.root ? ` root ${c.root.slice(0, 18)}…` : ''}${c.openedLeaves.length ? ` opened ${c.openedLeaves.length}` : ''}${votes ? ` verdicts ${votes}` : ''}`);
   }
   console.log('\nRanking');

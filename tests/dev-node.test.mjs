@@ -15,7 +15,7 @@ after(async () => {
   if (node) await node.stop();
 });
 
-test('a dev node finalises blocks and its off-chain worker challenges a new miner', { timeout: 300_000 }, async () => {
+test('a dev node finalises blocks and starts a round that challenges a new miner', { timeout: 300_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev' });
   api = await connect(node.url);
   assert.equal((await api.rpc.system.chain()).toString(), 'PoG Development');
@@ -34,33 +34,36 @@ test('a dev node finalises blocks and its off-chain worker challenges a new mine
   const alice = keyring.addFromUri('//Alice');
   const bob = keyring.addFromUri('//Bob');
   assert.deepEqual(validators.map((v) => v.toString()), [alice.address]);
-  assert.match(api.query.pog.challenges.creator.meta.docs.join(' '), /round/);
+  assert.match(api.query.pog.round.creator.meta.docs.join(' '), /round/);
 
-  // Bob registers one CPU "GPU" through a real signed extrinsic.
   const uuid = '0x' + 'b0'.repeat(16);
   const tx = api.tx.pog.registerMiner(
     [{ profile: cpuRef[0], count: 1, uuids: [uuid] }],
     { cpuCores: 8, cpuModel: 'test CPU', ramMib: 16384, diskGib: 100 },
   );
-  const issued = waitForEvent(
-    api,
-    (e) => (api.events.pog.ChallengeIssued.is(e) && e.data.miner.toString() === bob.address ? e.data : null),
-    120_000,
-    "Alice's off-chain worker to issue Bob's challenge",
-  );
   const events = await sendAndWait(api, tx, bob);
-  assert.ok(events.some(({ event }) => api.events.pog.MinerRegistered.is(event)), 'MinerRegistered');
-
-  const challenge = await issued;
-  const id = challenge.id.toNumber();
-  const view = (await api.call.pogApi.challenge(id)).unwrap();
+  const registered = events.map(({ event }) => event).find((e) => api.events.pog.MinerRegistered.is(e));
+  assert.ok(registered, 'MinerRegistered');
+  const firstRound = registered.data.firstRound.toNumber();
+  const started = await waitForEvent(
+    api,
+    (e) => (api.events.pog.RoundStarted.is(e) && e.data.round.toNumber() === firstRound ? e.data : null),
+    180_000,
+    `the chain to start round ${firstRound} by itself`,
+  );
+  assert.equal(started.round.toNumber(), firstRound);
+  const round = await api.call.pogApi.round();
+  assert.equal(round.index.toNumber(), firstRound);
+  const mine = await api.call.pogApi.challengesOf(bob.address);
+  assert.equal(mine.length, 1, "Bob's one GPU is challenged");
+  const view = mine[0];
   assert.equal(view.miner.toString(), bob.address);
-  assert.equal(view.status.toString(), 'Issued');
-  assert.ok(view.dims.k.toNumber() >= 256);
+  assert.equal(view.params.uuid.toHex(), uuid);
+  assert.ok(view.params.dims.k.toNumber() >= 256);
+  assert.ok(view.params.deadlineMs.toNumber() > round.startMs.toNumber(), 'a deadline after the round start');
+  assert.ok(view.commitment.isNone);
   const miner = (await api.call.pogApi.miner(bob.address)).unwrap();
-  assert.deepEqual(miner.currentRound.map((c) => c.toNumber()), [id]);
-  const inFlight = await api.query.pog.inFlight.keys();
-  assert.ok(inFlight.length >= 1);
+  assert.equal(miner.standing[0].zeroReason.unwrap().toString(), 'WaitingForRound');
 });
 
 test('the node stops cleanly on SIGINT', { timeout: 60_000 }, async () => {

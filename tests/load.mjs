@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// Load benchmark (run by hand; not part of CI): registers N miners (default 1,000) on a fresh dev
-// chain, one of them a real CPU-backend agent, and follows one whole re-validation period —
-// challenges issued by Alice's off-chain worker, the absent miners' challenges expiring, the
-// agent's challenge verified — reporting block production times and the largest block weight.
+// Load benchmark (run by hand; not part of CI): registers N miners (default 1,000) with G GPUs
+// each (default 10) on a fresh dev chain, one of them a real CPU-backend agent, and follows one
+// whole network-wide round — the chain starts it, every loaded miner commits all its roots in
+// one signed extrinsic (random roots), the sample is drawn, the agent reveals and Alice's
+// committee verifies, selected loaded GPUs miss their reveal, and every miner is settled —
+// reporting block production times and the largest block weight.
 //
-//   node tests/load.mjs [N] [--json FILE]       (needs the release pog-node and offchain-gpu)
+//   node tests/load.mjs [N] [--gpus G] [--json FILE]   (needs the release pog-node and offchain-gpu)
 import { writeFileSync } from 'node:fs';
 import { Keyring } from '@polkadot/api';
 import { connect, runAgent, startNode, waitFinalized } from './lib/node.mjs';
@@ -12,6 +14,7 @@ import { connect, runAgent, startNode, waitFinalized } from './lib/node.mjs';
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) || 1000);
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
+const G = args.includes('--gpus') ? Number(args[args.indexOf('--gpus') + 1]) : 10;
 const UNIT = 10n ** 12n;
 const log = (...m) => console.log(`[load ${new Date().toISOString().slice(11, 19)}]`, ...m);
 
@@ -23,13 +26,6 @@ try {
   const alice = keyring.addFromUri('//Alice');
   const cpuRef = (await api.call.pogApi.profiles()).find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference')[0];
 
-  // One period long enough for one validator to issue every miner's round (16 per block).
-  const period = Math.ceil(N / 16) + 20;
-  const config = (await api.query.pog.configuration()).toJSON();
-  await new Promise((resolve, reject) => api.tx.sudo.sudo(api.tx.pog.setConfig({ ...config, period }))
-    .signAndSend(alice, ({ status, dispatchError }) => { if (dispatchError) reject(new Error(dispatchError.toString())); if (status.isInBlock) resolve(); }));
-  log(`period set to ${period} blocks for ${N} miners`);
-
   // Blocks: timestamp and weight of each.
   const blocks = [];
   const maxRef = api.consts.system.blockWeights.maxBlock.refTime.toBigInt();
@@ -40,15 +36,16 @@ try {
     const count = (name) => events.filter(({ event }) => event.section === 'pog' && event.method === name).length;
     blocks.push({
       number: h.number.toNumber(), ms: now.toNumber(), refTime: Number(ref), percent: Number((ref * 10000n) / maxRef) / 100,
-      extrinsics: 0, issued: count('ChallengeIssued'), failed: count('ChallengeFailed'), passed: count('ChallengePassed'),
-      registered: count('MinerRegistered'),
+      registered: count('MinerRegistered'), started: count('RoundStarted'), commits: count('RootsCommitted'),
+      sample: count('SampleDrawn'), revealed: count('OpeningsRevealed'), verdicts: count('VerdictSubmitted'),
+      settled: count('MinerSettled'), roundSettled: count('RoundSettled'),
     });
   });
 
   // Fund N accounts from Alice, then each registers one cpu-reference GPU.
   const miners = Array.from({ length: N - 1 }, (_, i) => keyring.addFromUri(`//load//${i}`));
   let nonce = (await api.rpc.system.accountNextIndex(alice.address)).toNumber();
-  for (const m of miners) await api.tx.balances.transferKeepAlive(m.address, 20n * UNIT).signAndSend(alice, { nonce: nonce++ });
+  for (const m of miners) await api.tx.balances.transferKeepAlive(m.address, BigInt(20 + 2 * G) * UNIT).signAndSend(alice, { nonce: nonce++ });
   for (;;) {
     const b = await api.query.system.account(miners[miners.length - 1].address);
     if (b.data.free.toBigInt() > 0n) break;
@@ -57,8 +54,8 @@ try {
   log(`funded ${miners.length} accounts`);
   const hw = { cpuCores: 16, cpuModel: 'load test', ramMib: 65536, diskGib: 1000 };
   for (const [i, m] of miners.entries()) {
-    const uuid = '0x' + i.toString(16).padStart(32, '0');
-    await api.tx.pog.registerMiner([{ profile: cpuRef, count: 1, uuids: [uuid] }], hw).signAndSend(m, { nonce: 0 });
+    const uuids = Array.from({ length: G }, (_, g) => '0x' + i.toString(16).padStart(24, '0') + g.toString(16).padStart(8, '0'));
+    await api.tx.pog.registerMiner([{ profile: cpuRef, count: G, uuids }], hw).signAndSend(m, { nonce: 0 });
   }
   // The one real miner.
   const reg = await runAgent(['register', '--url', node.url, '--suri', '//Charlie', '--backend', 'cpu'], { name: 'register' });
@@ -71,9 +68,20 @@ try {
   log(`${N} miners registered by block #${registeredAt}`);
   const agent = runAgent(['run', '--url', node.url, '--suri', '//Charlie', '--backend', 'cpu', '--exit-after', '1', '--state-dir', `/tmp/pog-load-${process.pid}`], { name: 'miner', background: true });
 
-  // Follow one period plus the expiry of its last challenges.
-  const until = registeredAt + period + 15;
-  while (!blocks.length || blocks[blocks.length - 1].number < until) await new Promise((r) => setTimeout(r, 3000));
+  // The next round: every loaded miner commits G random roots in one extrinsic.
+  const first = (await api.query.pog.miners(miners[0].address)).unwrap().firstRound.toNumber();
+  for (;;) {
+    const r = await api.call.pogApi.round();
+    if (r.index.toNumber() >= first && r.phase.toString() === 'Commit') break;
+    await new Promise((res) => setTimeout(res, 2000));
+  }
+  log(`round ${first} started; committing ${(N - 1) * G} roots`);
+  for (const [i, m] of miners.entries()) {
+    const roots = Array.from({ length: G }, (_, g) => ({ gpu: g, root: '0x' + (i * G + g + 1).toString(16).padStart(64, '0'), report: { elapsedMs: 1, intervalMs: 1000, traceGflops: [] } }));
+    await api.tx.pog.commitRoots(first, roots).signAndSend(m, { nonce: 1 });
+  }
+  // Follow the round until it is settled.
+  while (!blocks.some((b) => b.number > registeredAt && b.roundSettled > 0)) await new Promise((r) => setTimeout(r, 3000));
   unsub();
   await agent.stop();
 
@@ -82,10 +90,10 @@ try {
   const sum = (k) => after.reduce((s, b) => s + b[k], 0);
   const heaviest = blocks.reduce((a, b) => (b.percent > a.percent ? b : a));
   const result = {
-    miners: N, period, blocks: blocks.length,
+    miners: N, gpusPerMiner: G, blocks: blocks.length,
     blockTimeMs: { mean: Math.round(gaps.reduce((a, b) => a + b, 0) / gaps.length), max: Math.max(...gaps), min: Math.min(...gaps) },
     heaviestBlock: heaviest,
-    challengesIssued: sum('issued'), challengesFailed: sum('failed'), challengesPassed: sum('passed'),
+    commitExtrinsics: sum('commits'), revealed: sum('revealed'), verdicts: sum('verdicts'), minersSettled: sum('settled'),
   };
   log(JSON.stringify(result, null, 2));
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ result, blocks }, null, 2));

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
-import { connect, runAgent, startNode, waitFinalized, waitForEvent } from './lib/node.mjs';
+import { connect, runAgent, startNode, waitFinalized, waitSettled } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-local-'));
 const nodes = {};
@@ -33,7 +33,7 @@ async function finalizedNumber(api) {
   return (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toNumber();
 }
 
-test('a validator dies: blocks still finalise and challenges reach a quorum; it restarts and catches up', { timeout: 600_000 }, async () => {
+test('a validator dies: blocks still finalise and committees reach three of four; it restarts and catches up', { timeout: 720_000 }, async () => {
   nodes.alice = await start('alice', 0);
   const alice = await connect(nodes.alice.url);
   apis.push(alice);
@@ -56,20 +56,16 @@ test('a validator dies: blocks still finalise and challenges reach a quorum; it 
   const common = ['--url', nodes.alice.url, '--suri', '//Eve'];
   const reg = await runAgent(['register', ...common, '--backend', 'cpu'], { name: 'register', logDir: dir });
   assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
-  const passed = waitForEvent(
-    alice,
-    (e) => (alice.events.pog.ChallengePassed.is(e) && e.data.miner.toString() === eve.address ? e.data : null),
-    360_000,
-    "Eve's challenge to pass with three of four validators",
-  );
+  const passed = waitSettled(alice, eve.address, 420_000, "Eve's GPU to pass with three of four validators",
+    (o) => o === 'Passed');
   miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', join(dir, 'state'), '--exit-after', '1'],
     { name: 'miner', logDir: dir, background: true });
   const ev = await passed;
-  const id = ev.id.toNumber();
-  const ch = (await alice.call.pogApi.challenge(id)).unwrap();
-  assert.equal(ch.status.toString(), 'Passed');
-  assert.ok(ch.votes.length >= 3, `quorum of three verdicts (got ${ch.votes.length})`);
-  const root = ch.root.unwrap().toHex();
+  const ch = (await alice.call.pogApi.challenge(ev.round, eve.address, 0)).unwrap();
+  assert.equal(ch.verification.unwrap().toString(), 'Passed');
+  assert.equal(ch.committee.length, 4, 'the committee is all four validators');
+  assert.ok(ch.votes.length >= 3, `three matching verdicts (got ${ch.votes.length})`);
+  const root = ch.commitment.unwrap().root.toHex();
   await miner.done;
   miner = undefined;
 
@@ -79,9 +75,9 @@ test('a validator dies: blocks still finalise and challenges reach a quorum; it 
   apis.push(dave);
   const target = await finalizedNumber(alice);
   await waitFinalized(dave, target, 180_000);
-  const seen = (await dave.call.pogApi.challenge(id)).unwrap();
-  assert.equal(seen.status.toString(), 'Passed');
-  assert.equal(seen.root.unwrap().toHex(), root);
+  const seen = (await dave.call.pogApi.challenge(ev.round, eve.address, 0)).unwrap();
+  assert.equal(seen.verification.unwrap().toString(), 'Passed');
+  assert.equal(seen.commitment.unwrap().root.toHex(), root);
   const hashAlice = await alice.rpc.chain.getBlockHash(target);
   const hashDave = await dave.rpc.chain.getBlockHash(target);
   assert.equal(hashDave.toHex(), hashAlice.toHex(), 'same finalized chain');

@@ -16,7 +16,9 @@ const node = await startNode(['--dev', '--tmp'], { name: 'ocw-cost' });
 const api = await connect(node.url);
 try {
   await waitFinalized(api, 1, 90_000);
-  const alice = new Keyring({ type: 'sr25519' }).addFromUri('//Alice');
+  const keyring = new Keyring({ type: 'sr25519' });
+  const alice = keyring.addFromUri('//Alice');
+  const dave = keyring.addFromUri('//Dave').address;
   const config = (await api.query.pog.configuration()).toJSON();
   await new Promise((resolve, reject) => api.tx.sudo.sudo(api.tx.pog.setConfig({ ...config, targetMs: 120_000, verdictWindow: 40 }))
     .signAndSend(alice, ({ status, dispatchError }) => { if (dispatchError) reject(new Error(dispatchError.toString())); if (status.isInBlock) resolve(); }));
@@ -27,12 +29,14 @@ try {
   if (run.code !== 0) throw new Error(readFileSync(run.log, 'utf8'));
   const rows = [];
   for (const line of readFileSync(node.log, 'utf8').split('\n')) {
-    const m = line.match(/challenge (\d+) (?:FAILS|passes).*verified in (\d+) ms/);
+    const m = line.match(/round (\d+) miner (\S+) GPU (\d+) (?:FAILS|passes).*verified in (\d+) ms/);
     if (!m) continue;
-    const c = (await api.call.pogApi.challenge(Number(m[1]))).unwrap();
-    rows.push({ id: Number(m[1]), precision: c.precision.toString(), dims: [c.dims.m, c.dims.n, c.dims.k].map((x) => x.toNumber()), ms: Number(m[2]) });
+    const view = await api.call.pogApi.challenge(Number(m[1]), dave, Number(m[3]));
+    if (view.isNone) continue;
+    const c = view.unwrap().params;
+    rows.push({ id: `${m[1]}/${m[3]}`, precision: c.precision.toString(), dims: [c.dims.m, c.dims.n, c.dims.k].map((x) => x.toNumber()), ms: Number(m[4]) });
   }
-  console.log('challenge | precision | m×n×k | OCW verification (WASM), 64 entries');
+  console.log('round/GPU | precision | m×n×k | OCW verification (WASM), 64 entries');
   for (const r of rows) console.log(`${r.id} | ${r.precision} | ${r.dims.join('×')} | ${r.ms} ms`);
 } finally {
   await api.disconnect();

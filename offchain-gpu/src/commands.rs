@@ -4,7 +4,7 @@ use anyhow::{anyhow, bail, Context as _};
 use tracing::{info, warn};
 
 use crate::{
-	chain::{convert, load_key, pog, Chain, ChallengeStatus, GpuProfile},
+	chain::{convert, load_key, pog, Chain, GpuProfile, RoundOutcome, ZeroReason},
 	cli::{BackendChoice, BenchArgs, ChainArgs, Command, RegisterArgs, SelftestArgs, StatusArgs},
 	hardware, miner,
 };
@@ -182,95 +182,129 @@ async fn deregister(args: ChainArgs) -> anyhow::Result<()> {
 		bail!("account {} is not registered", chain.account());
 	}
 	chain.submit(&pog::transactions().pog().deregister_miner()).await.context("deregister_miner")?;
-	println!("deregistered {}; the deposit is released", chain.account());
+	println!(
+		"deregistered {}: the deposit is released now, or once the round in progress is settled if the miner takes part in it",
+		chain.account()
+	);
 	Ok(())
 }
 
-fn status_name(s: &ChallengeStatus) -> String {
-	match s {
-		ChallengeStatus::Issued => "issued".into(),
-		ChallengeStatus::Committed => "committed".into(),
-		ChallengeStatus::Revealed => "revealed".into(),
-		ChallengeStatus::Passed => "passed".into(),
-		ChallengeStatus::Failed(r) => format!("failed: {}", miner::fail_reason(r)),
-		ChallengeStatus::Inconclusive => "inconclusive".into(),
+/// Why a GPU scores zero, in words.
+fn zero_reason(z: &ZeroReason) -> String {
+	match z {
+		ZeroReason::WaitingForRound => "waiting for the next round".into(),
+		ZeroReason::NotYetVerified => "committed, not verified yet".into(),
+		ZeroReason::Failed(r) => format!("failed: {r:?}"),
+		ZeroReason::CreditExpired => "credit expired (too many rounds without a verification)".into(),
+		ZeroReason::DepositShort => "deposit short after a slash: run `register --update` to hold it again".into(),
 	}
 }
 
 async fn status(args: StatusArgs) -> anyhow::Result<()> {
 	let chain = connect(&args.chain).await?;
 	let account = *chain.account();
-	let miner = chain.miner().await?.ok_or_else(|| anyhow!("account {account} is not registered as a miner"))?;
-	let mut challenges = Vec::new();
-	for id in &miner.current_round.0 {
-		if let Some(ch) = chain.challenge(*id, None).await? {
-			challenges.push(serde_json::json!({
-				"id": id,
-				"gpu": hex::encode(ch.uuid),
-				"precision": convert::precision(&ch.precision).name(),
-				"dims": [ch.dims.m, ch.dims.n, ch.dims.k],
-				"status": status_name(&ch.status),
-				"root": ch.root.map(hex::encode),
-				"verdicts": ch.votes.0.iter().map(|(_, v)| v.passed).collect::<Vec<_>>(),
-			}));
-		}
-	}
-	let score = chain.score().await?;
-	let share = chain.weight_share().await?;
-	let verified: Vec<_> = chain
-		.credits()
+	let view = chain.miner_view().await?.ok_or_else(|| anyhow!("account {account} is not registered as a miner"))?;
+	let round = chain.round().await?;
+	let challenges: Vec<_> = chain
+		.my_challenges()
 		.await?
 		.iter()
 		.map(|c| {
 			serde_json::json!({
-				"gpu": hex::encode(c.uuid), "profile": c.profile, "points": c.points, "challenge": c.challenge,
+				"round": c.round,
+				"gpu": c.params.gpu,
+				"uuid": hex::encode(c.params.uuid),
+				"precision": convert::precision(&c.params.precision).name(),
+				"dims": [c.params.dims.m, c.params.dims.n, c.params.dims.k],
+				"deadline_ms": c.params.deadline_ms,
+				"root": c.commitment.as_ref().map(|x| hex::encode(x.root)),
+				"selected": c.selected,
+				"verdicts": c.votes.iter().map(|(_, v)| v.passed).collect::<Vec<_>>(),
 			})
 		})
 		.collect();
+	let standing: Vec<_> = view
+		.standing
+		.iter()
+		.enumerate()
+		.map(|(gpu, s)| {
+			serde_json::json!({
+				"gpu": gpu,
+				"uuid": hex::encode(s.uuid),
+				"profile": s.profile,
+				"points": s.points,
+				"verified_round": s.verified_round,
+				"last": s.last.as_ref().map(|(r, o)| format!("round {r}: {}", outcome_text(o))),
+				"zero_reason": s.zero_reason.as_ref().map(zero_reason),
+			})
+		})
+		.collect();
+	let verified: Vec<_> = standing.iter().filter(|s| s["zero_reason"].is_null()).cloned().collect();
+	let s = &view.score;
 	let out = serde_json::json!({
 		"miner": account.to_string(),
-		"gpus_claimed": miner.claims.0.iter().map(|c| c.count).sum::<u32>(),
-		"deposit": miner.deposit.to_string(),
-		"next_due": miner.next_due,
+		"gpus_claimed": view.claimed.len(),
+		"deposit": view.deposit.to_string(),
+		"slashed": view.slashed.to_string(),
+		"first_round": view.first_round,
+		"leaving": view.leaving,
+		"round": { "index": round.index, "phase": format!("{:?}", round.phase) },
+		"standing": standing,
 		"verified": verified,
 		"challenges": challenges,
-		"score": score.as_ref().map(|s| serde_json::json!({
+		"score": {
 			"verified_gpus": s.verified_gpus, "gpu_points": s.gpu_points,
 			"gpu_ppb": s.gpu.0, "cpu_ppb": s.cpu.0, "ram_ppb": s.ram.0, "disk_ppb": s.disk.0, "total_ppb": s.total.0,
-		})),
-		"weight_share_ppb": share,
+		},
+		"weight_share_ppb": view.share.0,
 	});
 	if args.json {
 		println!("{}", serde_json::to_string_pretty(&out)?);
-	} else {
-		println!("miner     {account}");
-		println!("claimed   {} GPU(s), deposit {}", out["gpus_claimed"], miner.deposit);
-		println!("verified  {} GPU(s)", verified.len());
-		for c in &challenges {
-			let dims: Vec<String> = c["dims"].as_array().into_iter().flatten().map(|d| d.to_string()).collect();
-			println!(
-				"challenge {} gpu {} {} {}: {}",
-				c["id"],
-				c["gpu"].as_str().unwrap_or_default(),
-				c["precision"].as_str().unwrap_or_default(),
-				dims.join("×"),
-				c["status"].as_str().unwrap_or_default()
-			);
-		}
-		match &score {
-			Some(s) => println!(
-				"score     {:.4} (gpu {:.4}, cpu {:.4}, ram {:.4}, disk {:.4})",
-				f64::from(s.total.0) / 1e9,
-				f64::from(s.gpu.0) / 1e9,
-				f64::from(s.cpu.0) / 1e9,
-				f64::from(s.ram.0) / 1e9,
-				f64::from(s.disk.0) / 1e9
-			),
-			None => println!("score     none yet"),
-		}
-		if let Some(share) = share {
-			println!("share     {:.4}% of the epoch's weight", f64::from(share) / 1e7);
-		}
+		return Ok(());
 	}
+	println!("miner     {account}");
+	println!("claimed   {} GPU(s), deposit {}, slashed {}", view.claimed.len(), view.deposit, view.slashed);
+	println!("round     {} ({:?})", round.index, round.phase);
+	for g in &standing {
+		println!(
+			"gpu {}     {} profile {}: {}",
+			g["gpu"],
+			g["uuid"].as_str().unwrap_or_default(),
+			g["profile"],
+			match g["zero_reason"].as_str() {
+				Some(why) => format!("0 points, {why}"),
+				None => format!("{} points, verified in round {}", g["points"], g["verified_round"]),
+			}
+		);
+	}
+	for c in &challenges {
+		let dims: Vec<String> = c["dims"].as_array().into_iter().flatten().map(|d| d.to_string()).collect();
+		println!(
+			"challenge round {} gpu {} {} {}: root {}, selected {}",
+			c["round"],
+			c["gpu"],
+			c["precision"].as_str().unwrap_or_default(),
+			dims.join("×"),
+			c["root"].as_str().unwrap_or("not committed"),
+			c["selected"]
+		);
+	}
+	println!(
+		"score     {:.4} (gpu {:.4}, cpu {:.4}, ram {:.4}, disk {:.4})",
+		f64::from(s.total.0) / 1e9,
+		f64::from(s.gpu.0) / 1e9,
+		f64::from(s.cpu.0) / 1e9,
+		f64::from(s.ram.0) / 1e9,
+		f64::from(s.disk.0) / 1e9
+	);
+	println!("share     {:.4}% of the epoch's weight", f64::from(view.share.0) / 1e7);
 	Ok(())
+}
+
+fn outcome_text(o: &RoundOutcome) -> String {
+	match o {
+		RoundOutcome::Passed => "passed".into(),
+		RoundOutcome::Failed(r) => format!("failed ({r:?})"),
+		RoundOutcome::Unverified(r) => format!("not verified ({r:?})"),
+	}
 }

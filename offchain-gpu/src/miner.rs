@@ -1,7 +1,13 @@
-//! The miner loop: watch best blocks for this miner's challenges; for each, compute C on the GPU
-//! that was challenged, commit the root before the deadline, reveal the sampled leaves once the
-//! commitment's block is known, and follow the verdict. Every step is recorded in the state file
-//! first, so a restart resumes or abandons cleanly and nothing is submitted twice.
+//! The miner loop, following rounds from the block stream's events.
+//!
+//! - `RoundStarted`: ask the runtime API for this miner's challenges (one per GPU), compute every
+//!   C on the GPU it names (one challenge per device at a time), and commit all roots in one
+//!   extrinsic before their deadlines.
+//! - `SampleDrawn`: reveal the sampled leaves of every selected GPU.
+//! - `MinerSettled`: record each GPU's outcome.
+//!
+//! Every step is recorded in the state file first, so a restart resumes the round (recomputing C
+//! to open it, and giving up if the root differs) and never submits anything twice.
 
 use std::{
 	collections::{BTreeMap, BTreeSet},
@@ -11,11 +17,7 @@ use std::{
 
 use anyhow::{anyhow, bail, Context as _};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use pog_primitives::{
-	commitment::Hash32,
-	sampling::{opened_leaves, sample_seed},
-	verify::ChallengeSpec,
-};
+use pog_primitives::verify::ChallengeSpec;
 use pog_prover::{cpu::CpuProver, Committed, Prover};
 use subxt::utils::AccountId32;
 use tokio::sync::watch;
@@ -23,26 +25,26 @@ use tracing::{error, info, warn};
 
 use crate::{
 	adversary::Behaviour,
-	chain::{convert, pog, Chain, ChallengeStatus, FailReason},
+	chain::{convert, pog, Chain, ChallengeView, FailReason, RoundOutcome, RoundPhase, UnverifiedReason},
 	cli::{BackendChoice, RunArgs},
 	hardware,
-	state::{Phase, State},
+	state::{Key, Outcome, Phase, State},
 };
 
 /// A device and the lock that makes it answer one challenge at a time.
 type Device = Arc<(Mutex<()>, Box<dyn Prover>)>;
 
-/// Everything a challenge task needs.
+/// Everything the round tasks need.
 struct Ctx {
 	chain: Chain,
 	state: Mutex<State>,
 	devices: BTreeMap<[u8; 16], Device>,
 	behaviour: Behaviour,
-	openings: u32,
 	max_trace: usize,
 	head: watch::Receiver<(u32, subxt::utils::H256)>,
 	bars: MultiProgress,
-	finished: tokio::sync::mpsc::UnboundedSender<u64>,
+	/// Computed results kept until their round is settled, to open them.
+	results: Mutex<BTreeMap<Key, Box<dyn Committed>>>,
 }
 
 /// Opens the devices that answer for the miner's claimed GPUs, by UUID.
@@ -101,57 +103,89 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		}
 	}
 	let config = chain.config().await?;
-	let openings = config.openings.min(chain.max_openings().await?);
 	prepare_shapes(&chain, &miner, &devices, config.target_ms, config.chunk_k).await?;
 	let state_dir = args.state_dir.clone().unwrap_or_else(default_state_dir);
 	let state = State::load(&state_dir, &account.to_string())?;
-	info!(miner = %account, devices = devices.len(), state = %state_dir.display(), "answering challenges");
+	info!(miner = %account, devices = devices.len(), state = %state_dir.display(), "following rounds");
 
 	let best = chain.best().await?;
 	let (head_tx, head_rx) = watch::channel((best.block_number() as u32, best.block_hash()));
-	let (finished_tx, mut finished_rx) = tokio::sync::mpsc::unbounded_channel();
 	let ctx = Arc::new(Ctx {
 		chain,
 		state: Mutex::new(state),
 		devices,
 		behaviour: args.behaviour(),
-		openings,
 		max_trace: pog_primitives::MAX_TRACE_LEN as usize,
 		head: head_rx,
 		bars: MultiProgress::new(),
-		finished: finished_tx,
+		results: Mutex::new(BTreeMap::new()),
 	});
 
-	let mut started = BTreeSet::new();
-	// Resume the current round (after a restart).
-	for id in miner.current_round.0 {
-		started.insert(id);
-		spawn(ctx.clone(), id);
+	// Resume the current round (after a restart, or when started mid-round).
+	let mut committing = BTreeSet::new();
+	let mut revealing = BTreeSet::new();
+	let round = ctx.chain.round().await?;
+	match round.phase {
+		RoundPhase::Commit => {
+			committing.insert(round.index);
+			spawn_commit(ctx.clone(), round.index);
+		},
+		RoundPhase::Reveal => {
+			revealing.insert(round.index);
+			spawn_reveal(ctx.clone(), round.index);
+		},
+		_ => {},
 	}
 	let mut blocks = ctx.chain.api().stream_best_blocks().await?;
-	let mut finished = 0u32;
+	let mut settled = 0u32;
 	loop {
 		tokio::select! {
 			_ = tokio::signal::ctrl_c() => {
-				info!("stopping; in-flight challenges are recorded and resume on the next start");
+				info!("stopping; the round in progress is recorded and resumes on the next start");
 				return Ok(());
-			}
-			Some(_) = finished_rx.recv() => {
-				finished += 1;
-				if args.exit_after > 0 && finished >= args.exit_after {
-					info!(finished, "done");
-					return Ok(());
-				}
 			}
 			block = blocks.next() => {
 				let block = block.context("the node closed the block subscription")??;
 				let at = block.at().await?;
 				let _ = head_tx.send((block.number() as u32, block.hash()));
 				let events = at.events().fetch().await?;
-				for ev in events.find::<pog::pog::events::ChallengeIssued>() {
+				for ev in events.find::<pog::pog::events::RoundStarted>() {
 					let ev = ev?;
-					if ev.miner == account && started.insert(ev.id) {
-						spawn(ctx.clone(), ev.id);
+					if committing.insert(ev.round) {
+						info!(round = ev.round, "round started");
+						spawn_commit(ctx.clone(), ev.round);
+					}
+				}
+				for ev in events.find::<pog::pog::events::SampleDrawn>() {
+					let ev = ev?;
+					if revealing.insert(ev.round) {
+						info!(round = ev.round, committed = ev.committed, capacity = ev.capacity, "sample drawn");
+						spawn_reveal(ctx.clone(), ev.round);
+					}
+				}
+				for ev in events.find::<pog::pog::events::MinerSettled>() {
+					let ev = ev?;
+					if ev.miner != account {
+						continue;
+					}
+					for (gpu, (uuid, outcome)) in ev.outcomes.0.iter().enumerate() {
+						let key = Key { round: ev.round, gpu: gpu as u32 };
+						let outcome = outcome_of(outcome);
+						if outcome.is_pass() {
+							info!(challenge = %key, gpu = %hex::encode(uuid), "challenge PASSED: the GPU is verified");
+						} else {
+							warn!(challenge = %key, gpu = %hex::encode(uuid), ?outcome, "challenge {}", describe(outcome));
+						}
+						ctx.state.lock().expect("state lock").set(key, Phase::Done { outcome })?;
+						settled += 1;
+					}
+					if ev.slashed > 0 {
+						warn!(round = ev.round, slashed = %ev.slashed, "deposit slashed for failed challenges");
+					}
+					ctx.results.lock().expect("results lock").retain(|k, _| k.round > ev.round);
+					if args.exit_after > 0 && settled >= args.exit_after {
+						info!(settled, "done");
+						return Ok(());
 					}
 				}
 				for ev in events.find::<pog::pog::events::ScoreUpdated>() {
@@ -163,6 +197,179 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 			}
 		}
 	}
+}
+
+/// The agent's outcome for the chain's.
+fn outcome_of(o: &RoundOutcome) -> Outcome {
+	match o {
+		RoundOutcome::Passed => Outcome::Passed,
+		RoundOutcome::Failed(FailReason::MissedCommit) => Outcome::MissedCommit,
+		RoundOutcome::Failed(FailReason::MissedReveal) => Outcome::MissedReveal,
+		RoundOutcome::Failed(FailReason::WrongResult) => Outcome::WrongResult,
+		RoundOutcome::Unverified(UnverifiedReason::NotSelected) => Outcome::NotSelected,
+		RoundOutcome::Unverified(UnverifiedReason::Inconclusive) => Outcome::Inconclusive,
+	}
+}
+
+/// What an outcome means, for the log.
+pub fn describe(o: Outcome) -> &'static str {
+	match o {
+		Outcome::Passed => "passed",
+		Outcome::MissedCommit => "failed: missed the deadline (no root in time)",
+		Outcome::MissedReveal => "failed: openings not revealed (or not proven) in the window",
+		Outcome::WrongResult => "failed: validators found wrong entries",
+		Outcome::NotSelected => "committed in time, not in this round's sample (credit kept, one round older)",
+		Outcome::Inconclusive => "inconclusive (no committee majority; credit one round older)",
+		Outcome::GaveUp => "given up by the agent",
+	}
+}
+
+fn spawn_commit(ctx: Arc<Ctx>, round: u32) {
+	tokio::spawn(async move {
+		if let Err(e) = commit_round(&ctx, round).await {
+			error!(round, "{e:#}");
+		}
+	});
+}
+
+fn spawn_reveal(ctx: Arc<Ctx>, round: u32) {
+	tokio::spawn(async move {
+		if let Err(e) = reveal_round(&ctx, round).await {
+			error!(round, "{e:#}");
+		}
+	});
+}
+
+fn give_up(ctx: &Ctx, key: Key, why: &str) -> anyhow::Result<()> {
+	warn!(challenge = %key, "giving up: {why}");
+	ctx.state.lock().expect("state lock").set(key, Phase::Done { outcome: Outcome::GaveUp })
+}
+
+/// Computes every challenge of `round` on its device and commits the roots in one extrinsic.
+async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
+	let challenges = ctx.chain.my_challenges().await?;
+	let todo: Vec<ChallengeView<AccountId32>> = challenges
+		.into_iter()
+		.filter(|c| c.round == round && c.commitment.is_none())
+		.filter(|c| ctx.state.lock().expect("state lock").phase(Key { round, gpu: c.params.gpu }).is_none())
+		.collect();
+	if todo.is_empty() {
+		return Ok(());
+	}
+	let mut tasks = Vec::new();
+	for ch in todo {
+		let key = Key { round, gpu: ch.params.gpu };
+		let Some(device) = ctx.devices.get(&ch.params.uuid).cloned() else {
+			give_up(ctx, key, &format!("GPU {} is not on this machine", hex::encode(ch.params.uuid)))?;
+			continue;
+		};
+		let spec = convert::spec(&ch);
+		let deadline_in_s = (ch.params.deadline_ms as i64 - chain_now_ms(ctx).await? as i64) / 1000;
+		info!(
+			challenge = %key,
+			precision = spec.precision.name(),
+			m = spec.dims.m,
+			n = spec.dims.n,
+			k = spec.dims.k,
+			deadline_in_s,
+			"challenge issued"
+		);
+		let ctx2 = ctx.clone();
+		tasks.push((key, ch.params.deadline_ms, tokio::spawn(async move { compute(&ctx2, key, &device, spec).await })));
+	}
+	let mut roots = Vec::new();
+	for (key, deadline_ms, task) in tasks {
+		let c = task.await.context("the compute task panicked")??;
+		let now = chain_now_ms(ctx).await?;
+		if now > deadline_ms {
+			give_up(
+				ctx,
+				key,
+				&format!(
+					"C took {:.1} s and the chain's time is {:.1} s past the deadline; the device is slower than its \
+					 profile requires, so no commitment is sent",
+					c.timing().total.as_secs_f64(),
+					(now - deadline_ms) as f64 / 1000.0
+				),
+			)?;
+			continue;
+		}
+		roots.push((key, deadline_ms, c));
+	}
+	if roots.is_empty() {
+		return Ok(());
+	}
+	if ctx.behaviour.commits_late() {
+		let latest = roots.iter().map(|(_, d, _)| *d).max().unwrap_or_default();
+		wait_until_chain_ms(ctx, latest + 1).await?;
+	}
+	let mut calls = Vec::new();
+	for (key, _, c) in &roots {
+		ctx.state.lock().expect("state lock").set(*key, Phase::CommitSent { root: hex::encode(c.root()) })?;
+		calls.push(pog::runtime_types::pallet_pog::types::RootCommit {
+			gpu: key.gpu,
+			root: c.root(),
+			report: convert::report(c.timing(), ctx.max_trace),
+		});
+	}
+	let call = pog::transactions()
+		.pog()
+		.commit_roots(round, pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(calls));
+	match ctx.chain.submit(&call).await {
+		Ok(_) => {
+			for (key, _, c) in roots {
+				info!(challenge = %key, root = %hex::encode(c.root()), elapsed_ms = c.timing().total.as_millis() as u64, "root committed");
+				ctx.state.lock().expect("state lock").set(key, Phase::Committed { root: hex::encode(c.root()) })?;
+				ctx.results.lock().expect("results lock").insert(key, c);
+			}
+		},
+		Err(e) => warn!(round, "commitment rejected: {e:#}"),
+	}
+	Ok(())
+}
+
+/// Reveals the sampled leaves of every selected GPU of `round`.
+async fn reveal_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
+	for ch in ctx.chain.my_challenges().await? {
+		let key = Key { round, gpu: ch.params.gpu };
+		if ch.round != round {
+			continue;
+		}
+		let Some(commitment) = &ch.commitment else { continue };
+		if ch.selected != Some(true) {
+			info!(challenge = %key, "committed, not in this round's sample");
+			continue;
+		}
+		let phase = ctx.state.lock().expect("state lock").phase(key).cloned();
+		if matches!(phase, Some(Phase::RevealSent | Phase::Done { .. })) || ch.sample_seed.is_some() {
+			continue;
+		}
+		let kept = ctx.results.lock().expect("results lock").remove(&key);
+		let c = match kept {
+			Some(c) => c,
+			None => {
+				let Some(device) = ctx.devices.get(&ch.params.uuid).cloned() else { continue };
+				info!(challenge = %key, "recomputing C after a restart to open it");
+				let c = compute(ctx, key, &device, convert::spec(&ch)).await?;
+				if c.root() != commitment.root {
+					give_up(ctx, key, "the recomputed C differs from the committed one; cannot open it")?;
+					continue;
+				}
+				c
+			},
+		};
+		let mut opened = c.open(&ch.leaves)?;
+		ctx.behaviour.tamper(&mut opened);
+		ctx.state.lock().expect("state lock").set(key, Phase::RevealSent)?;
+		let openings = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
+			opened.into_iter().map(convert::opening).collect(),
+		);
+		match ctx.chain.submit(&pog::transactions().pog().reveal_openings(round, key.gpu, openings)).await {
+			Ok(_) => info!(challenge = %key, leaves = ch.leaves.len(), "openings revealed"),
+			Err(e) => warn!(challenge = %key, "reveal rejected: {e:#}"),
+		}
+	}
+	Ok(())
 }
 
 /// Tunes each device for the challenge shapes its claimed profile can be given (every precision
@@ -202,152 +409,15 @@ fn default_state_dir() -> std::path::PathBuf {
 	base.join("offchain-gpu")
 }
 
-fn spawn(ctx: Arc<Ctx>, id: u64) {
-	tokio::spawn(async move {
-		let outcome = match answer(&ctx, id).await {
-			Ok(outcome) => outcome,
-			Err(e) => {
-				error!(challenge = id, "{e:#}");
-				format!("error: {e:#}")
-			},
-		};
-		let _ = ctx.state.lock().expect("state lock").set(id, Phase::Done { outcome });
-		let _ = ctx.finished.send(id);
-	});
-}
-
-/// Takes challenge `id` from wherever it stands to its final status; returns the outcome.
-async fn answer(ctx: &Arc<Ctx>, id: u64) -> anyhow::Result<String> {
-	let phase = ctx.state.lock().expect("state lock").phase(id).cloned();
-	if let Some(Phase::Done { outcome }) = phase {
-		return Ok(outcome);
-	}
-	let ch = ctx.chain.challenge(id, None).await?.ok_or_else(|| anyhow!("challenge {id} is not on chain"))?;
-	let spec = convert::spec(&ch);
-	let device = ctx.devices.get(&ch.uuid).cloned().ok_or_else(|| {
-		anyhow!("challenge {id} is for GPU {}, which is not on this machine; it will be missed", hex::encode(ch.uuid))
-	})?;
-	let mut committed: Option<Box<dyn Committed>> = None;
-
-	if matches!(ch.status, ChallengeStatus::Issued) {
-		if let Some(Phase::CommitSent { .. }) = phase {
-			info!(challenge = id, "a commitment was sent before a restart; waiting for it rather than sending another");
-		} else {
-			let deadline_in_s = (ch.deadline_ms as i64 - chain_now_ms(ctx).await? as i64) / 1000;
-			info!(
-				challenge = id,
-				precision = spec.precision.name(),
-				m = spec.dims.m,
-				n = spec.dims.n,
-				k = spec.dims.k,
-				deadline_in_s,
-				"challenge issued"
-			);
-			let c = compute(ctx, id, &device, spec).await?;
-			let root = c.root();
-			if let Some(reason) = too_late(ctx, ch.deadline_ms, c.timing().total).await? {
-				return Ok(format!("abandoned: {reason}"));
-			}
-			if ctx.behaviour.commits_late() {
-				wait_until_chain_ms(ctx, ch.deadline_ms + 1).await?;
-			}
-			ctx.state.lock().expect("state lock").set(id, Phase::CommitSent { root: hex::encode(root) })?;
-			let report = convert::report(c.timing(), ctx.max_trace);
-			let call = pog::transactions().pog().commit_root(id, root, report);
-			let included = ctx.chain.submit(&call).await.with_context(|| format!("commit of challenge {id}"))?;
-			ctx.state
-				.lock()
-				.expect("state lock")
-				.set(id, Phase::Committed { root: hex::encode(root), block: hex::encode(included.block_hash.0) })?;
-			info!(challenge = id, root = %hex::encode(root), elapsed_ms = c.timing().total.as_millis() as u64, "root committed");
-			committed = Some(c);
-		}
-	}
-
-	// Wait until the commitment is on chain and the block after it exists.
-	let ch = loop {
-		let ch = ctx.chain.challenge(id, None).await?.ok_or_else(|| anyhow!("challenge {id} vanished"))?;
-		match (&ch.status, ch.committed_at) {
-			(ChallengeStatus::Issued, _) => {
-				if chain_now_ms(ctx).await? > ch.deadline_ms + 12_000 {
-					return Ok("abandoned: the commitment did not land before the deadline".into());
-				}
-			},
-			(ChallengeStatus::Committed, Some((block, _))) if ctx.head.borrow().0 > block => break ch,
-			(ChallengeStatus::Committed, _) => {},
-			_ => return finish(ctx, id).await,
-		}
-		next_block(ctx).await?;
-	};
-	let root = ch.root.ok_or_else(|| anyhow!("challenge {id} is committed without a root"))?;
-	let committed = match committed {
-		Some(c) => c,
-		None => {
-			info!(challenge = id, "recomputing C after a restart to open it");
-			let c = compute(ctx, id, &device, spec).await?;
-			if c.root() != root {
-				return Ok("abandoned: the recomputed C differs from the committed one; cannot open it".into());
-			}
-			c
-		},
-	};
-	let (commit_block, _) = ch.committed_at.expect("matched above");
-	let block_hash = block_hash(ctx, commit_block).await?;
-	let leaves = opened_leaves(&sample_seed(&block_hash, &spec.seed, &root), spec.dims.num_leaves(), ctx.openings);
-	let mut opened = committed.open(&leaves)?;
-	ctx.behaviour.tamper(&mut opened);
-	ctx.state.lock().expect("state lock").set(id, Phase::RevealSent)?;
-	let openings = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
-		opened.into_iter().map(convert::opening).collect(),
-	);
-	match ctx.chain.submit(&pog::transactions().pog().reveal_openings(id, openings)).await {
-		Ok(_) => info!(challenge = id, leaves = leaves.len(), "openings revealed"),
-		Err(e) => warn!(challenge = id, "reveal rejected: {e:#}"),
-	}
-	finish(ctx, id).await
-}
-
-/// Follows the challenge to its final status and describes it.
-async fn finish(ctx: &Ctx, id: u64) -> anyhow::Result<String> {
-	loop {
-		let ch = ctx.chain.challenge(id, None).await?.ok_or_else(|| anyhow!("challenge {id} vanished"))?;
-		let outcome = match ch.status {
-			ChallengeStatus::Passed => "passed".to_string(),
-			ChallengeStatus::Failed(reason) => format!("failed: {}", fail_reason(&reason)),
-			ChallengeStatus::Inconclusive => "inconclusive (no quorum of verdicts)".to_string(),
-			_ => {
-				next_block(ctx).await?;
-				continue;
-			},
-		};
-		if outcome == "passed" {
-			info!(challenge = id, "challenge PASSED: the GPU is verified");
-		} else {
-			warn!(challenge = id, "challenge {outcome}");
-		}
-		return Ok(outcome);
-	}
-}
-
-/// Describes why a challenge failed.
-pub fn fail_reason(r: &FailReason) -> &'static str {
-	match r {
-		FailReason::MissedDeadline => "missed the deadline (no root in time)",
-		FailReason::RevealMissed => "openings not revealed in the window",
-		FailReason::WrongResult => "validators found wrong entries",
-		FailReason::Withdrawn => "withdrawn",
-	}
-}
-
 /// Runs the device on `spec` (one challenge per device at a time) with a progress bar.
-async fn compute(ctx: &Arc<Ctx>, id: u64, device: &Device, spec: ChallengeSpec) -> anyhow::Result<Box<dyn Committed>> {
+async fn compute(ctx: &Arc<Ctx>, key: Key, device: &Device, spec: ChallengeSpec) -> anyhow::Result<Box<dyn Committed>> {
 	let bar = ctx.bars.add(ProgressBar::new(1000));
 	bar.set_style(
 		ProgressStyle::with_template("{prefix} [{bar:30}] {percent:>3}% {elapsed_precise} ETA {eta}")
 			.expect("valid template")
 			.progress_chars("=> "),
 	);
-	bar.set_prefix(format!("challenge {id} on {}", device.1.name()));
+	bar.set_prefix(format!("round {} GPU {} on {}", key.round, key.gpu, device.1.name()));
 	let (device, behaviour, b) = (device.clone(), ctx.behaviour, bar.clone());
 	let result = tokio::task::spawn_blocking(move || {
 		let _one_at_a_time = device.0.lock().expect("device lock");
@@ -356,21 +426,7 @@ async fn compute(ctx: &Arc<Ctx>, id: u64, device: &Device, spec: ChallengeSpec) 
 	.await
 	.context("the compute thread panicked")?;
 	bar.finish_and_clear();
-	result.with_context(|| format!("challenge {id}: cannot compute C"))
-}
-
-/// Why committing now is pointless (the root would land after the deadline), if it is.
-async fn too_late(ctx: &Ctx, deadline_ms: u64, took: Duration) -> anyhow::Result<Option<String>> {
-	let now = chain_now_ms(ctx).await?;
-	if now > deadline_ms {
-		return Ok(Some(format!(
-			"C took {:.1} s and the chain's time is {:.1} s past the deadline; the device is slower than its profile \
-			 requires, so no commitment is sent",
-			took.as_secs_f64(),
-			(now - deadline_ms) as f64 / 1000.0
-		)));
-	}
-	Ok(None)
+	result.with_context(|| format!("challenge {key}: cannot compute C"))
 }
 
 /// The chain's time: the best block's timestamp (ms).
@@ -384,13 +440,6 @@ async fn wait_until_chain_ms(ctx: &Ctx, ms: u64) -> anyhow::Result<()> {
 		next_block(ctx).await?;
 	}
 	Ok(())
-}
-
-/// The 32-byte hash of block `number`.
-async fn block_hash(ctx: &Ctx, number: u32) -> anyhow::Result<Hash32> {
-	let at = ctx.chain.best().await?;
-	let h = at.storage().fetch(pog::storage().system().block_hash(), (number,)).await?.decode()?;
-	Ok(h.0)
 }
 
 /// Waits for the next best block (or 12 s, whichever is first).

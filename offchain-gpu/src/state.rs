@@ -1,5 +1,5 @@
-//! What the agent has done about each challenge, persisted on disk so that a restart resumes (or
-//! cleanly abandons) in-flight challenges and never submits anything twice.
+//! What the agent has done about each of its challenges (one per GPU per round), persisted on
+//! disk so that a restart resumes (or cleanly abandons) a round and never submits anything twice.
 //!
 //! The file is JSON, rewritten atomically (write to a temporary file, then rename) after every
 //! change, at `<state dir>/<account>.json`.
@@ -12,6 +12,57 @@ use std::{
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
+/// A challenge: the round and the GPU's index in the miner's claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key {
+	/// The round.
+	pub round: u32,
+	/// The GPU index.
+	pub gpu: u32,
+}
+
+impl std::fmt::Display for Key {
+	fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+		write!(f, "{}/{}", self.round, self.gpu)
+	}
+}
+
+impl std::str::FromStr for Key {
+	type Err = anyhow::Error;
+	fn from_str(s: &str) -> anyhow::Result<Self> {
+		let (round, gpu) = s.split_once('/').context("a challenge key is round/gpu")?;
+		Ok(Key { round: round.parse()?, gpu: gpu.parse()? })
+	}
+}
+
+/// How a GPU's round ended, as the chain settled it (or why the agent gave up first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+	/// Verified: the GPU holds a credit.
+	Passed,
+	/// No root before the GPU's deadline.
+	MissedCommit,
+	/// Selected, but no valid openings in the reveal window.
+	MissedReveal,
+	/// The committee found wrong entries.
+	WrongResult,
+	/// Committed in time, not in the round's sample.
+	NotSelected,
+	/// Revealed, but the committee reached no majority.
+	Inconclusive,
+	/// The agent gave up (the log says why): no device for this GPU, C computed too late, or the
+	/// recomputed C differs from the committed one after a restart.
+	GaveUp,
+}
+
+impl Outcome {
+	/// Whether the GPU holds (or keeps) a credit after it.
+	pub fn is_pass(self) -> bool {
+		self == Outcome::Passed
+	}
+}
+
 /// The agent's progress on one challenge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
@@ -21,19 +72,17 @@ pub enum Phase {
 		/// The committed root, hex.
 		root: String,
 	},
-	/// The commitment landed in the block with this hash (hex).
+	/// The commitment landed.
 	Committed {
 		/// The committed root, hex.
 		root: String,
-		/// Hash of the block it landed in, hex.
-		block: String,
 	},
 	/// The openings were sent.
 	RevealSent,
-	/// Nothing more will be done (finished on chain, or given up for the reason given).
+	/// Nothing more will be done.
 	Done {
-		/// What happened.
-		outcome: String,
+		/// How it ended.
+		outcome: Outcome,
 	},
 }
 
@@ -42,8 +91,8 @@ pub enum Phase {
 pub struct State {
 	#[serde(skip)]
 	path: PathBuf,
-	/// Progress per challenge id.
-	pub challenges: BTreeMap<u64, Phase>,
+	/// Progress per challenge, keyed `round/gpu`.
+	pub challenges: BTreeMap<String, Phase>,
 }
 
 impl State {
@@ -52,8 +101,9 @@ impl State {
 		std::fs::create_dir_all(dir).with_context(|| format!("cannot create the state directory {}", dir.display()))?;
 		let path = dir.join(format!("{account}.json"));
 		let mut state = match std::fs::read(&path) {
-			Ok(bytes) => serde_json::from_slice::<State>(&bytes)
-				.with_context(|| format!("{} is not a state file of this agent; move it away", path.display()))?,
+			Ok(bytes) => serde_json::from_slice::<State>(&bytes).with_context(|| {
+				format!("{} is not a state file of this agent version; move it away", path.display())
+			})?,
 			Err(e) if e.kind() == std::io::ErrorKind::NotFound => State::default(),
 			Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
 		};
@@ -61,18 +111,23 @@ impl State {
 		Ok(state)
 	}
 
-	/// The phase of challenge `id`, if the agent has acted on it.
-	pub fn phase(&self, id: u64) -> Option<&Phase> {
-		self.challenges.get(&id)
+	/// The phase of challenge `key`, if the agent has acted on it.
+	pub fn phase(&self, key: Key) -> Option<&Phase> {
+		self.challenges.get(&key.to_string())
 	}
 
-	/// Records `phase` for challenge `id` and writes the file.
-	pub fn set(&mut self, id: u64, phase: Phase) -> anyhow::Result<()> {
-		self.challenges.insert(id, phase);
+	/// Records `phase` for challenge `key` and writes the file.
+	pub fn set(&mut self, key: Key, phase: Phase) -> anyhow::Result<()> {
+		self.challenges.insert(key.to_string(), phase);
 		// Keep the file small: only the newest 256 challenges.
 		while self.challenges.len() > 256 {
-			let first = *self.challenges.keys().next().expect("non-empty");
-			self.challenges.remove(&first);
+			let oldest = self
+				.challenges
+				.keys()
+				.min_by_key(|k| k.parse::<Key>().map(|k| (k.round, k.gpu)).unwrap_or_default())
+				.cloned()
+				.expect("non-empty");
+			self.challenges.remove(&oldest);
 		}
 		let tmp = self.path.with_extension("json.tmp");
 		std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)
@@ -90,13 +145,26 @@ mod tests {
 	fn state_survives_a_restart() {
 		let dir = tempfile::tempdir().unwrap();
 		let mut s = State::load(dir.path(), "alice").unwrap();
-		assert!(s.phase(7).is_none());
-		s.set(7, Phase::CommitSent { root: "ab".into() }).unwrap();
-		s.set(8, Phase::Done { outcome: "passed".into() }).unwrap();
+		let (a, b) = (Key { round: 7, gpu: 0 }, Key { round: 7, gpu: 1 });
+		assert!(s.phase(a).is_none());
+		s.set(a, Phase::CommitSent { root: "ab".into() }).unwrap();
+		s.set(b, Phase::Done { outcome: Outcome::Passed }).unwrap();
 		let again = State::load(dir.path(), "alice").unwrap();
-		assert_eq!(again.phase(7), Some(&Phase::CommitSent { root: "ab".into() }));
-		assert_eq!(again.phase(8), Some(&Phase::Done { outcome: "passed".into() }));
-		assert!(State::load(dir.path(), "bob").unwrap().phase(7).is_none());
+		assert_eq!(again.phase(a), Some(&Phase::CommitSent { root: "ab".into() }));
+		assert_eq!(again.phase(b), Some(&Phase::Done { outcome: Outcome::Passed }));
+		assert!(State::load(dir.path(), "bob").unwrap().phase(a).is_none());
+	}
+
+	#[test]
+	fn the_oldest_rounds_are_dropped_first() {
+		let dir = tempfile::tempdir().unwrap();
+		let mut s = State::load(dir.path(), "alice").unwrap();
+		for round in 1..=300u32 {
+			s.set(Key { round, gpu: 0 }, Phase::RevealSent).unwrap();
+		}
+		assert_eq!(s.challenges.len(), 256);
+		assert!(s.phase(Key { round: 44, gpu: 0 }).is_none());
+		assert!(s.phase(Key { round: 45, gpu: 0 }).is_some());
 	}
 
 	#[test]

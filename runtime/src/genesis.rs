@@ -1,6 +1,6 @@
 //! Genesis presets: `development` (Alice validates; a challenge finishes in about a minute) and
 //! `local_testnet` (Alice, Bob, Charlie and Dave validate; GRANDPA needs three of four; each
-//! revealed challenge goes to a committee of three of them, all three must agree).
+//! revealed challenge goes to all four as its committee, and three matching verdicts decide it).
 
 use alloc::{vec, vec::Vec};
 use frame_support::build_struct_json_patch;
@@ -51,7 +51,7 @@ pub fn development_config_genesis() -> Value {
 	)
 }
 
-/// The `local_testnet` preset: Alice, Bob, Charlie and Dave; each challenge's committee is three of them.
+/// The `local_testnet` preset: Alice, Bob, Charlie and Dave; each challenge's committee is all four, three decide.
 pub fn local_config_genesis() -> Value {
 	testnet_genesis(
 		vec![
@@ -62,7 +62,7 @@ pub fn local_config_genesis() -> Value {
 		],
 		dev_accounts(),
 		Sr25519Keyring::Alice.to_account_id(),
-		ProtocolConfig { committee: 3, ..ProtocolConfig::dev() },
+		ProtocolConfig { committee: 4, ..ProtocolConfig::dev() },
 	)
 }
 

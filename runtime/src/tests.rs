@@ -31,7 +31,7 @@ fn json_merge(a: &mut serde_json::Value, b: serde_json::Value) {
 
 #[test]
 fn presets_build_and_satisfy_the_pog_invariants() {
-	for (name, validators, committee) in [("development", 1usize, 1u32), ("local_testnet", 4, 3)] {
+	for (name, validators, committee) in [("development", 1usize, 1u32), ("local_testnet", 4, 4)] {
 		sp_io::TestExternalities::new(preset_storage(name)).execute_with(|| {
 			assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), validators, "{name}");
 			assert_eq!(pallet_pog::Configuration::<Runtime>::get().committee, committee);
@@ -79,7 +79,11 @@ fn off_chain_worker_submits_signed_extrinsics_of_this_runtime() {
 		let params = Pog::challenge_params(&round, &bob, &info, 0).unwrap();
 		let commitment =
 			pallet_pog::Commitment { params, root: [2; 32], committed_ms: 6_000, report: Default::default() };
-		pallet_pog::Commitments::<Runtime>::insert(1, &bob, sp_runtime::BoundedVec::truncate_from(vec![Some(commitment)]));
+		pallet_pog::Commitments::<Runtime>::insert(
+			1,
+			&bob,
+			sp_runtime::BoundedVec::truncate_from(vec![Some(commitment)]),
+		);
 		let leaf = pallet_pog::Opening { leaf: 0, values: vec![0; 256].try_into().unwrap(), proof: Default::default() };
 		pallet_pog::Openings::<Runtime>::insert((1, &bob, 0), sp_runtime::BoundedVec::truncate_from(vec![leaf]));
 		pallet_pog::Verifications::<Runtime>::insert(

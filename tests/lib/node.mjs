@@ -167,3 +167,22 @@ export function runAgent(args, { name = 'agent', logDir, background = false, env
   }
   return done;
 }
+
+/** A `RoundOutcome` as one word: 'Passed', or the failure or non-verification reason. */
+export function outcomeName(o) {
+  if (o.isPassed) return 'Passed';
+  if (o.isFailed) return o.asFailed.toString();
+  return o.asUnverified.toString();
+}
+
+/**
+ * Wait for `address`'s `MinerSettled` event whose first GPU's outcome satisfies `accept`
+ * (any outcome by default); resolve with `{ round, outcome, outcomes }`.
+ */
+export function waitSettled(api, address, ms, what, accept = () => true) {
+  return waitForEvent(api, (e) => {
+    if (!api.events.pog.MinerSettled.is(e) || e.data.miner.toString() !== address) return null;
+    const outcomes = e.data.outcomes.map(([, o]) => outcomeName(o));
+    return accept(outcomes[0]) ? { round: e.data.round.toNumber(), outcome: outcomes[0], outcomes } : null;
+  }, ms, what);
+}

@@ -8,7 +8,7 @@ use super::pog::runtime_types::{
 	pallet_pog::types::{AgentReport, Hardware, Opening},
 	pog_primitives::{precision::Precision as ChainPrecision, sizing::Dims as ChainDims},
 };
-use super::Challenge;
+use super::ChallengeView;
 use pog_prover::{trace, OpenedLeaf, Timing};
 
 /// The precision as `pog-primitives` knows it.
@@ -28,8 +28,9 @@ pub fn dims(d: &ChainDims) -> Dims {
 }
 
 /// Everything that defines the challenge's C.
-pub fn spec(ch: &Challenge<AccountId32, u32>) -> ChallengeSpec {
-	ChallengeSpec { seed: ch.seed, precision: precision(&ch.precision), dims: dims(&ch.dims), chunk_k: ch.chunk_k }
+pub fn spec(ch: &ChallengeView<AccountId32>) -> ChallengeSpec {
+	let p = &ch.params;
+	ChallengeSpec { seed: p.seed, precision: precision(&p.precision), dims: dims(&p.dims), chunk_k: p.chunk_k }
 }
 
 /// The agent's timing report as the chain stores it (trace capped at `max_trace` entries by

@@ -21,7 +21,8 @@ use subxt_signer::{sr25519::Keypair, SecretUri};
 pub mod pog {}
 
 pub use pog::runtime_types::pallet_pog::types::{
-	Challenge, ChallengeStatus, FailReason, GpuCredit, GpuProfile, MinerInfo, ProtocolConfig, Score,
+	ChallengeView, FailReason, GpuProfile, MinerInfo, MinerView, ProtocolConfig, RoundInfo, RoundOutcome, RoundPhase,
+	Score, UnverifiedReason, ZeroReason,
 };
 
 /// Errors a miner can act on, each saying what to fix.
@@ -163,19 +164,6 @@ impl Chain {
 		Ok(out)
 	}
 
-	/// A challenge, at `block` (the best block if `None`).
-	pub async fn challenge(&self, id: u64, block: Option<H256>) -> anyhow::Result<Option<Challenge<AccountId32, u32>>> {
-		let at = match block {
-			Some(hash) => self.api.at_block(hash).await?,
-			None => self.best().await?,
-		};
-		let v = at.storage().try_fetch(pog::storage().pog().challenges(), (id,)).await?;
-		Ok(match v {
-			Some(v) => Some(v.decode()?),
-			None => None,
-		})
-	}
-
 	/// The protocol configuration.
 	pub async fn config(&self) -> anyhow::Result<ProtocolConfig> {
 		let at = self.best().await?;
@@ -188,31 +176,23 @@ impl Chain {
 		Ok(at.constants().entry(pog::constants().pog().max_openings())?)
 	}
 
-	/// The miner's score, if any.
-	pub async fn score(&self) -> anyhow::Result<Option<Score>> {
+	/// The current (or last) network-wide round (runtime API `PogApi::round`).
+	pub async fn round(&self) -> anyhow::Result<RoundInfo<AccountId32, u32>> {
 		let at = self.best().await?;
-		let v = at.storage().try_fetch(pog::storage().pog().scores(), (self.account,)).await?;
-		Ok(match v {
-			Some(v) => Some(v.decode()?),
-			None => None,
-		})
+		Ok(at.runtime_apis().call(pog::runtime_apis().pog_api().round()).await?)
 	}
 
-	/// The miner's share of the epoch's weight, in parts per billion.
-	pub async fn weight_share(&self) -> anyhow::Result<Option<u32>> {
+	/// This miner's challenges in the current round (runtime API `PogApi::challenges_of`).
+	pub async fn my_challenges(&self) -> anyhow::Result<Vec<ChallengeView<AccountId32>>> {
 		let at = self.best().await?;
-		let shares = at.storage().fetch(pog::storage().pog().weight_shares(), ()).await?.decode()?;
-		Ok(shares.0.into_iter().find(|(who, _)| who == &self.account).map(|(_, share)| share.0))
+		Ok(at.runtime_apis().call(pog::runtime_apis().pog_api().challenges_of(self.account)).await?)
 	}
 
-	/// The miner's verified GPUs.
-	pub async fn credits(&self) -> anyhow::Result<Vec<GpuCredit<u32>>> {
+	/// This miner as auditors see it: claims, deposit, each GPU's standing, score and share
+	/// (runtime API `PogApi::miner`).
+	pub async fn miner_view(&self) -> anyhow::Result<Option<MinerView<AccountId32, u32, u128>>> {
 		let at = self.best().await?;
-		let v = at.storage().try_fetch(pog::storage().pog().credits(), (self.account,)).await?;
-		Ok(match v {
-			Some(v) => v.decode()?.0,
-			None => Vec::new(),
-		})
+		Ok(at.runtime_apis().call(pog::runtime_apis().pog_api().miner(self.account)).await?)
 	}
 
 	/// The client at the best block (transactions and reads that must see the newest state).

@@ -199,7 +199,8 @@ mod benchmarks {
 			interval_ms: 1_000,
 			trace_gflops: vec![1; pog_primitives::MAX_TRACE_LEN as usize].try_into().expect("max trace"),
 		};
-		let roots: Vec<RootCommit> = (0..g).map(|gpu| RootCommit { gpu, root: [7u8; 32], report: report.clone() }).collect();
+		let roots: Vec<RootCommit> =
+			(0..g).map(|gpu| RootCommit { gpu, root: [7u8; 32], report: report.clone() }).collect();
 		let roots: BoundedVec<_, _> = roots.try_into().expect("g ≤ MaxGpusPerMiner");
 		#[extrinsic_call]
 		_(RawOrigin::Signed(miner.clone()), 1, roots);

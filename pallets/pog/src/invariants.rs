@@ -36,8 +36,8 @@ impl<T: Config> Pallet<T> {
 			}
 			let standing = Standing::<T>::get(&who);
 			ensure!(
-				standing.len() as u32 == info.gpu_count() &&
-					standing.iter().zip(info.gpus()).all(|(s, (p, u))| s.profile == p && s.uuid == u),
+				standing.len() as u32 == info.gpu_count()
+					&& standing.iter().zip(info.gpus()).all(|(s, (p, u))| s.profile == p && s.uuid == u),
 				TryRuntimeError::Other("standing differs from the claims")
 			);
 			if let Some(slots) = Commitments::<T>::get(round.index, &who) {
@@ -56,8 +56,8 @@ impl<T: Config> Pallet<T> {
 			);
 		}
 		ensure!(
-			UuidClaimants::<T>::iter().all(|(u, n)| per_uuid.get(&u).copied() == Some(n)) &&
-				UuidClaimants::<T>::iter().count() == per_uuid.len(),
+			UuidClaimants::<T>::iter().all(|(u, n)| per_uuid.get(&u).copied() == Some(n))
+				&& UuidClaimants::<T>::iter().count() == per_uuid.len(),
 			TryRuntimeError::Other("UuidClaimants differs from the claims")
 		);
 		if round.phase != RoundPhase::Idle {

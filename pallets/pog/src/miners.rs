@@ -88,7 +88,8 @@ impl<T: Config> Pallet<T> {
 		if amount.is_zero() {
 			return Ok(());
 		}
-		T::Currency::hold(&HoldReason::MinerDeposit.into(), who, amount).map_err(|_| Error::<T>::InsufficientDeposit)?;
+		T::Currency::hold(&HoldReason::MinerDeposit.into(), who, amount)
+			.map_err(|_| Error::<T>::InsufficientDeposit)?;
 		Ok(())
 	}
 
@@ -106,8 +107,8 @@ impl<T: Config> Pallet<T> {
 		let deposit = Self::deposit_for(gpus);
 		let fee = T::RegistrationFee::get();
 		ensure!(
-			T::Currency::reducible_balance(&who, Preservation::Preserve, Fortitude::Polite) >=
-				deposit.saturating_add(fee),
+			T::Currency::reducible_balance(&who, Preservation::Preserve, Fortitude::Polite)
+				>= deposit.saturating_add(fee),
 			Error::<T>::InsufficientDeposit
 		);
 		Self::hold(&who, deposit)?;

@@ -273,8 +273,11 @@ impl<T: Config> Pallet<T> {
 	fn draw_sample(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
 		let config = Configuration::<T>::get();
 		let capacity = Self::capacity();
-		let probability =
-			if round.committed <= capacity { Perbill::one() } else { Perbill::from_rational(capacity, round.committed) };
+		let probability = if round.committed <= capacity {
+			Perbill::one()
+		} else {
+			Perbill::from_rational(capacity, round.committed)
+		};
 		let reveal_deadline = n.saturating_add(config.reveal_window.into());
 		round.selection = Some(Selection {
 			seed: Self::block_randomness(b"pog/sample", round.index),

@@ -115,7 +115,8 @@ fn report() -> AgentReport {
 }
 
 fn commit(who: AccountId, roots: &[(GpuIndex, Hash32)]) -> DispatchResultOf {
-	let roots: Vec<RootCommit> = roots.iter().map(|(gpu, root)| RootCommit { gpu: *gpu, root: *root, report: report() }).collect();
+	let roots: Vec<RootCommit> =
+		roots.iter().map(|(gpu, root)| RootCommit { gpu: *gpu, root: *root, report: report() }).collect();
 	Pog::commit_roots(RuntimeOrigin::signed(who), Pog::round().index, roots.try_into().unwrap())
 }
 
@@ -180,7 +181,8 @@ fn standing(who: AccountId) -> Vec<GpuStanding> {
 /// recomputation; returns when the round is settled.
 fn play_round(miners: &[(AccountId, Compute)]) -> RoundIndex {
 	let index = next_round();
-	let results: Vec<(AccountId, Vec<CommittedMatrix>)> = miners.iter().map(|(m, how)| (*m, answer(*m, *how))).collect();
+	let results: Vec<(AccountId, Vec<CommittedMatrix>)> =
+		miners.iter().map(|(m, how)| (*m, answer(*m, *how))).collect();
 	run_until(RoundPhase::Reveal);
 	for (m, rs) in &results {
 		for (g, r) in rs.iter().enumerate() {
@@ -316,7 +318,11 @@ fn bad_registrations_are_named_errors_and_change_nothing() {
 		);
 		let eight: Vec<GpuUuid> = (1..=8).map(uuid).collect();
 		assert_noop!(
-			Pog::register_miner(o.clone(), claims(vec![claim(CPU_PROFILE, &eight), claim(CPU_PROFILE, &[uuid(9)])]), hardware()),
+			Pog::register_miner(
+				o.clone(),
+				claims(vec![claim(CPU_PROFILE, &eight), claim(CPU_PROFILE, &[uuid(9)])]),
+				hardware()
+			),
 			Error::<Test>::TooManyGpus
 		);
 		// Counted before any profile is read: an unknown profile in an oversized call is TooManyGpus.
@@ -337,7 +343,10 @@ fn bad_registrations_are_named_errors_and_change_nothing() {
 			Error::<Test>::InsufficientDeposit
 		);
 		assert_noop!(Pog::deregister_miner(o.clone()), Error::<Test>::NotRegistered);
-		assert_noop!(Pog::update_miner(o, claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), hardware()), Error::<Test>::NotRegistered);
+		assert_noop!(
+			Pog::update_miner(o, claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), hardware()),
+			Error::<Test>::NotRegistered
+		);
 	});
 }
 
@@ -408,7 +417,11 @@ fn a_failure_gives_no_new_draw_before_the_next_round() {
 		// Fail fast (a corrupted root), then try every way of getting a new draw.
 		let bad = compute(&before, Compute::Corrupt(100));
 		assert_ok!(commit(m, &[(0, bad.root())]));
-		assert_ok!(Pog::update_miner(RuntimeOrigin::signed(m), claims(vec![claim(CPU_PROFILE, &[uuid(1)])]), hardware()));
+		assert_ok!(Pog::update_miner(
+			RuntimeOrigin::signed(m),
+			claims(vec![claim(CPU_PROFILE, &[uuid(1)])]),
+			hardware()
+		));
 		assert_eq!(Pog::round().index, r, "an update does not start or re-draw a round");
 		assert_eq!(params(m, 0), before, "the same challenge");
 		assert_noop!(commit(m, &[(0, [9; 32])]), Error::<Test>::AlreadyCommitted);
@@ -518,8 +531,7 @@ fn an_honest_miner_is_verified_credited_scored_and_weighted() {
 #[test]
 fn every_cheat_fails_is_slashed_and_earns_nothing() {
 	new_test_ext().execute_with(|| {
-		let [corrupt, lower, forged, late, silent] =
-			["Miner1", "Miner2", "Miner3", "Miner4", "Dave"].map(account);
+		let [corrupt, lower, forged, late, silent] = ["Miner1", "Miner2", "Miner3", "Miner4", "Dave"].map(account);
 		for (i, m) in [corrupt, lower, forged, late, silent].iter().enumerate() {
 			register_cpu_miner(*m, &[uuid(i as u8 + 1)]);
 		}
@@ -541,10 +553,16 @@ fn every_cheat_fails_is_slashed_and_earns_nothing() {
 		// Forged Merkle paths and wrong indices are refused on chain.
 		let mut o = openings_for(forged, 0, &f[0]);
 		o[0].proof[0][0] ^= 1;
-		assert_noop!(Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o.clone()), Error::<Test>::InvalidProof);
+		assert_noop!(
+			Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o.clone()),
+			Error::<Test>::InvalidProof
+		);
 		o = openings_for(forged, 0, &f[0]);
 		o[0].leaf += 1;
-		assert_noop!(Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o), Error::<Test>::WrongOpeningIndex);
+		assert_noop!(
+			Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o),
+			Error::<Test>::WrongOpeningIndex
+		);
 		for who in [corrupt, lower] {
 			for v in committee(who, 0) {
 				assert_ok!(verdict_by(v, who, 0, 1));
@@ -593,7 +611,9 @@ fn slashes_are_topped_up_or_suspend_and_leaving_waits_for_the_round() {
 		run_until(RoundPhase::Idle);
 		assert!(!Miners::<Test>::contains_key(m));
 		assert_eq!(hold(m), 0);
-		assert!(events().iter().any(|e| matches!(e, Event::MinerDeregistered { miner, released } if *miner == m && *released == deposit - slash)));
+		assert!(events().iter().any(
+			|e| matches!(e, Event::MinerDeregistered { miner, released } if *miner == m && *released == deposit - slash)
+		));
 		assert_eq!(Balances::free_balance(m), FUNDS - RegistrationFee::get() - 2 * slash);
 
 		// A miner that cannot top up is suspended until it holds the deposit again.
@@ -613,7 +633,11 @@ fn slashes_are_topped_up_or_suspend_and_leaving_waits_for_the_round() {
 			Error::<Test>::InsufficientDeposit
 		);
 		assert_ok!(Balances::force_set_balance(RuntimeOrigin::root(), poor, 1_000));
-		assert_ok!(Pog::update_miner(RuntimeOrigin::signed(poor), claims(vec![claim(CPU_PROFILE, &[uuid(3)])]), hardware()));
+		assert_ok!(Pog::update_miner(
+			RuntimeOrigin::signed(poor),
+			claims(vec![claim(CPU_PROFILE, &[uuid(3)])]),
+			hardware()
+		));
 		assert_eq!(Miners::<Test>::get(poor).unwrap().first_round, r + 1);
 		try_state();
 	});
@@ -679,7 +703,10 @@ fn colluding_verdicts_cannot_fail_an_honest_miner() {
 		let index = Pog::round().index;
 		let lie = false_verdict(false, Some(openings_for(m, 0, &r[0])[0].leaf));
 		for o in &outsiders {
-			assert_noop!(Pog::submit_verdict(RuntimeOrigin::signed(*o), index, m, 0, lie), Error::<Test>::NotInCommittee);
+			assert_noop!(
+				Pog::submit_verdict(RuntimeOrigin::signed(*o), index, m, 0, lie),
+				Error::<Test>::NotInCommittee
+			);
 		}
 		assert_ok!(Pog::submit_verdict(RuntimeOrigin::signed(members[0]), index, m, 0, lie));
 		assert_eq!(Verifications::<Test>::get((index, m, 0)).unwrap().status, VerificationStatus::Pending);
@@ -711,7 +738,10 @@ fn colluding_verdicts_cannot_fail_an_honest_miner() {
 #[test]
 fn inconclusive_rounds_never_extend_a_credit() {
 	new_test_ext().execute_with(|| {
-		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { max_unverified_rounds: 2, ..test_config() }));
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { max_unverified_rounds: 2, ..test_config() }
+		));
 		let m = account("Miner1");
 		register_cpu_miner(m, &[uuid(1)]);
 		play_round(&[(m, Compute::Honest)]);
@@ -788,7 +818,11 @@ fn beyond_capacity_a_uniform_sample_is_verified() {
 		let s = Pog::round().selection.unwrap();
 		assert_eq!(s.capacity, 3);
 		assert_eq!(s.probability, Perbill::from_rational(3u32, 16u32));
-		let selected = miners.iter().flat_map(|m| (0..8).map(move |g| (*m, g))).filter(|(m, g)| Pog::is_selected(&s, m, *g)).count();
+		let selected = miners
+			.iter()
+			.flat_map(|m| (0..8).map(move |g| (*m, g)))
+			.filter(|(m, g)| Pog::is_selected(&s, m, *g))
+			.count();
 		assert!(selected < 16, "a sample, not everything: {selected}");
 		assert_noop!(
 			Pog::reveal_openings(
@@ -907,7 +941,8 @@ fn random_call_sequences_keep_the_invariants() {
 			let before = sp_io::storage::root(sp_runtime::StateVersion::V1);
 			let outcome: DispatchResultOf = match rng.random_range(0..10u8) {
 				0 => {
-					let list: Vec<GpuUuid> = (0..rng.random_range(0..4u8)).map(|_| uuid(rng.random_range(1..12))).collect();
+					let list: Vec<GpuUuid> =
+						(0..rng.random_range(0..4u8)).map(|_| uuid(rng.random_range(1..12))).collect();
 					let c = if list.is_empty() { vec![] } else { vec![claim(CPU_PROFILE, &list)] };
 					Pog::register_miner(RuntimeOrigin::signed(m), claims(c), hardware())
 				},
@@ -945,9 +980,8 @@ fn random_call_sequences_keep_the_invariants() {
 						.keys()
 						.filter(|(w, g)| {
 							Commitments::<Test>::get(index, w).is_some_and(|s| {
-								s.get(*g as usize).is_some_and(|c| {
-									c.as_ref().is_some_and(|c| c.root == results[&(*w, *g)].root())
-								})
+								s.get(*g as usize)
+									.is_some_and(|c| c.as_ref().is_some_and(|c| c.root == results[&(*w, *g)].root()))
 							})
 						})
 						.copied()
@@ -961,9 +995,8 @@ fn random_call_sequences_keep_the_invariants() {
 				},
 				5 | 6 => {
 					let index = Pog::round().index;
-					let revealed: Vec<((AccountId, GpuIndex), Vec<AccountId>)> = Verifications::<Test>::iter_prefix((index,))
-						.map(|(k, v)| (k, v.committee.to_vec()))
-						.collect();
+					let revealed: Vec<((AccountId, GpuIndex), Vec<AccountId>)> =
+						Verifications::<Test>::iter_prefix((index,)).map(|(k, v)| (k, v.committee.to_vec())).collect();
 					let v = vals[rng.random_range(0..vals.len())];
 					match revealed.get(rng.random_range(0..revealed.len().max(1))) {
 						Some(((w, g), members)) if rng.random_bool(0.9) => {

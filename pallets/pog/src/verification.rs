@@ -160,12 +160,7 @@ impl<T: Config> Pallet<T> {
 
 	/// The outcome of `miner`'s GPU `gpu` in the round being settled, counting its committee's
 	/// work in [`ValidatorStats`] and dropping its openings.
-	pub(crate) fn outcome_of(
-		round: &RoundOf<T>,
-		miner: &T::AccountId,
-		gpu: GpuIndex,
-		committed: bool,
-	) -> RoundOutcome {
+	pub(crate) fn outcome_of(round: &RoundOf<T>, miner: &T::AccountId, gpu: GpuIndex, committed: bool) -> RoundOutcome {
 		if !committed {
 			return RoundOutcome::Failed(FailReason::MissedCommit);
 		}

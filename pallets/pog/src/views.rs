@@ -27,9 +27,14 @@ impl<T: Config> Pallet<T> {
 
 	/// `miner`'s GPU `gpu` in round `round`: the challenge (as committed, or as derived for the
 	/// current round), the sample, the committee and the verdicts.
-	pub fn challenge_view(round: RoundIndex, miner: T::AccountId, gpu: GpuIndex) -> Option<ChallengeView<T::AccountId>> {
+	pub fn challenge_view(
+		round: RoundIndex,
+		miner: T::AccountId,
+		gpu: GpuIndex,
+	) -> Option<ChallengeView<T::AccountId>> {
 		let current = Self::round();
-		let commitment = Commitments::<T>::get(round, &miner).and_then(|slots| slots.get(gpu as usize).cloned().flatten());
+		let commitment =
+			Commitments::<T>::get(round, &miner).and_then(|slots| slots.get(gpu as usize).cloned().flatten());
 		let params = match &commitment {
 			Some(c) => c.params.clone(),
 			None if round == current.index && current.phase != RoundPhase::Idle => {

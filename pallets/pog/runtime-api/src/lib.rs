@@ -9,7 +9,9 @@ extern crate alloc;
 
 use alloc::vec::Vec;
 use codec::Codec;
-pub use pallet_pog::types::{ChallengeView, GpuIndex, GpuProfile, MinerView, ProfileId, RankEntry, RoundIndex, RoundInfo};
+pub use pallet_pog::types::{
+	ChallengeView, GpuIndex, GpuProfile, MinerView, ProfileId, RankEntry, RoundIndex, RoundInfo,
+};
 
 sp_api::decl_runtime_apis! {
 	/// What an auditor asks of PoG chain.
