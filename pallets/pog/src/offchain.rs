@@ -76,38 +76,47 @@ fn send<T: Config>(me: &Account<T>, call: Call<T>) -> bool {
 	ok
 }
 
-/// Whether `what` was sent less than [`RESEND_AFTER`] blocks ago; if not, mark it sent now.
-/// Marks older than that are dropped on the way, so the entry holds only recent sends.
-fn first_send<T: Config>(what: &[u8], now: BlockNumberFor<T>) -> bool {
-	let key = sp_io::hashing::blake2_128(what);
+/// What was sent recently: (hash of what, block it was sent in).
+type SentMarks = Vec<([u8; 16], u32)>;
+
+/// Applies `update` to the sent-marks entry after dropping marks older than [`RESEND_AFTER`]
+/// blocks; `update` returns whether the entry changes.
+fn update_marks<T: Config>(now: BlockNumberFor<T>, update: impl FnOnce(&mut SentMarks) -> bool) -> bool {
 	let now_n: u32 = now.try_into().unwrap_or(u32::MAX);
 	let store = StorageValueRef::persistent(SENT_KEY);
-	let res = store.mutate(|marks: Result<Option<Vec<([u8; 16], u32)>>, _>| {
-		let mut marks: Vec<([u8; 16], u32)> = marks.ok().flatten().unwrap_or_default();
+	let res = store.mutate(|marks: Result<Option<SentMarks>, _>| {
+		let mut marks: SentMarks = marks.ok().flatten().unwrap_or_default();
 		marks.retain(|(_, at)| now_n < at.saturating_add(RESEND_AFTER));
-		if marks.iter().any(|(k, _)| *k == key) {
-			return Err(());
+		if update(&mut marks) {
+			Ok(marks)
+		} else {
+			Err(())
 		}
-		marks.push((key, now_n));
-		Ok(marks)
 	});
 	res.is_ok()
 }
 
+/// Whether `what` was sent less than [`RESEND_AFTER`] blocks ago; if not, mark it sent now.
+fn first_send<T: Config>(what: &[u8], now: BlockNumberFor<T>) -> bool {
+	let key = sp_io::hashing::blake2_128(what);
+	let now_n: u32 = now.try_into().unwrap_or(u32::MAX);
+	update_marks::<T>(now, |marks| {
+		if marks.iter().any(|(k, _)| *k == key) {
+			return false;
+		}
+		marks.push((key, now_n));
+		true
+	})
+}
+
 /// Drops the marks older than [`RESEND_AFTER`] blocks.
 fn prune_sent_marks<T: Config>(now: BlockNumberFor<T>) {
-	let now_n: u32 = now.try_into().unwrap_or(u32::MAX);
-	let store = StorageValueRef::persistent(SENT_KEY);
-	let _ = store.mutate(|marks: Result<Option<Vec<([u8; 16], u32)>>, _>| {
-		let mut marks: Vec<([u8; 16], u32)> = marks.ok().flatten().unwrap_or_default();
-		marks.retain(|(_, at)| now_n < at.saturating_add(RESEND_AFTER));
-		Ok::<_, ()>(marks)
-	});
+	update_marks::<T>(now, |_| true);
 }
 
 /// Number of marks in the sent-marks entry (for tests and diagnostics).
 pub fn sent_marks() -> usize {
-	StorageValueRef::persistent(SENT_KEY).get::<Vec<([u8; 16], u32)>>().ok().flatten().map_or(0, |m| m.len())
+	StorageValueRef::persistent(SENT_KEY).get::<SentMarks>().ok().flatten().map_or(0, |m| m.len())
 }
 
 /// The verification of `miner`'s revealed GPU `gpu` in `round` by this node: entries chosen from

@@ -47,7 +47,7 @@ impl<T: Config> Pallet<T> {
 			.filter(|v| v != miner)
 			.map(|v| (sp_io::hashing::blake2_256(&(b"pog/committee", seed, miner, gpu, &v).encode()), v))
 			.collect();
-		ranked.sort_by(|a, b| a.0.cmp(&b.0));
+		ranked.sort_by_key(|a| a.0);
 		ranked.into_iter().take(size).map(|(_, v)| v).collect()
 	}
 
