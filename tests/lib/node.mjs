@@ -177,11 +177,12 @@ export function outcomeName(o) {
 
 /**
  * Wait for `address`'s `MinerSettled` event whose first GPU's outcome satisfies `accept`
- * (any outcome by default); resolve with `{ round, outcome, outcomes }`.
+ * (any outcome by default), in `round` if given; resolve with `{ round, outcome, outcomes }`.
  */
-export function waitSettled(api, address, ms, what, accept = () => true) {
+export function waitSettled(api, address, ms, what, accept = () => true, round = null) {
   return waitForEvent(api, (e) => {
     if (!api.events.pog.MinerSettled.is(e) || e.data.miner.toString() !== address) return null;
+    if (round !== null && e.data.round.toNumber() !== round) return null;
     const outcomes = e.data.outcomes.map(([, o]) => outcomeName(o));
     return accept(outcomes[0]) ? { round: e.data.round.toNumber(), outcome: outcomes[0], outcomes } : null;
   }, ms, what);

@@ -6,6 +6,14 @@ use sp_runtime::Perbill;
 use crate::{pallet::*, types::*};
 
 impl<T: Config> Pallet<T> {
+	pub(crate) fn do_set_config(config: ProtocolConfig) -> DispatchResult {
+		Self::validate_config(&config)?;
+		Self::ensure_no_open_round()?;
+		Configuration::<T>::put(config);
+		Self::deposit_event(Event::ConfigUpdated { config });
+		Ok(())
+	}
+
 	/// Refuses a configuration with zero periods, windows or counts, a start window longer than
 	/// the period, or score weights not summing to 100%.
 	pub(crate) fn validate_config(c: &ProtocolConfig) -> DispatchResult {

@@ -574,6 +574,9 @@ pub mod pallet {
 		ImplausibleRam,
 		/// More disk than any machine has (at most `types::MAX_DISK_GIB`).
 		ImplausibleDisk,
+		/// A round is in its commit or reveal phase, and its challenges are derived from the
+		/// profiles and the configuration: change them once the round is settling or idle.
+		RoundOpen,
 	}
 
 	#[pallet::hooks]
@@ -678,7 +681,7 @@ pub mod pallet {
 			Ok(())
 		}
 
-		/// Root: change a GPU profile (applies to rounds started from now on).
+		/// Root: change a GPU profile (refused while a round is in its commit or reveal phase).
 		#[pallet::call_index(9)]
 		#[pallet::weight(T::WeightInfo::update_profile())]
 		pub fn update_profile(origin: OriginFor<T>, id: ProfileId, profile: GpuProfile) -> DispatchResult {
@@ -710,15 +713,13 @@ pub mod pallet {
 			Self::do_remove_validator(validator)
 		}
 
-		/// Root: set the protocol configuration (round timing applies from the next round).
+		/// Root: set the protocol configuration (refused while a round is in its commit or reveal
+		/// phase; the start window of the next round is the one already drawn).
 		#[pallet::call_index(13)]
 		#[pallet::weight(T::WeightInfo::set_config())]
 		pub fn set_config(origin: OriginFor<T>, config: ProtocolConfig) -> DispatchResult {
 			ensure_root(origin)?;
-			Self::validate_config(&config)?;
-			Configuration::<T>::put(config);
-			Self::deposit_event(Event::ConfigUpdated { config });
-			Ok(())
+			Self::do_set_config(config)
 		}
 	}
 }

@@ -83,6 +83,7 @@ mod calls {
 		pub(crate) fn do_update_profile(id: ProfileId, profile: GpuProfile) -> DispatchResult {
 			Self::validate_profile(&profile)?;
 			ensure!(Profiles::<T>::contains_key(id), Error::<T>::UnknownProfile);
+			Self::ensure_no_open_round()?;
 			Profiles::<T>::insert(id, profile);
 			Self::deposit_event(Event::ProfileUpdated { id });
 			Ok(())

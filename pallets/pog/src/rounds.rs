@@ -61,6 +61,14 @@ impl<T: Config> Pallet<T> {
 		sp_io::hashing::blake2_256(&(purpose, random, parent, index).encode())
 	}
 
+	/// Refuses a change of what challenges are derived from (profiles, configuration) while a
+	/// round is in its commit or reveal phase.
+	pub(crate) fn ensure_no_open_round() -> DispatchResult {
+		let open = matches!(Self::round().phase, RoundPhase::Commit | RoundPhase::Reveal);
+		ensure!(!open, Error::<T>::RoundOpen);
+		Ok(())
+	}
+
 	/// Round 0: nothing started; round 1 starts in the first period's start window.
 	pub(crate) fn genesis_round() -> RoundOf<T> {
 		let config = Configuration::<T>::get();

@@ -408,6 +408,26 @@ fn every_round_challenges_all_miners_at_once_whenever_they_registered() {
 }
 
 #[test]
+fn profiles_and_configuration_change_only_between_open_rounds() {
+	new_test_ext().execute_with(|| {
+		register_cpu_miner(account("Miner1"), &[uuid(1)]);
+		next_round();
+		let before = params(account("Miner1"), 0);
+		let p = Profiles::<Test>::get(CPU_PROFILE).unwrap();
+		let faster = GpuProfile { gflops: [4; 5], ..p.clone() };
+		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), CPU_PROFILE, faster.clone()), Error::<Test>::RoundOpen);
+		let shorter = ProtocolConfig { target_ms: 100, ..test_config() };
+		assert_noop!(Pog::set_config(RuntimeOrigin::root(), shorter), Error::<Test>::RoundOpen);
+		run_until(RoundPhase::Reveal);
+		assert_noop!(Pog::set_config(RuntimeOrigin::root(), shorter), Error::<Test>::RoundOpen);
+		assert_eq!(params(account("Miner1"), 0), before, "the round's challenges did not move");
+		run_until(RoundPhase::Idle);
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), CPU_PROFILE, faster));
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), shorter));
+	});
+}
+
+#[test]
 fn a_failure_gives_no_new_draw_before_the_next_round() {
 	new_test_ext().execute_with(|| {
 		let m = account("Miner1");

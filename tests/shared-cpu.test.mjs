@@ -1,0 +1,102 @@
+// One processor cannot answer two accounts' challenges of one round: both open at the round's
+// start, and each takes more than half of its window. A dev chain measures this machine's CPU
+// prover in round 1, root adds a profile claiming 80% of that rate (so one challenge alone fits
+// its window), and in round 2 two accounts claiming it are answered by two agents on the same
+// cores: at least one of them misses its deadline.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Keyring } from '@polkadot/api';
+import { connect, runAgent, sendAndWait, startNode, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'pog-shared-'));
+const keyring = new Keyring({ type: 'sr25519' });
+let node;
+let api;
+const agents = [];
+
+after(async () => {
+  for (const a of agents) await a.stop();
+  if (api) await api.disconnect();
+  if (node) await node.stop();
+});
+
+async function register(suri, name, profile) {
+  const reg = await runAgent(['register', '--url', node.url, '--suri', suri, '--backend', 'cpu', ...(profile ? ['--profile', profile] : [])],
+    { name: `${name}-register`, logDir: dir });
+  assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
+  return keyring.addFromUri(suri).address;
+}
+
+function run(suri, name, extra = []) {
+  const a = runAgent(['run', '--url', node.url, '--suri', suri, '--backend', 'cpu', '--state-dir', join(dir, name), ...extra],
+    { name, logDir: dir, background: true });
+  agents.push(a);
+  return a;
+}
+
+test('one CPU serving two accounts misses at least one of their challenges', { timeout: 600_000 }, async () => {
+  node = await startNode(['--dev', '--tmp'], { name: 'dev', logDir: dir });
+  api = await connect(node.url);
+  await waitFinalized(api, 1, 90_000);
+  const alice = keyring.addFromUri('//Alice');
+  const sudo = async (call) => {
+    const events = await sendAndWait(api, api.tx.sudo.sudo(call), alice);
+    assert.ok(events.some(({ event }) => api.events.sudo.Sudid.is(event) && event.data[0].isOk), 'root call succeeded');
+  };
+  // 10 s challenges with 2 s of slack: a window is expected / (1 − tolerance) + 2 s.
+  const config = (await api.query.pog.configuration()).toJSON();
+  await sudo(api.tx.pog.setConfig({ ...config, targetMs: 10_000, slackMs: 2_000 }));
+
+  // Round 1: the CPU prover alone, on all cores as the two agents will run, measures this
+  // machine. The two accounts register now and answer nothing in round 1.
+  const solo = await register('//Charlie', 'solo');
+  const [dave, eve] = [await register('//Dave', 'dave'), await register('//Eve', 'eve')];
+  const committed = waitForEvent(api, (e) => (api.events.pog.RootsCommitted.is(e) && e.data.miner.toString() === solo ? e.data : null),
+    300_000, 'the measuring commitment');
+  run('//Charlie', 'solo', ['--exit-after', '1']);
+  const ev = await committed;
+  const round = ev.round.toNumber();
+  const c = (await api.call.pogApi.challenge(round, solo, 0)).unwrap();
+  const { m, n, k } = c.params.dims;
+  const elapsedMs = c.commitment.unwrap().report.elapsedMs.toNumber();
+  const gflops = (2 * m.toNumber() * n.toNumber() * k.toNumber()) / elapsedMs / 1e6;
+
+  // A profile claiming 80% of the measured rate, tolerance 10%: one challenge alone takes about
+  // 8 s of a 10/0.9 + 2 ≈ 13.1 s window, more than half of it. The two accounts switch to it
+  // from round 2 (an update during a round applies once that round is settled).
+  const [, reference] = (await api.call.pogApi.profiles())
+    .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
+  const claimed = Math.max(1, Math.floor(gflops * 0.8));
+  await sudo(api.tx.pog.addProfile({ name: 'cpu-measured', vramMib: reference.vramMib, gflops: Array(5).fill(claimed), baseScore: 10, tolerancePercent: 10 }));
+  for (const [suri, name] of [['//Dave', 'dave'], ['//Eve', 'eve']]) {
+    const up = await runAgent(['register', '--update', '--url', node.url, '--suri', suri, '--backend', 'cpu', '--profile', 'cpu-measured'],
+      { name: `${name}-update`, logDir: dir });
+    assert.equal(up.code, 0, readFileSync(up.log, 'utf8'));
+  }
+  await waitForEvent(api, (e) => (api.events.pog.SampleDrawn.is(e) && e.data.round.toNumber() === round ? e : null), 120_000, 'round 1 sample');
+
+  // Round 2: two accounts, one CPU.
+  const both = Promise.all([dave, eve].map((who) => waitSettled(api, who, 360_000, `${who} in round ${round + 1}`, () => true, round + 1)));
+  run('//Dave', 'dave');
+  run('//Eve', 'eve');
+  const [d, e] = await both;
+  const outcomes = [d.outcome, e.outcome];
+  assert.ok(outcomes.includes('MissedCommit'), `one CPU cannot answer both: ${outcomes} (measured ${gflops.toFixed(1)} GFLOPS, claimed ${claimed})`);
+
+  // The sizing did what it says: alone, a challenge takes more than half its window and less
+  // than all of it, at the rate measured in round 1. (A missed challenge has no record; the next
+  // round's has the same shape, every precision of the profile claiming the same rate.)
+  let view;
+  for (;;) {
+    [view] = await api.call.pogApi.challengesOf(dave);
+    if (view) break;
+    await new Promise((r) => setTimeout(r, 3_000));
+  }
+  const dims = view.params.dims;
+  const aloneMs = (2 * dims.m.toNumber() * dims.n.toNumber() * dims.k.toNumber()) / gflops / 1e6;
+  const windowMs = (view.params.expectedMs.toNumber() * 100) / 90 + 2_000;
+  assert.ok(aloneMs > windowMs / 2 && aloneMs < windowMs, `alone ${aloneMs.toFixed(0)} ms of a ${windowMs.toFixed(0)} ms window`);
+});
