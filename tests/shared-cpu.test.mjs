@@ -1,7 +1,7 @@
 // One processor cannot answer two accounts' challenges of one round: both open at the round's
 // start, and each takes more than half of its window. A dev chain measures this machine's CPU
-// prover in round 1, root adds a profile claiming 80% of that rate (so one challenge alone fits
-// its window), and in round 2 two accounts claiming it are answered by two agents on the same
+// prover in round 1, root adds a profile claiming that rate (so one challenge alone fits its
+// window), and in round 2 two accounts claiming it are answered by two agents on the same
 // cores: at least one of them misses its deadline.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,12 +64,12 @@ test('one CPU serving two accounts misses at least one of their challenges', { t
   const elapsedMs = c.commitment.unwrap().report.elapsedMs.toNumber();
   const gflops = (2 * m.toNumber() * n.toNumber() * k.toNumber()) / elapsedMs / 1e6;
 
-  // A profile claiming 80% of the measured rate, tolerance 10%: one challenge alone takes about
-  // 8 s of a 10/0.9 + 2 ≈ 13.1 s window, more than half of it. The two accounts switch to it
-  // from round 2 (an update during a round applies once that round is settled).
+  // A profile claiming the measured rate (whole GFLOPS), tolerance 10%: one challenge alone takes
+  // about 10 s of a 10/0.9 + 2 ≈ 13.1 s window, more than half of it. The two accounts switch to
+  // it from round 2 (an update during a round applies once that round is settled).
   const [, reference] = (await api.call.pogApi.profiles())
     .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
-  const claimed = Math.max(1, Math.floor(gflops * 0.8));
+  const claimed = Math.max(1, Math.round(gflops));
   await sudo(api.tx.pog.addProfile({ name: 'cpu-measured', vramMib: reference.vramMib, gflops: Array(5).fill(claimed), baseScore: 10, tolerancePercent: 10 }));
   for (const [suri, name] of [['//Dave', 'dave'], ['//Eve', 'eve']]) {
     const up = await runAgent(['register', '--update', '--url', node.url, '--suri', suri, '--backend', 'cpu', '--profile', 'cpu-measured'],

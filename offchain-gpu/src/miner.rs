@@ -265,6 +265,11 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 		};
 		let spec = convert::spec(&ch);
 		let deadline_in_s = (ch.params.deadline_ms as i64 - chain_now_ms(ctx).await? as i64) / 1000;
+		if deadline_in_s < 0 {
+			// Started (or restarted) after this GPU's deadline: nothing can be committed.
+			give_up(ctx, key, &format!("its deadline passed {} s ago, before the agent saw it", -deadline_in_s))?;
+			continue;
+		}
 		info!(
 			challenge = %key,
 			precision = spec.precision.name(),

@@ -1,9 +1,13 @@
 //! Credits, scores and weight shares. Integer and fixed-point arithmetic only.
 //!
 //! A passed verification credits a GPU with its profile's points. The GPU keeps the credit while
-//! it commits on time every round; a failure removes it at once; `max_unverified_rounds` settled
-//! rounds without a passed verification (not selected, or `Inconclusive`) let it lapse.
-//! `Inconclusive` never extends a credit. Every GPU without a credit carries a [`ZeroReason`].
+//! it commits on time every round; a failure removes it at once. A round in which it was selected
+//! but not verified (`Inconclusive`) never extends it: `max_unverified_rounds` such rounds since
+//! its last pass let it lapse. A round in which it was not selected does not age it: with only a
+//! fraction p of GPUs verified per round, a fixed count of unselected rounds would take the credit
+//! of most honest GPUs at scale (at p = 0.8%, 8 rounds leave 94% of them uncredited), while a
+//! cheater's gain from unselected rounds is bounded by the slash instead (`docs/protocol.md` §9).
+//! Every GPU without a credit carries a [`ZeroReason`].
 
 use alloc::vec::Vec;
 use frame_support::pallet_prelude::*;
@@ -58,7 +62,8 @@ impl<T: Config> Pallet<T> {
 				s.unverified_rounds = 0;
 				s.zero_reason = Some(ZeroReason::Failed(reason));
 			},
-			RoundOutcome::Unverified(_) if s.credited() => {
+			RoundOutcome::Unverified(UnverifiedReason::NotSelected) if s.credited() => {},
+			RoundOutcome::Unverified(UnverifiedReason::Inconclusive) if s.credited() => {
 				s.unverified_rounds = s.unverified_rounds.saturating_add(1);
 				if s.unverified_rounds >= max_unverified {
 					s.points = 0;

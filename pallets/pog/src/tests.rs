@@ -784,6 +784,25 @@ fn inconclusive_rounds_never_extend_a_credit() {
 }
 
 #[test]
+fn unselected_rounds_keep_a_credit_inconclusive_ones_age_it() {
+	new_test_ext().execute_with(|| {
+		let mut s = GpuStanding::new(uuid(1), CPU_PROFILE);
+		Pallet::<Test>::record_outcome(&mut s, 1, RoundOutcome::Passed, 2);
+		for round in 2..30 {
+			Pallet::<Test>::record_outcome(&mut s, round, RoundOutcome::Unverified(UnverifiedReason::NotSelected), 2);
+		}
+		assert!(s.credited(), "a GPU committing on time keeps its credit while it is not sampled");
+		let inconclusive = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
+		Pallet::<Test>::record_outcome(&mut s, 30, inconclusive, 2);
+		assert!(s.credited());
+		Pallet::<Test>::record_outcome(&mut s, 31, inconclusive, 2);
+		assert_eq!(s.zero_reason, Some(ZeroReason::CreditExpired));
+		Pallet::<Test>::record_outcome(&mut s, 32, RoundOutcome::Failed(FailReason::MissedCommit), 2);
+		assert_eq!((s.points, s.zero_reason), (0, Some(ZeroReason::Failed(FailReason::MissedCommit))));
+	});
+}
+
+#[test]
 fn committees_split_the_work_between_validators() {
 	let mut e = env(&["Alice", "Bob", "Charlie"]);
 	let pool = e.pool.clone();
@@ -860,6 +879,10 @@ fn beyond_capacity_a_uniform_sample_is_verified() {
 			.filter(|o| *o == RoundOutcome::Unverified(UnverifiedReason::NotSelected))
 			.count();
 		assert_eq!(unverified, 16 - selected, "unselected GPUs are neither slashed nor credited");
+		assert!(
+			miners.iter().flat_map(|m| standing(*m)).all(|s| s.unverified_rounds == 0),
+			"not being selected does not age anything"
+		);
 	});
 }
 

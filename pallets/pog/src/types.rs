@@ -349,7 +349,7 @@ pub enum FailReason {
 	WrongResult,
 }
 
-/// Why a committed GPU was not verified this round (no slash; a credit ages by one round).
+/// Why a committed GPU was not verified this round (no slash).
 #[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub enum UnverifiedReason {
 	/// Not in this round's random sample.
@@ -365,7 +365,7 @@ pub enum RoundOutcome {
 	Passed,
 	/// Failed: slashed, credit removed.
 	Failed(FailReason),
-	/// Committed in time but not verified.
+	/// Committed in time but not verified (no slash; `Inconclusive` ages a credit).
 	Unverified(UnverifiedReason),
 }
 
@@ -378,7 +378,7 @@ pub enum ZeroReason {
 	NotYetVerified,
 	/// Its last round failed.
 	Failed(FailReason),
-	/// Its credit lapsed: `max_unverified_rounds` rounds without a passed verification.
+	/// Its credit lapsed: `max_unverified_rounds` inconclusive verifications since its last pass.
 	CreditExpired,
 	/// The deposit fell below the rule after a slash and could not be topped up.
 	DepositShort,
@@ -395,7 +395,7 @@ pub struct GpuStanding {
 	pub points: u32,
 	/// The round of its last passed verification.
 	pub verified_round: Option<RoundIndex>,
-	/// Rounds settled since then without a passed verification.
+	/// Rounds since then in which it was selected but not verified (`Inconclusive`).
 	pub unverified_rounds: u32,
 	/// Its last round's outcome.
 	pub last: Option<(RoundIndex, RoundOutcome)>,
@@ -612,7 +612,7 @@ pub struct ProtocolConfig {
 	pub chunk_k: u32,
 	/// Share of the per-GPU deposit slashed for each failed challenge.
 	pub slash: Perbill,
-	/// Rounds a credit survives without a passed verification.
+	/// Inconclusive verifications a credit survives (rounds it was selected and not verified).
 	pub max_unverified_rounds: u32,
 	/// Score weights.
 	pub weights: ScoreWeights,

@@ -1,9 +1,9 @@
 //! Which leaves are opened, and which entries of an opened leaf a verifier recomputes.
 //!
 //! The opened leaves follow from a *sample seed* fixed only after the root is on chain:
-//! `keccak256("pog/sample" ‖ hash of the block that included the commitment ‖ challenge seed ‖
-//! root)`. The miner cannot know that block hash when it commits (see docs/protocol.md for the
-//! limits: the author of that block can grind it). Leaf `i` of the sample is drawn from
+//! `keccak256("pog/sample" ‖ the round's selection seed ‖ challenge seed ‖ root)`. The selection
+//! seed is drawn by the chain after the round's commit window has closed, so no miner knows it when
+//! it commits (see docs/protocol.md for the limits: a block author can grind it). Leaf `i` of the sample is drawn from
 //! `keccak256(sample seed ‖ i as u32 LE)` (first 8 bytes LE, modulo the leaf count, a power of
 //! two so the draw is uniform); repeats are skipped.
 //!
@@ -21,8 +21,8 @@ use crate::{
 pub const SAMPLE_TAG: &[u8] = b"pog/sample";
 
 /// The sample seed of a committed challenge.
-pub fn sample_seed(commit_block_hash: &[u8; 32], challenge_seed: &ChallengeSeed, root: &Hash32) -> Hash32 {
-	keccak256_concat(&[SAMPLE_TAG, commit_block_hash, challenge_seed, root])
+pub fn sample_seed(selection_seed: &[u8; 32], challenge_seed: &ChallengeSeed, root: &Hash32) -> Hash32 {
+	keccak256_concat(&[SAMPLE_TAG, selection_seed, challenge_seed, root])
 }
 
 fn draw(seed: &Hash32, counter: u32, modulus: u32) -> u32 {
