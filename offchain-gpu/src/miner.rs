@@ -453,8 +453,3 @@ async fn next_block(ctx: &Ctx) -> anyhow::Result<()> {
 	let _ = tokio::time::timeout(Duration::from_secs(12), head.changed()).await;
 	Ok(())
 }
-
-/// The account as the chain's generated types hold it.
-pub fn account_bytes(a: &AccountId32) -> [u8; 32] {
-	a.0
-}
