@@ -478,7 +478,10 @@ fn each_gpu_has_its_own_deadline() {
 		assert!((160_000..180_000).contains(&own), "≈ 171 s on mainnet, not 270 s: {own}");
 		let cpu = params(m, 1);
 		assert!(cpu.deadline_ms - start > 250_000, "the cpu-reference claim keeps its own, longer window");
-		assert_eq!(Pog::round().commit_close_ms - start, Pog::round().commit_close_ms - start);
+		assert!(
+			Pog::round().commit_close_ms >= cpu.deadline_ms,
+			"the commit window is the longest deadline of any profile"
+		);
 	});
 }
 
