@@ -24,7 +24,6 @@ export async function audit(api) {
     name: text(p.name),
     vramMib: p.vramMib.toNumber(),
     gflops: p.gflops.map((g) => g.toNumber()),
-    baseScore: p.baseScore.toNumber(),
     tolerancePercent: p.tolerancePercent.toNumber(),
   }));
   const validators = (await api.query.pog.validators()).map((v) => v.toString());
@@ -54,7 +53,7 @@ export async function audit(api) {
       score: {
         verifiedGpus: view.score.verifiedGpus.toNumber(),
         gpuPoints: view.score.gpuPoints.toNumber(),
-        gpu: ppb(view.score.gpu), cpu: ppb(view.score.cpu), ram: ppb(view.score.ram), disk: ppb(view.score.disk),
+        gpu: ppb(view.score.gpu), hardware: ppb(view.score.hardware),
         total: ppb(view.score.total),
       },
       share: ppb(view.share),
@@ -110,13 +109,13 @@ function print(a) {
   console.log(`PoG chain at block #${a.block}; validators: ${a.validators.join(', ')}`);
   console.log(`\nGPU profiles (${a.profiles.length})`);
   for (const p of a.profiles) {
-    console.log(`  ${String(p.id).padStart(2)} ${p.name.padEnd(28)} ${String(p.vramMib).padStart(7)} MiB  base ${p.baseScore}  GFLOPS ${p.gflops.join('/')}`);
+    console.log(`  ${String(p.id).padStart(2)} ${p.name.padEnd(28)} ${String(p.vramMib).padStart(7)} MiB  GFLOPS ${p.gflops.join('/')}`);
   }
   console.log(`\nMiners (${a.miners.length})`);
   for (const m of a.miners) {
     const s = m.score;
     console.log(`  ${m.miner}: ${m.claimed.length} GPU(s) claimed, ${m.verified.length} verified, slashed ${m.slashed}; score ${pct(s.total)} `
-      + `(gpu ${pct(s.gpu)}, cpu ${pct(s.cpu)}, ram ${pct(s.ram)}, disk ${pct(s.disk)}); share ${pct(m.share)}`);
+      + `(gpu ${pct(s.gpu)}, declared memory and disk ${pct(s.hardware)}); share ${pct(m.share)}`);
     for (const g of m.standing) console.log(`      ${g.uuid} ${g.zeroReason ? `0 points: ${g.zeroReason}` : `${g.points} points (verified in round ${g.verifiedRound})`}`);
   }
   console.log(`\nRound ${a.round.index} (${a.round.phase})`);

@@ -28,12 +28,26 @@ try {
 
   // Blocks: timestamp and weight of each.
   const blocks = [];
+  // Per round: the sample, each GPU's outcome, the miners slashed.
+  const rounds = {};
+  const roundOf = (r) => (rounds[r] ??= { sample: null, outcomes: {}, slashedMiners: 0, settled: false, startedAt: null });
   const maxRef = api.consts.system.blockWeights.maxBlock.refTime.toBigInt();
   const unsub = await api.rpc.chain.subscribeNewHeads(async (h) => {
     const at = await api.at(h.hash);
     const [now, weight, events] = await Promise.all([at.query.timestamp.now(), at.query.system.blockWeight(), at.query.system.events()]);
     const ref = weight.normal.refTime.toBigInt() + weight.operational.refTime.toBigInt() + weight.mandatory.refTime.toBigInt();
     const count = (name) => events.filter(({ event }) => event.section === 'pog' && event.method === name).length;
+    for (const { event } of events) {
+      if (event.section !== 'pog' || !('round' in event.data)) continue;
+      const r = roundOf(event.data.round.toNumber());
+      if (api.events.pog.RoundStarted.is(event)) r.startedAt = h.number.toNumber();
+      if (api.events.pog.SampleDrawn.is(event)) r.sample = { block: h.number.toNumber(), committed: event.data.committed.toNumber(), capacity: event.data.capacity.toNumber(), probability: event.data.probability.toHuman() };
+      if (api.events.pog.RoundSettled.is(event)) r.settled = true;
+      if (api.events.pog.MinerSettled.is(event)) {
+        for (const [, o] of event.data.outcomes) { const k = JSON.stringify(o.toJSON()); r.outcomes[k] = (r.outcomes[k] || 0) + 1; }
+        if (event.data.slashed.toBigInt() > 0n) r.slashedMiners += 1;
+      }
+    }
     blocks.push({
       number: h.number.toNumber(), ms: now.toNumber(), refTime: Number(ref), percent: Number((ref * 10000n) / maxRef) / 100,
       registered: count('MinerRegistered'), started: count('RoundStarted'), commits: count('RootsCommitted'),
@@ -68,35 +82,41 @@ try {
   log(`${N} miners registered by block #${registeredAt}`);
   const agent = runAgent(['run', '--url', node.url, '--suri', '//Charlie', '--backend', 'cpu', '--exit-after', '1', '--state-dir', `/tmp/pog-load-${process.pid}`], { name: 'miner', background: true });
 
-  // The next round: every loaded miner commits G random roots in one extrinsic.
-  const first = (await api.query.pog.miners(miners[0].address)).unwrap().firstRound.toNumber();
+  // The next round to start (every loaded miner takes part in it, whenever it registered):
+  // every loaded miner commits G random roots in one extrinsic, signed ahead so that all of them
+  // are submitted within the first seconds of the commit window.
+  const first = (await api.call.pogApi.round()).index.toNumber() + 1;
+  const signed = [];
+  for (const [i, m] of miners.entries()) {
+    const roots = Array.from({ length: G }, (_, g) => ({ gpu: g, root: '0x' + (i * G + g + 1).toString(16).padStart(64, '0'), report: { elapsedMs: 1, intervalMs: 1000, traceGflops: [] } }));
+    signed.push(await api.tx.pog.commitRoots(first, roots).signAsync(m, { nonce: 1, era: 256 }));
+  }
   for (;;) {
     const r = await api.call.pogApi.round();
     if (r.index.toNumber() >= first && r.phase.toString() === 'Commit') break;
-    await new Promise((res) => setTimeout(res, 2000));
+    await new Promise((res) => setTimeout(res, 500));
   }
   log(`round ${first} started; committing ${(N - 1) * G} roots`);
-  for (const [i, m] of miners.entries()) {
-    const roots = Array.from({ length: G }, (_, g) => ({ gpu: g, root: '0x' + (i * G + g + 1).toString(16).padStart(64, '0'), report: { elapsedMs: 1, intervalMs: 1000, traceGflops: [] } }));
-    await api.tx.pog.commitRoots(first, roots).signAndSend(m, { nonce: 1 });
-  }
+  await Promise.all(signed.map((tx) => api.rpc.author.submitExtrinsic(tx)));
+  log('commits submitted');
   // Follow the round until it is settled.
-  while (!blocks.some((b) => b.number > registeredAt && b.roundSettled > 0)) await new Promise((r) => setTimeout(r, 3000));
+  while (!roundOf(first).settled) await new Promise((r) => setTimeout(r, 3000));
   unsub();
   await agent.stop();
 
-  const after = blocks.filter((b) => b.number > registeredAt);
+  const after = blocks.filter((b) => b.number >= roundOf(first).startedAt);
   const gaps = blocks.slice(1).map((b, i) => b.ms - blocks[i].ms);
   const sum = (k) => after.reduce((s, b) => s + b[k], 0);
-  const heaviest = blocks.reduce((a, b) => (b.percent > a.percent ? b : a));
+  const heaviestOf = (list) => list.reduce((a, b) => (b.percent > a.percent ? b : a));
   const result = {
-    miners: N, gpusPerMiner: G, blocks: blocks.length,
+    miners: N, gpusPerMiner: G, blocks: blocks.length, round: first, roundBlocks: [after[0].number, after[after.length - 1].number],
     blockTimeMs: { mean: Math.round(gaps.reduce((a, b) => a + b, 0) / gaps.length), max: Math.max(...gaps), min: Math.min(...gaps) },
-    heaviestBlock: heaviest,
+    heaviestBlock: heaviestOf(blocks), heaviestBlockOfTheRound: heaviestOf(after),
     commitExtrinsics: sum('commits'), revealed: sum('revealed'), verdicts: sum('verdicts'), minersSettled: sum('settled'),
+    ...roundOf(first),
   };
   log(JSON.stringify(result, null, 2));
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ result, blocks }, null, 2));
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ result, rounds, blocks }, null, 2));
 } finally {
   await api.disconnect();
   await node.stop();

@@ -2,7 +2,8 @@
 // start, and each takes more than half of its window. A dev chain measures this machine's CPU
 // prover in round 1, root adds a profile claiming that rate (so one challenge alone fits its
 // window), and in round 2 two accounts claiming it are answered by two agents on the same
-// cores: at least one of them misses its deadline.
+// cores: at least one of them misses its deadline. In round 3 one account claims two units of that
+// profile and answers both with the same CPU: one of the two misses.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -23,8 +24,8 @@ after(async () => {
   if (node) await node.stop();
 });
 
-async function register(suri, name, profile) {
-  const reg = await runAgent(['register', '--url', node.url, '--suri', suri, '--backend', 'cpu', ...(profile ? ['--profile', profile] : [])],
+async function register(suri, name, profile, extra = []) {
+  const reg = await runAgent(['register', '--url', node.url, '--suri', suri, '--backend', 'cpu', ...(profile ? ['--profile', profile] : []), ...extra],
     { name: `${name}-register`, logDir: dir });
   assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
   return keyring.addFromUri(suri).address;
@@ -37,7 +38,7 @@ function run(suri, name, extra = []) {
   return a;
 }
 
-test('one CPU serving two accounts misses at least one of their challenges', { timeout: 600_000 }, async () => {
+test('one CPU serving two accounts, or two claimed units, misses at least one of their challenges', { timeout: 900_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev', logDir: dir });
   api = await connect(node.url);
   await waitFinalized(api, 1, 90_000);
@@ -70,7 +71,7 @@ test('one CPU serving two accounts misses at least one of their challenges', { t
   const [, reference] = (await api.call.pogApi.profiles())
     .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
   const claimed = Math.max(1, Math.round(gflops));
-  await sudo(api.tx.pog.addProfile({ name: 'cpu-measured', vramMib: reference.vramMib, gflops: Array(5).fill(claimed), baseScore: 10, tolerancePercent: 10 }));
+  await sudo(api.tx.pog.addProfile({ name: 'cpu-measured', vramMib: reference.vramMib, gflops: Array(5).fill(claimed), tolerancePercent: 10 }));
   for (const [suri, name] of [['//Dave', 'dave'], ['//Eve', 'eve']]) {
     const up = await runAgent(['register', '--update', '--url', node.url, '--suri', suri, '--backend', 'cpu', '--profile', 'cpu-measured'],
       { name: `${name}-update`, logDir: dir });
@@ -80,11 +81,26 @@ test('one CPU serving two accounts misses at least one of their challenges', { t
 
   // Round 2: two accounts, one CPU.
   const both = Promise.all([dave, eve].map((who) => waitSettled(api, who, 360_000, `${who} in round ${round + 1}`, () => true, round + 1)));
-  run('//Dave', 'dave');
-  run('//Eve', 'eve');
+  const agents2 = [run('//Dave', 'dave'), run('//Eve', 'eve')];
   const [d, e] = await both;
   const outcomes = [d.outcome, e.outcome];
   assert.ok(outcomes.includes('MissedCommit'), `one CPU cannot answer both: ${outcomes} (measured ${gflops.toFixed(1)} GFLOPS, claimed ${claimed})`);
+  for (const a of agents2) await a.stop();
+
+  // Round 3: one account claims two units of the measured profile and answers both with the one
+  // CPU (`--adversary-extra-gpus 1`: the second claim is a made-up UUID served by the same
+  // prover), alone on the machine. A claimed unit is the profile's compute inside the window,
+  // not a device: two units take twice the time, and the second misses its deadline.
+  const ferdie = await register('//Ferdie', 'ferdie', 'cpu-measured', ['--adversary-extra-gpus', '1']);
+  const ferdieMiner = (await api.query.pog.miners(ferdie)).unwrap();
+  assert.equal(ferdieMiner.claims.reduce((s, c) => s + c.count.toNumber(), 0), 2, 'two units claimed');
+  const third = ferdieMiner.firstRound.toNumber();
+  assert.ok(third > round + 1, `the extra-GPU account takes part after round ${round + 1} (from ${third})`);
+  const settled = waitSettled(api, ferdie, 360_000, `${ferdie} in round ${third}`, () => true, third);
+  run('//Ferdie', 'ferdie');
+  const f = await settled;
+  assert.equal(f.outcomes.length, 2);
+  assert.ok(f.outcomes.includes('MissedCommit'), `one CPU cannot answer two claimed units: ${f.outcomes} (measured ${gflops.toFixed(1)} GFLOPS, claimed ${claimed} per unit)`);
 
   // The sizing did what it says: alone, a challenge takes more than half its window and less
   // than all of it, at the rate measured in round 1. (A missed challenge has no record; the next

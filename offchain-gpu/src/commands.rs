@@ -254,7 +254,7 @@ async fn status(args: StatusArgs) -> anyhow::Result<()> {
 		"challenges": challenges,
 		"score": {
 			"verified_gpus": s.verified_gpus, "gpu_points": s.gpu_points,
-			"gpu_ppb": s.gpu.0, "cpu_ppb": s.cpu.0, "ram_ppb": s.ram.0, "disk_ppb": s.disk.0, "total_ppb": s.total.0,
+			"gpu_ppb": s.gpu.0, "hardware_ppb": s.hardware.0, "total_ppb": s.total.0,
 		},
 		"weight_share_ppb": view.share.0,
 	});
@@ -290,12 +290,10 @@ async fn status(args: StatusArgs) -> anyhow::Result<()> {
 		);
 	}
 	println!(
-		"score     {:.4} (gpu {:.4}, cpu {:.4}, ram {:.4}, disk {:.4})",
+		"score     {:.4} (gpu {:.4}, scaled by declared memory and disk {:.4})",
 		f64::from(s.total.0) / 1e9,
 		f64::from(s.gpu.0) / 1e9,
-		f64::from(s.cpu.0) / 1e9,
-		f64::from(s.ram.0) / 1e9,
-		f64::from(s.disk.0) / 1e9
+		f64::from(s.hardware.0) / 1e9
 	);
 	println!("share     {:.4}% of the epoch's weight", f64::from(view.share.0) / 1e7);
 	Ok(())

@@ -256,7 +256,7 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 	if todo.is_empty() {
 		return Ok(());
 	}
-	let mut tasks = Vec::new();
+	let mut tasks = tokio::task::JoinSet::new();
 	for ch in todo {
 		let key = Key { round, gpu: ch.params.gpu };
 		let Some(device) = ctx.devices.get(&ch.params.uuid).cloned() else {
@@ -280,11 +280,29 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 			"challenge issued"
 		);
 		let ctx2 = ctx.clone();
-		tasks.push((key, ch.params.deadline_ms, tokio::spawn(async move { compute(&ctx2, key, &device, spec).await })));
+		let deadline_ms = ch.params.deadline_ms;
+		tasks.spawn(async move { (key, deadline_ms, compute(&ctx2, key, &device, spec).await) });
 	}
+	// Each root is committed as soon as it is ready, with those ready at the same moment in one
+	// extrinsic: a GPU that takes longer never makes the others miss their deadlines.
+	while let Some(first) = tasks.join_next().await {
+		let mut ready = vec![first.context("the compute task panicked")?];
+		while let Some(more) = tasks.try_join_next() {
+			ready.push(more.context("the compute task panicked")?);
+		}
+		let mut roots = Vec::new();
+		for (key, deadline_ms, c) in ready {
+			roots.push((key, deadline_ms, c?));
+		}
+		commit_roots(ctx, round, roots).await?;
+	}
+	Ok(())
+}
+
+/// Commits the roots of `round` computed so far; a root whose deadline has passed is given up.
+async fn commit_roots(ctx: &Arc<Ctx>, round: u32, computed: Vec<(Key, u64, Box<dyn Committed>)>) -> anyhow::Result<()> {
 	let mut roots = Vec::new();
-	for (key, deadline_ms, task) in tasks {
-		let c = task.await.context("the compute task panicked")??;
+	for (key, deadline_ms, c) in computed {
 		let now = chain_now_ms(ctx).await?;
 		if now > deadline_ms {
 			give_up(

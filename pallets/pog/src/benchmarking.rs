@@ -32,7 +32,6 @@ fn profile() -> GpuProfile {
 		name: b"bench GPU".to_vec().try_into().expect("short name"),
 		vram_mib: figures.vram_mib,
 		gflops: figures.gflops,
-		base_score: figures.base_score,
 		tolerance_percent: figures.tolerance_percent,
 	}
 }
@@ -354,8 +353,8 @@ mod benchmarks {
 	fn update_profile() {
 		let id = ensure_profile::<T>();
 		#[extrinsic_call]
-		_(RawOrigin::Root, id, GpuProfile { base_score: 1, ..profile() });
-		assert_eq!(Profiles::<T>::get(id).expect("exists").base_score, 1);
+		_(RawOrigin::Root, id, GpuProfile { tolerance_percent: 20, ..profile() });
+		assert_eq!(Profiles::<T>::get(id).expect("exists").tolerance_percent, 20);
 	}
 
 	#[benchmark]

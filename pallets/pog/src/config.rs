@@ -15,13 +15,10 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Refuses a configuration with zero periods, windows or counts, a start window longer than
-	/// the period, or score weights not summing to 100%.
+	/// the period, more verifications per validator than its off-chain worker can send in the
+	/// verdict window (`MAX_VERIFICATIONS_PER_RUN` a block), or declared hardware scaling a score
+	/// by more than half.
 	pub(crate) fn validate_config(c: &ProtocolConfig) -> DispatchResult {
-		let w = c.weights;
-		let weight_sum = u64::from(w.gpu.deconstruct())
-			+ u64::from(w.cpu.deconstruct())
-			+ u64::from(w.ram.deconstruct())
-			+ u64::from(w.disk.deconstruct());
 		let ok = c.period > 0
 			&& c.start_jitter < c.period
 			&& c.target_ms > 0
@@ -32,15 +29,16 @@ impl<T: Config> Pallet<T> {
 			&& c.committee > 0
 			&& c.committee <= T::MaxValidators::get()
 			&& c.verifications_per_validator > 0
+			&& u64::from(c.verifications_per_validator)
+				<= crate::offchain::MAX_VERIFICATIONS_PER_RUN as u64 * u64::from(c.verdict_window)
 			&& c.reveal_window > 0
 			&& c.verdict_window > 0
 			&& c.settle_per_block > 0
 			&& c.max_unverified_rounds > 0
 			&& pog_primitives::sizing::is_valid_chunk_k(c.chunk_k)
-			&& weight_sum == u64::from(Perbill::one().deconstruct())
+			&& c.hardware_bound <= Perbill::from_percent(50)
 			&& c.caps.gpus > 0
 			&& c.caps.gpu_points > 0
-			&& c.caps.cpu_cores > 0
 			&& c.caps.ram_gib > 0
 			&& c.caps.disk_gib > 0;
 		ensure!(ok, Error::<T>::InvalidConfig);

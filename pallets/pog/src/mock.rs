@@ -142,7 +142,7 @@ pub fn test_config() -> PogProtocolConfig {
 		openings: 8,
 		entries_per_opening: 2,
 		committee: 2,
-		verifications_per_validator: 100,
+		verifications_per_validator: 80,
 		reveal_window: 5,
 		verdict_window: 10,
 		settle_per_block: 4,

@@ -15,8 +15,6 @@ pub struct GenesisProfile {
 	pub vram_mib: u32,
 	/// Expected GFLOPS: fp32, tf32, fp16, bf16, fp8-e4m3 (0 = unsupported).
 	pub gflops: [u32; 5],
-	/// Score points of a verified GPU (1000 = 1 point).
-	pub base_score: u32,
 	/// Throughput tolerance in percent.
 	pub tolerance_percent: u8,
 }
@@ -28,7 +26,6 @@ impl GenesisProfile {
 			name: self.name.as_bytes().to_vec().try_into().ok()?,
 			vram_mib: self.vram_mib,
 			gflops: self.gflops,
-			base_score: self.base_score,
 			tolerance_percent: self.tolerance_percent,
 		})
 	}
@@ -43,7 +40,6 @@ impl From<&pog_primitives::profiles::ProfileFigures> for GenesisProfile {
 			name: f.name.into(),
 			vram_mib: f.vram_mib,
 			gflops: f.gflops,
-			base_score: f.base_score,
 			tolerance_percent: f.tolerance_percent,
 		}
 	}

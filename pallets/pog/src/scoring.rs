@@ -11,10 +11,7 @@
 
 use alloc::vec::Vec;
 use frame_support::pallet_prelude::*;
-use sp_runtime::{
-	traits::{Saturating, Zero},
-	Perbill,
-};
+use sp_runtime::{traits::Zero, Perbill};
 
 use crate::{pallet::*, types::*};
 
@@ -52,7 +49,7 @@ impl<T: Config> Pallet<T> {
 		s.last = Some((round, outcome));
 		match outcome {
 			RoundOutcome::Passed => {
-				s.points = Profiles::<T>::get(s.profile).map_or(0, |p| p.base_score);
+				s.points = Profiles::<T>::get(s.profile).map_or(0, |p| p.points());
 				s.verified_round = Some(round);
 				s.unverified_rounds = 0;
 				s.zero_reason = None;
@@ -88,7 +85,9 @@ impl<T: Config> Pallet<T> {
 		});
 	}
 
-	/// A miner's score from its credited GPUs and hardware.
+	/// A miner's score: the points its credited GPUs proved (the best `caps.gpus` of them) over
+	/// `caps.gpu_points`, scaled by at most `hardware_bound` by its declared memory and disk.
+	/// CPU cores are not scored: they are declared, and nothing the chain checks proves them.
 	pub fn compute_score(info: &MinerOf<T>, standing: &[GpuStanding], config: &ProtocolConfig) -> Score {
 		let mut points: Vec<u64> = standing.iter().filter(|s| s.credited()).map(|s| u64::from(s.points)).collect();
 		points.sort_unstable_by(|a, b| b.cmp(a));
@@ -100,12 +99,11 @@ impl<T: Config> Pallet<T> {
 		let gpu_points: u64 = points.iter().take(caps.gpus as usize).sum();
 		let part = |value: u64, cap: u64| Perbill::from_rational(value.min(cap), cap.max(1));
 		let gpu = part(gpu_points, caps.gpu_points);
-		let cpu = part(u64::from(info.hardware.cpu_cores), u64::from(caps.cpu_cores));
 		let ram = part(info.hardware.ram_mib / 1024, u64::from(caps.ram_gib));
 		let disk = part(info.hardware.disk_gib, u64::from(caps.disk_gib));
-		let w = config.weights;
-		let total = (w.gpu * gpu).saturating_add(w.cpu * cpu).saturating_add(w.ram * ram).saturating_add(w.disk * disk);
-		Score { verified_gpus: verified, gpu_points, gpu, cpu, ram, disk, total }
+		let hardware = Perbill::from_parts((ram.deconstruct() + disk.deconstruct()) / 2);
+		let total = Score::scale(gpu, hardware, config.hardware_bound);
+		Score { verified_gpus: verified, gpu_points, gpu, hardware, total }
 	}
 
 	pub(crate) fn update_score(who: &T::AccountId, info: &MinerOf<T>) {

@@ -225,7 +225,7 @@ fn root_manages_profiles_validators_and_config() {
 		p.name = b"Test GPU".to_vec().try_into().unwrap();
 		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), p.clone()));
 		assert_eq!(Profiles::<Test>::get(10), Some(p.clone()));
-		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 10, GpuProfile { base_score: 1, ..p.clone() }));
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 10, GpuProfile { tolerance_percent: 20, ..p.clone() }));
 		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), 99, p.clone()), Error::<Test>::UnknownProfile);
 		assert_noop!(
 			Pog::add_profile(RuntimeOrigin::root(), GpuProfile { gflops: [0; 5], ..p.clone() }),
@@ -242,7 +242,7 @@ fn root_manages_profiles_validators_and_config() {
 		assert_noop!(Pog::remove_validator(RuntimeOrigin::root(), account("Dave")), Error::<Test>::NotValidator);
 
 		let mut c = test_config();
-		c.weights.gpu = Perbill::from_percent(60);
+		c.hardware_bound = Perbill::from_percent(60);
 		assert_noop!(Pog::set_config(RuntimeOrigin::root(), c), Error::<Test>::InvalidConfig);
 		for bad in [
 			ProtocolConfig { period: 0, ..test_config() },
@@ -535,7 +535,9 @@ fn an_honest_miner_is_verified_credited_scored_and_weighted() {
 		run_until(RoundPhase::Idle);
 		assert_eq!(settled(m), vec![RoundOutcome::Passed, RoundOutcome::Passed]);
 		let s = standing(m);
-		assert!(s.iter().all(|g| g.credited() && g.points == 10 && g.verified_round == Some(r)));
+		let points = Profiles::<Test>::get(CPU_PROFILE).unwrap().points();
+		assert_eq!(points, 2, "cpu-reference: 2 GFLOPS in every precision");
+		assert!(s.iter().all(|g| g.credited() && g.points == points && g.verified_round == Some(r)));
 		let score = Scores::<Test>::get(m).unwrap();
 		assert_eq!(score.verified_gpus, 2);
 		assert!(score.total > Perbill::zero());
@@ -966,6 +968,96 @@ fn gpu_points_are_capped_at_the_best_gpus() {
 		let none = Pallet::<Test>::compute_score(&info, &[GpuStanding::new(uuid(1), 0)], &config);
 		assert_eq!(none, Score::default(), "hardware is not scored without a verified GPU");
 	});
+}
+
+/// Declared hardware scales a proven score by at most `hardware_bound` and adds nothing on its
+/// own: the largest declaration the chain accepts, with one verified `cpu-reference` GPU, scores
+/// no more than that GPU's component, and at most 1 / (1 − bound) of the same GPU with nothing
+/// declared. (Before, declared CPU, memory and disk were 45% of the score: 0.450 with one
+/// `cpu-reference` GPU, 2.7× an honest single-H100 miner.)
+#[test]
+fn declared_hardware_only_scales_a_proven_score() {
+	new_test_ext().execute_with(|| {
+		let config = ProtocolConfig::mainnet();
+		let cpu_points = Profiles::<Test>::get(CPU_PROFILE).unwrap().points();
+		let h100_points = Profiles::<Test>::get(H100_PROFILE).unwrap().points();
+		let mut info = {
+			register_cpu_miner(account("Miner1"), &[uuid(1)]);
+			Miners::<Test>::get(account("Miner1")).unwrap()
+		};
+		let standing = |n: u8, points| [GpuStanding { points, zero_reason: None, ..GpuStanding::new(uuid(n), 0) }];
+
+		info.hardware = Hardware { cpu_cores: MAX_CPU_CORES, ram_mib: MAX_RAM_MIB, disk_gib: MAX_DISK_GIB, ..hardware() };
+		let inflated = Pallet::<Test>::compute_score(&info, &standing(1, cpu_points), &config);
+		info.hardware = Hardware { cpu_cores: 0, ram_mib: 0, disk_gib: 0, ..hardware() };
+		let bare = Pallet::<Test>::compute_score(&info, &standing(1, cpu_points), &config);
+		let honest_h100 = Pallet::<Test>::compute_score(&info, &standing(2, h100_points), &config);
+
+		assert_eq!(inflated.gpu, bare.gpu);
+		assert!(inflated.total <= inflated.gpu, "{inflated:?}");
+		assert_eq!(bare.total, (Perbill::one() - config.hardware_bound) * bare.gpu);
+		assert!(
+			u128::from(inflated.total.deconstruct()) * 90 <= (u128::from(bare.total.deconstruct()) + 1) * 100,
+			"a 10% bound scales by at most 1 / 0.9 (and the part per billion bare's rounding down loses): {inflated:?} vs {bare:?}"
+		);
+		assert!(inflated.total < Perbill::from_parts(1_000), "2 points of 4,688,000: {inflated:?}");
+		assert!(inflated.total.deconstruct() * 100_000 < honest_h100.total.deconstruct(), "{inflated:?} vs {honest_h100:?}");
+		let shares = Pallet::<Test>::shares_of(&[inflated.total.deconstruct(), honest_h100.total.deconstruct()]);
+		// Its share against one honest H100 declaring nothing: its points over the H100's, times
+		// 1 / 0.9 at most (3.8 parts per million), plus one part of rounding.
+		let most = Perbill::from_rational(u64::from(cpu_points) * 10, u64::from(h100_points) * 9);
+		assert!(shares[0].deconstruct() <= most.deconstruct() + 1, "{shares:?} vs {most:?}");
+	});
+}
+
+/// Points are the profile's mean expected rate: over the genesis table, a profile whose rates are
+/// all at least another's never has fewer points, equal rates give equal points, and the claims
+/// of a slower profile that one card of a faster one can answer in a window (its rate, slowed by
+/// the tolerance, at least N times the claim's in every precision the claim can be challenged in)
+/// earn no more than the card's own points, up to the same tolerance. (Before, a hand table gave
+/// 3.6 to 9.4 points per expected fp16 TFLOP, and one H100 answering A100 80GB claims earned 2.3×
+/// its own score.)
+#[test]
+fn points_follow_the_profile_rates() {
+	let table = pog_primitives::profiles::DEFAULT_PROFILES;
+	for a in &table {
+		for b in &table {
+			let dominates = a.gflops.iter().zip(&b.gflops).all(|(x, y)| x >= y);
+			if dominates {
+				assert!(a.points() >= b.points(), "{} dominates {} but has fewer points", a.name, b.name);
+			}
+			if a.gflops == b.gflops {
+				assert_eq!(a.points(), b.points(), "{} and {}", a.name, b.name);
+			}
+			// How many claims of `b` one `a` answers in a window: the claim allows
+			// 1 / (1 − tolerance) of its expected time in each precision it has.
+			let keep = 100 - u64::from(b.tolerance_percent);
+			let answers = b
+				.gflops
+				.iter()
+				.zip(&a.gflops)
+				.filter(|(claimed, _)| **claimed > 0)
+				.map(|(claimed, card)| u64::from(*card) * 100 / (u64::from(*claimed) * keep))
+				.min()
+				.unwrap_or(0);
+			assert!(
+				answers * u64::from(b.points()) * keep <= u64::from(a.points()) * 100,
+				"one {} answers {answers} claims of {}: {} points against its own {}",
+				a.name,
+				b.name,
+				answers * u64::from(b.points()),
+				a.points()
+			);
+		}
+	}
+	// The same over random rate vectors.
+	let mut rng = StdRng::seed_from_u64(7);
+	for _ in 0..10_000 {
+		let b: [u32; 5] =
+			core::array::from_fn(|_| if rng.random_bool(0.2) { 0 } else { rng.random_range(1..2_000_000) });
+		let a: [u32; 5] = core::array::from_fn(|i| b[i].saturating_add(rng.random_range(0..1_000_000)));
+		assert!(pog_primitives::profiles::points(&a) >= pog_primitives::profiles::points(&b), "{a:?} ≥ {b:?}");
+	}
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -38,8 +38,6 @@ pub struct GpuProfile {
 	/// Expected sustained dense GEMM throughput in GFLOPS per precision, in the order
 	/// fp32, tf32, fp16, bf16, fp8-e4m3; 0 where the GPU lacks the precision. Sets k and the deadline.
 	pub gflops: [u32; 5],
-	/// Score points a verified GPU of this model earns (3300 = 3.30 points).
-	pub base_score: u32,
 	/// How much slower than `gflops` (in percent) a GPU may run and still meet the deadline.
 	pub tolerance_percent: u8,
 }
@@ -48,6 +46,12 @@ impl GpuProfile {
 	/// Expected GFLOPS in `precision` (0 if unsupported).
 	pub fn gflops_for(&self, precision: Precision) -> u32 {
 		self.gflops[precision.index()]
+	}
+
+	/// Score points of a verified GPU of this model: its mean expected GFLOPS
+	/// ([`pog_primitives::profiles::points`]).
+	pub fn points(&self) -> u32 {
+		pog_primitives::profiles::points(&self.gflops)
 	}
 }
 
@@ -500,43 +504,22 @@ pub struct Score {
 	pub verified_gpus: u32,
 	/// Sum of the verified GPUs' points (the best `caps.gpus` of them).
 	pub gpu_points: u64,
-	/// GPU component: points over the cap.
+	/// GPU component: points over the cap. The only source of score.
 	pub gpu: Perbill,
-	/// CPU component: cores over the cap.
-	pub cpu: Perbill,
-	/// Memory component: GiB over the cap.
-	pub ram: Perbill,
-	/// Disk component: GiB over the cap.
-	pub disk: Perbill,
-	/// Weighted total.
+	/// Declared memory and disk, each over its cap, averaged. Self-reported, so it only scales
+	/// the GPU component, by at most `hardware_bound` (see [`Score::scale`]).
+	pub hardware: Perbill,
+	/// `gpu` scaled by `hardware`.
 	pub total: Perbill,
 }
 
-/// Weights of the score components (must sum to 100%).
-#[derive(
-	Clone,
-	Copy,
-	Encode,
-	Decode,
-	DecodeWithMemTracking,
-	PartialEq,
-	Eq,
-	Debug,
-	TypeInfo,
-	MaxEncodedLen,
-	serde::Serialize,
-	serde::Deserialize,
-)]
-#[serde(rename_all = "camelCase")]
-pub struct ScoreWeights {
-	/// GPU weight (55% by default, NI Compute's documented split).
-	pub gpu: Perbill,
-	/// CPU weight.
-	pub cpu: Perbill,
-	/// Memory weight.
-	pub ram: Perbill,
-	/// Disk weight.
-	pub disk: Perbill,
+impl Score {
+	/// `gpu × (1 − bound + bound × hardware)`: the declared hardware moves a proven score by at
+	/// most `bound` of it, and nothing scores without a proven GPU.
+	pub fn scale(gpu: Perbill, hardware: Perbill, bound: Perbill) -> Perbill {
+		let factor = sp_runtime::Saturating::saturating_add(Perbill::one() - bound, bound * hardware);
+		factor * gpu
+	}
 }
 
 /// Values at which a score component reaches 100%.
@@ -560,8 +543,6 @@ pub struct ScoreCaps {
 	pub gpus: u32,
 	/// GPU points at which the GPU component is full.
 	pub gpu_points: u64,
-	/// CPU cores at which the CPU component is full.
-	pub cpu_cores: u32,
 	/// Memory (GiB) at which the memory component is full.
 	pub ram_gib: u32,
 	/// Disk (GiB) at which the disk component is full.
@@ -614,8 +595,9 @@ pub struct ProtocolConfig {
 	pub slash: Perbill,
 	/// Inconclusive verifications a credit survives (rounds it was selected and not verified).
 	pub max_unverified_rounds: u32,
-	/// Score weights.
-	pub weights: ScoreWeights,
+	/// The most the declared memory and disk scale a proven score by (mainnet 10%: a miner
+	/// declaring none scores 90% of one declaring the caps; at most 50%).
+	pub hardware_bound: Perbill,
 	/// Score caps.
 	pub caps: ScoreCaps,
 }
@@ -638,13 +620,14 @@ impl ProtocolConfig {
 			chunk_k: 8192,
 			slash: Perbill::from_percent(50),
 			max_unverified_rounds: 8,
-			weights: ScoreWeights {
-				gpu: Perbill::from_percent(55),
-				cpu: Perbill::from_percent(20),
-				ram: Perbill::from_percent(10),
-				disk: Perbill::from_percent(15),
+			hardware_bound: Perbill::from_percent(10),
+			// Eight of the table's largest GPU fill the GPU component.
+			caps: ScoreCaps {
+				gpus: 8,
+				gpu_points: 8 * pog_primitives::profiles::H200.points() as u64,
+				ram_gib: 1024,
+				disk_gib: 8192,
 			},
-			caps: ScoreCaps { gpus: 8, gpu_points: 8 * 4_000, cpu_cores: 128, ram_gib: 1024, disk_gib: 8192 },
 		}
 	}
 
@@ -656,7 +639,8 @@ impl ProtocolConfig {
 			target_ms: 5_000,
 			slack_ms: 18_000,
 			committee: 1,
-			verifications_per_validator: 1_000,
+			// What one off-chain worker verifies in the verdict window: 8 a block × 6 blocks.
+			verifications_per_validator: 48,
 			reveal_window: 4,
 			verdict_window: 6,
 			..Self::mainnet()

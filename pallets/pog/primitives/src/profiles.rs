@@ -15,8 +15,6 @@ pub struct ProfileFigures {
 	pub vram_mib: u32,
 	/// Expected GFLOPS per precision, in [`crate::Precision::ALL`]'s order (0 = unsupported).
 	pub gflops: [u32; 5],
-	/// Score points of a verified GPU (1000 = 1 point).
-	pub base_score: u32,
 	/// Throughput tolerance in percent.
 	pub tolerance_percent: u8,
 }
@@ -24,30 +22,50 @@ pub struct ProfileFigures {
 /// Name of the profile a dev chain uses for miners without a GPU.
 pub const CPU_REFERENCE: &str = "cpu-reference";
 
-const fn p(
-	name: &'static str,
-	vram_mib: u32,
-	gflops: [u32; 5],
-	base_score: u32,
-	tolerance_percent: u8,
-) -> ProfileFigures {
-	ProfileFigures { name, vram_mib, gflops, base_score, tolerance_percent }
+const fn p(name: &'static str, vram_mib: u32, gflops: [u32; 5], tolerance_percent: u8) -> ProfileFigures {
+	ProfileFigures { name, vram_mib, gflops, tolerance_percent }
+}
+
+/// Score points of a verified GPU whose profile expects `gflops`: the mean expected GFLOPS over
+/// the five precisions, a precision the profile lacks counting 0 (rounded down).
+///
+/// Points are the compute a passed challenge proves, whatever precision the round drew: a
+/// challenge of any precision takes the profile's expected time at the profile's rate in it, so
+/// a card that answers N claims of a profile in every precision it can be challenged in has at
+/// least N times its rate in each of them, and N claims' points never exceed the card's own. A
+/// profile whose rates are all at least another's never has fewer points, and equal rates give
+/// equal points: no hand-set table.
+pub const fn points(gflops: &[u32; 5]) -> u32 {
+	let mut sum = 0u64;
+	let mut i = 0;
+	while i < gflops.len() {
+		sum += gflops[i] as u64;
+		i += 1;
+	}
+	(sum / gflops.len() as u64) as u32
+}
+
+impl ProfileFigures {
+	/// Score points of a verified GPU of this profile ([`points`]).
+	pub const fn points(&self) -> u32 {
+		points(&self.gflops)
+	}
 }
 
 /// The default table: datacenter and consumer GPUs, plus the CPU reference for dev chains.
 /// Genesis gives them ids 0, 1, … in this order.
 pub const DEFAULT_PROFILES: [ProfileFigures; 10] = [
 	//                                  fp32    tf32     fp16     bf16     fp8
-	p("NVIDIA H200", 143_771, [50_000, 320_000, 640_000, 640_000, 1_280_000], 4_000, 15),
-	p("NVIDIA H100 80GB HBM3", 81_559, [50_000, 320_000, 640_000, 640_000, 1_280_000], 3_300, 15),
-	p("NVIDIA A100-SXM4-80GB", 81_920, [14_600, 101_000, 203_000, 203_000, 0], 1_900, 15),
-	p("NVIDIA A100-SXM4-40GB", 40_960, [14_600, 101_000, 203_000, 203_000, 0], 1_300, 15),
-	p("NVIDIA L40S", 46_068, [59_500, 119_000, 235_000, 235_000, 476_000], 900, 15),
-	p("NVIDIA GeForce RTX 4090", 24_564, [53_700, 53_700, 107_000, 107_000, 214_000], 680, 15),
-	p("NVIDIA GeForce RTX 3090", 24_576, [23_100, 23_100, 46_000, 46_000, 0], 430, 15),
-	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 500, 15),
-	p("Tesla T4", 15_360, [5_300, 0, 42_000, 0, 0], 150, 20),
-	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 10, 50),
+	p("NVIDIA H200", 143_771, [50_000, 320_000, 640_000, 640_000, 1_280_000], 15),
+	p("NVIDIA H100 80GB HBM3", 81_559, [50_000, 320_000, 640_000, 640_000, 1_280_000], 15),
+	p("NVIDIA A100-SXM4-80GB", 81_920, [14_600, 101_000, 203_000, 203_000, 0], 15),
+	p("NVIDIA A100-SXM4-40GB", 40_960, [14_600, 101_000, 203_000, 203_000, 0], 15),
+	p("NVIDIA L40S", 46_068, [59_500, 119_000, 235_000, 235_000, 476_000], 15),
+	p("NVIDIA GeForce RTX 4090", 24_564, [53_700, 53_700, 107_000, 107_000, 214_000], 15),
+	p("NVIDIA GeForce RTX 3090", 24_576, [23_100, 23_100, 46_000, 46_000, 0], 15),
+	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 15),
+	p("Tesla T4", 15_360, [5_300, 0, 42_000, 0, 0], 20),
+	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 50),
 ];
 
 /// The default profile named `name`.
@@ -92,7 +110,7 @@ mod tests {
 			assert_eq!(cells[2], grouped(p.vram_mib), "{}: memory", p.name);
 			let expected: Vec<String> = p.gflops.iter().map(|g| grouped(*g)).collect();
 			assert_eq!(cells[4], expected.join(" / "), "{}: expected GFLOPS", p.name);
-			assert_eq!(cells[5], grouped(p.base_score), "{}: base score", p.name);
+			assert_eq!(cells[5], grouped(p.points()), "{}: points", p.name);
 		}
 	}
 
