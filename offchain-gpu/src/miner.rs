@@ -409,7 +409,7 @@ async fn prepare_shapes(
 		let Some((_, profile)) = profiles.iter().find(|(id, _)| *id == claim.profile) else { continue };
 		for uuid in &claim.uuids.0 {
 			let Some(device) = devices.get(uuid) else { continue };
-			for p in pog_primitives::Precision::ALL {
+			for p in pog_primitives::Precision::CHALLENGED {
 				let gflops = profile.gflops[p.index()];
 				if gflops == 0 {
 					continue;

@@ -58,7 +58,10 @@ mod calls {
 	impl<T: Config> Pallet<T> {
 		pub(crate) fn validate_profile(p: &GpuProfile) -> DispatchResult {
 			ensure!(
-				p.vram_mib > 0 && p.gflops.iter().any(|g| *g > 0) && p.tolerance_percent < 100 && !p.name.is_empty(),
+				p.vram_mib > 0
+					&& Precision::CHALLENGED.iter().any(|q| p.gflops_for(*q) > 0)
+					&& p.tolerance_percent < 100
+					&& !p.name.is_empty(),
 				Error::<T>::InvalidProfile
 			);
 			Ok(())

@@ -184,7 +184,7 @@ impl<T: Config> Pallet<T> {
 		let config = Configuration::<T>::get();
 		Profiles::<T>::iter_values()
 			.flat_map(|p| {
-				Precision::ALL
+				Precision::CHALLENGED
 					.into_iter()
 					.filter(|q| p.gflops_for(*q) > 0)
 					.map(|q| Self::allowed_ms_of(&p, q, &config).2)
@@ -194,9 +194,11 @@ impl<T: Config> Pallet<T> {
 			.unwrap_or(0)
 	}
 
-	/// The precision a seed asks for, among those the profile supports.
+	/// The precision a seed asks for, among the challenged ones the profile supports (never tf32:
+	/// [`Precision::CHALLENGED`]).
 	pub fn precision_for(profile: &GpuProfile, seed: &Hash32) -> Option<Precision> {
-		let supported: Vec<Precision> = Precision::ALL.into_iter().filter(|p| profile.gflops_for(*p) > 0).collect();
+		let supported: Vec<Precision> =
+			Precision::CHALLENGED.into_iter().filter(|p| profile.gflops_for(*p) > 0).collect();
 		let n = supported.len();
 		(n > 0).then(|| supported[usize::from(seed[31]) % n])
 	}

@@ -1000,13 +1000,33 @@ fn declared_hardware_only_scales_a_proven_score() {
 			u128::from(inflated.total.deconstruct()) * 90 <= (u128::from(bare.total.deconstruct()) + 1) * 100,
 			"a 10% bound scales by at most 1 / 0.9 (and the part per billion bare's rounding down loses): {inflated:?} vs {bare:?}"
 		);
-		assert!(inflated.total < Perbill::from_parts(1_000), "2 points of 4,688,000: {inflated:?}");
+		assert!(inflated.total < Perbill::from_parts(1_000), "2 points of 5,220,000: {inflated:?}");
 		assert!(inflated.total.deconstruct() * 100_000 < honest_h100.total.deconstruct(), "{inflated:?} vs {honest_h100:?}");
 		let shares = Pallet::<Test>::shares_of(&[inflated.total.deconstruct(), honest_h100.total.deconstruct()]);
 		// Its share against one honest H100 declaring nothing: its points over the H100's, times
-		// 1 / 0.9 at most (3.8 parts per million), plus one part of rounding.
+		// 1 / 0.9 at most (3.4 parts per million), plus one part of rounding.
 		let most = Perbill::from_rational(u64::from(cpu_points) * 10, u64::from(h100_points) * 9);
 		assert!(shares[0].deconstruct() <= most.deconstruct() + 1, "{shares:?} vs {most:?}");
+	});
+}
+
+/// tf32 is never drawn (a tf32 challenge is the fp16 challenge of its seed, computed at the fp16
+/// rate), every other precision a profile has is, and a profile that has only tf32 is refused.
+/// (Before, a tf32 challenge was sized at the tf32 rate and ran at twice its price on fp16 tensor
+/// cores.)
+#[test]
+fn tf32_is_never_challenged() {
+	new_test_ext().execute_with(|| {
+		let h100 = Profiles::<Test>::get(H100_PROFILE).unwrap();
+		let mut drawn = std::collections::BTreeSet::new();
+		for i in 0..2_000u32 {
+			let seed = sp_io::hashing::blake2_256(&i.encode());
+			drawn.insert(Pallet::<Test>::precision_for(&h100, &seed).unwrap());
+		}
+		assert_eq!(drawn.into_iter().collect::<Vec<_>>(), Precision::CHALLENGED.to_vec());
+		let only_tf32 =
+			GpuProfile { name: b"tf32 only".to_vec().try_into().unwrap(), gflops: [0, 100, 0, 0, 0], ..h100 };
+		assert_noop!(Pog::add_profile(RuntimeOrigin::root(), only_tf32), Error::<Test>::InvalidProfile);
 	});
 }
 
@@ -1032,12 +1052,11 @@ fn points_follow_the_profile_rates() {
 			// How many claims of `b` one `a` answers in a window: the claim allows
 			// 1 / (1 − tolerance) of its expected time in each precision it has.
 			let keep = 100 - u64::from(b.tolerance_percent);
-			let answers = b
-				.gflops
+			let answers = Precision::CHALLENGED
 				.iter()
-				.zip(&a.gflops)
-				.filter(|(claimed, _)| **claimed > 0)
-				.map(|(claimed, card)| u64::from(*card) * 100 / (u64::from(*claimed) * keep))
+				.map(|q| (b.gflops[q.index()], a.gflops[q.index()]))
+				.filter(|(claimed, _)| *claimed > 0)
+				.map(|(claimed, card)| u64::from(card) * 100 / (u64::from(claimed) * keep))
 				.min()
 				.unwrap_or(0);
 			assert!(

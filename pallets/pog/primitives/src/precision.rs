@@ -43,6 +43,18 @@ impl Precision {
 	pub const ALL: [Precision; 5] =
 		[Precision::Fp32, Precision::Tf32, Precision::Fp16, Precision::Bf16, Precision::Fp8E4M3];
 
+	/// The precisions a challenge is drawn in. TensorFloat-32 is not one of them: a tf32 element
+	/// (sign, the exponent of 1.0, 10 random mantissa bits from a 16-bit slot) is the fp16 element
+	/// of the same slot, so a tf32 challenge generates the very matrices of the fp16 challenge of
+	/// its seed, and fp16 tensor cores compute it exactly at the fp16 rate (2.01× the tf32 rate on
+	/// an H100). Challenging fp16 proves the same tensor-core path at its own price.
+	pub const CHALLENGED: [Precision; 4] = [Precision::Fp32, Precision::Fp16, Precision::Bf16, Precision::Fp8E4M3];
+
+	/// Whether challenges are drawn in this precision ([`Precision::CHALLENGED`]).
+	pub const fn is_challenged(self) -> bool {
+		!matches!(self, Precision::Tf32)
+	}
+
 	/// Position of this precision in [`Precision::ALL`] (and in a profile's throughput table).
 	pub const fn index(self) -> usize {
 		match self {
@@ -226,6 +238,21 @@ mod tests {
 			let expect = (1.0 + (e & 7) as f32 / 8.0) * if e & 0x80 != 0 { -1.0 } else { 1.0 };
 			assert_eq!(expect, Precision::Fp8E4M3.to_f32(e));
 		}
+	}
+
+	/// The alias behind [`Precision::CHALLENGED`]: every tf32 element is the fp16 element of the
+	/// same random slot, and both take 16-bit slots, so a tf32 challenge is an fp16 challenge.
+	#[test]
+	fn a_tf32_challenge_is_the_fp16_challenge_of_its_seed() {
+		assert_eq!(Precision::Tf32.slot_bits(), Precision::Fp16.slot_bits());
+		assert_eq!(Precision::Tf32.elements_per_block(), Precision::Fp16.elements_per_block());
+		for r in 0..=0xFFFFu32 {
+			let t = Precision::Tf32.to_f32(Precision::Tf32.element_from_random(r));
+			let h = Precision::Fp16.to_f32(Precision::Fp16.element_from_random(r));
+			assert_eq!(t.to_bits(), h.to_bits(), "slot {r:#06x}");
+		}
+		assert!(!Precision::Tf32.is_challenged());
+		assert_eq!(Precision::CHALLENGED.len(), Precision::ALL.iter().filter(|p| p.is_challenged()).count());
 	}
 
 	#[test]

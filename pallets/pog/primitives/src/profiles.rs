@@ -27,7 +27,8 @@ const fn p(name: &'static str, vram_mib: u32, gflops: [u32; 5], tolerance_percen
 }
 
 /// Score points of a verified GPU whose profile expects `gflops`: the mean expected GFLOPS over
-/// the five precisions, a precision the profile lacks counting 0 (rounded down).
+/// the four precisions challenges are drawn in ([`crate::Precision::CHALLENGED`]: not tf32, which
+/// is the fp16 challenge), a precision the profile lacks counting 0 (rounded down).
 ///
 /// Points are the compute a passed challenge proves, whatever precision the round drew: a
 /// challenge of any precision takes the profile's expected time at the profile's rate in it, so
@@ -36,13 +37,14 @@ const fn p(name: &'static str, vram_mib: u32, gflops: [u32; 5], tolerance_percen
 /// profile whose rates are all at least another's never has fewer points, and equal rates give
 /// equal points: no hand-set table.
 pub const fn points(gflops: &[u32; 5]) -> u32 {
+	let challenged = crate::Precision::CHALLENGED;
 	let mut sum = 0u64;
 	let mut i = 0;
-	while i < gflops.len() {
-		sum += gflops[i] as u64;
+	while i < challenged.len() {
+		sum += gflops[challenged[i].index()] as u64;
 		i += 1;
 	}
-	(sum / gflops.len() as u64) as u32
+	(sum / challenged.len() as u64) as u32
 }
 
 impl ProfileFigures {
