@@ -245,7 +245,7 @@ fn give_up(ctx: &Ctx, key: Key, why: &str) -> anyhow::Result<()> {
 	ctx.state.lock().expect("state lock").set(key, Phase::Done { outcome: Outcome::GaveUp })
 }
 
-/// Computes every challenge of `round` on its device and commits the roots in one extrinsic.
+/// Computes every challenge of `round` on its device and commits each root as soon as it is ready.
 async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 	let challenges = ctx.chain.my_challenges().await?;
 	let todo: Vec<ChallengeView<AccountId32>> = challenges
@@ -292,7 +292,11 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 		}
 		let mut roots = Vec::new();
 		for (key, deadline_ms, c) in ready {
-			roots.push((key, deadline_ms, c?));
+			// A GPU whose computation failed is given up alone; the others still commit.
+			match c {
+				Ok(c) => roots.push((key, deadline_ms, c)),
+				Err(e) => give_up(ctx, key, &format!("its computation failed: {e:#}"))?,
+			}
 		}
 		commit_roots(ctx, round, roots).await?;
 	}
