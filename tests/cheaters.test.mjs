@@ -8,18 +8,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
-import { connect, outcomeName, runAgent, sendAndWait, startNode, waitFinalized } from './lib/node.mjs';
+import { connect, outcomeName, runAgent, sendAndWait, startNode, stopAll, waitFinalized } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-cheat-'));
 let node;
 let api;
 const agents = [];
 
-after(async () => {
-  for (const a of agents) await a.stop();
-  if (api) await api.disconnect();
-  if (node) await node.stop();
-});
+after(() => stopAll({ agents, api, node }));
 
 /** Resolve with the first settled outcome of each of `addresses` ('Passed', 'WrongResult', …). */
 function outcomes(addresses, ms) {

@@ -5,15 +5,12 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Keyring } from '@polkadot/api';
-import { connect, sendAndWait, startNode, waitFinalized, waitForEvent } from './lib/node.mjs';
+import { connect, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent } from './lib/node.mjs';
 
 let node;
 let api;
 
-after(async () => {
-  if (api) await api.disconnect();
-  if (node) await node.stop();
-});
+after(() => stopAll({ api, node }));
 
 test('a dev node finalises blocks and starts a round that challenges a new miner', { timeout: 300_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev' });

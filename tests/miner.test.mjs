@@ -5,16 +5,13 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Keyring } from '@polkadot/api';
-import { connect, runAgent, startNode, waitFinalized, waitSettled } from './lib/node.mjs';
+import { connect, runAgent, startNode, stopAll, waitFinalized, waitSettled } from './lib/node.mjs';
 import { audit } from './auditor.mjs';
 
 let node;
 let api;
 
-after(async () => {
-  if (api) await api.disconnect();
-  if (node) await node.stop();
-});
+after(() => stopAll({ api, node }));
 
 test('an honest CPU miner is challenged, verified and scored', { timeout: 420_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev-miner' });

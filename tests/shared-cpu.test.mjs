@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
-import { connect, runAgent, sendAndWait, startNode, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
+import { connect, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-shared-'));
 const keyring = new Keyring({ type: 'sr25519' });
@@ -18,11 +18,7 @@ let node;
 let api;
 const agents = [];
 
-after(async () => {
-  for (const a of agents) await a.stop();
-  if (api) await api.disconnect();
-  if (node) await node.stop();
-});
+after(() => stopAll({ agents, api, node }));
 
 async function register(suri, name, profile, extra = []) {
   const reg = await runAgent(['register', '--url', node.url, '--suri', suri, '--backend', 'cpu', ...(profile ? ['--profile', profile] : []), ...extra],

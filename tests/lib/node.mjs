@@ -187,3 +187,10 @@ export function waitSettled(api, address, ms, what, accept = () => true, round =
     return accept(outcomes[0]) ? { round: e.data.round.toNumber(), outcome: outcomes[0], outcomes } : null;
   }, ms, what);
 }
+
+/** Stops what a test file started, for its `after` hook: its agents, then its API, then its node. */
+export async function stopAll({ agents = [], api, node }) {
+  for (const a of agents) await a.stop();
+  if (api) await api.disconnect();
+  if (node) await node.stop();
+}
