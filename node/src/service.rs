@@ -1,15 +1,14 @@
-//! The node's service: Aura authoring, GRANDPA finality, the transaction pool, RPC and the
+//! The node's service: BABE authoring, GRANDPA finality, the transaction pool, RPC and the
 //! off-chain workers that run pallet-pog's validator duties.
 
 use futures::FutureExt;
 use pog_runtime::{apis::RuntimeApi, opaque::Block};
 use sc_client_api::{Backend, BlockBackend};
-use sc_consensus_aura::{ImportQueueParams, SlotProportion, StartAuraParams};
+use sc_consensus_babe::{BabeBlockImport, BabeLink, BabeWorkerHandle, SlotProportion};
 use sc_consensus_grandpa::SharedVoterState;
 use sc_service::{error::Error as ServiceError, Configuration, TaskManager, WarpSyncConfig};
 use sc_telemetry::{Telemetry, TelemetryWorker};
 use sc_transaction_pool_api::OffchainTransactionPoolFactory;
-use sp_consensus_aura::sr25519::{AuthorityId as AuraId, AuthorityPair as AuraPair};
 use std::{sync::Arc, time::Duration};
 
 /// The full client.
@@ -21,6 +20,22 @@ type FullSelectChain = sc_consensus::LongestChain<FullBackend, Block>;
 /// Blocks between GRANDPA justifications that are imported and generated.
 const GRANDPA_JUSTIFICATION_PERIOD: u32 = 512;
 
+type GrandpaBlockImport = sc_consensus_grandpa::GrandpaBlockImport<FullBackend, Block, FullClient, FullSelectChain>;
+
+/// The inherent data providers of a block: its BABE slot and timestamp (from the wall clock).
+type InherentDataProviders = (sp_consensus_babe::inherents::InherentDataProvider, sp_timestamp::InherentDataProvider);
+
+/// The inherent data providers' factory (the same for authoring and import).
+type CreateInherentDataProviders =
+	fn(
+		<Block as sp_runtime::traits::Block>::Hash,
+		(),
+	) -> futures::future::Ready<Result<InherentDataProviders, Box<dyn std::error::Error + Send + Sync>>>;
+
+/// Block import: BABE's checks (slot claims, VRF, epochs) wrapping GRANDPA's.
+type FullBlockImport =
+	BabeBlockImport<Block, FullClient, GrandpaBlockImport, CreateInherentDataProviders, FullSelectChain>;
+
 /// The parts shared by the node and its subcommands.
 pub type Service = sc_service::PartialComponents<
 	FullClient,
@@ -29,11 +44,27 @@ pub type Service = sc_service::PartialComponents<
 	sc_consensus::DefaultImportQueue<Block>,
 	sc_transaction_pool::TransactionPoolHandle<Block, FullClient>,
 	(
-		sc_consensus_grandpa::GrandpaBlockImport<FullBackend, Block, FullClient, FullSelectChain>,
+		FullBlockImport,
+		BabeLink<Block>,
+		BabeWorkerHandle<Block>,
 		sc_consensus_grandpa::LinkHalf<Block, FullClient, FullSelectChain>,
 		Option<Telemetry>,
 	),
 >;
+
+/// The slot and timestamp of a block built or imported now. The slot duration is the chain's
+/// (`pog_runtime::SLOT_DURATION`; BABE checks it against the runtime's at start).
+fn inherent_data_providers(
+	_parent: <Block as sp_runtime::traits::Block>::Hash,
+	(): (),
+) -> futures::future::Ready<Result<InherentDataProviders, Box<dyn std::error::Error + Send + Sync>>> {
+	let timestamp = sp_timestamp::InherentDataProvider::from_system_time();
+	let slot = sp_consensus_babe::inherents::InherentDataProvider::from_timestamp_and_slot_duration(
+		*timestamp,
+		sp_consensus_babe::SlotDuration::from_millis(pog_runtime::SLOT_DURATION),
+	);
+	futures::future::ready(Ok((slot, timestamp)))
+}
 
 /// Client, backend, import queue and pool.
 pub fn new_partial(config: &Configuration) -> Result<Service, ServiceError> {
@@ -83,28 +114,25 @@ pub fn new_partial(config: &Configuration) -> Result<Service, ServiceError> {
 		telemetry.as_ref().map(|x| x.handle()),
 	)?;
 
-	let cidp_client = client.clone();
-	let import_queue = sc_consensus_aura::import_queue::<AuraPair, _, _, _, _, _>(ImportQueueParams {
-		block_import: grandpa_block_import.clone(),
-		justification_import: Some(Box::new(grandpa_block_import.clone())),
+	let babe_config = sc_consensus_babe::configuration(&*client)?;
+	let (block_import, babe_link) = sc_consensus_babe::block_import(
+		babe_config,
+		grandpa_block_import.clone(),
+		client.clone(),
+		inherent_data_providers as CreateInherentDataProviders,
+		select_chain.clone(),
+		OffchainTransactionPoolFactory::new(transaction_pool.clone()),
+	)?;
+	let slot_duration = babe_link.config().slot_duration();
+	let (import_queue, babe_worker_handle) = sc_consensus_babe::import_queue(sc_consensus_babe::ImportQueueParams {
+		link: babe_link.clone(),
+		block_import: block_import.clone(),
+		justification_import: Some(Box::new(grandpa_block_import)),
 		client: client.clone(),
-		create_inherent_data_providers: move |parent_hash, _| {
-			let cidp_client = cidp_client.clone();
-			async move {
-				let slot_duration = sc_consensus_aura::standalone::slot_duration_at(&*cidp_client, parent_hash)?;
-				let timestamp = sp_timestamp::InherentDataProvider::from_system_time();
-				let slot = sp_consensus_aura::inherents::InherentDataProvider::from_timestamp_and_slot_duration(
-					*timestamp,
-					slot_duration,
-				);
-				Ok((slot, timestamp))
-			}
-		},
+		slot_duration,
 		spawner: &task_manager.spawn_essential_handle(),
 		registry: config.prometheus_registry(),
-		check_for_equivocation: Default::default(),
 		telemetry: telemetry.as_ref().map(|x| x.handle()),
-		compatibility_mode: Default::default(),
 	})?;
 
 	Ok(sc_service::PartialComponents {
@@ -115,7 +143,7 @@ pub fn new_partial(config: &Configuration) -> Result<Service, ServiceError> {
 		keystore_container,
 		select_chain,
 		transaction_pool,
-		other: (grandpa_block_import, grandpa_link, telemetry),
+		other: (block_import, babe_link, babe_worker_handle, grandpa_link, telemetry),
 	})
 }
 
@@ -131,8 +159,15 @@ pub fn new_full<N: sc_network::NetworkBackend<Block, <Block as sp_runtime::trait
 		keystore_container,
 		select_chain,
 		transaction_pool,
-		other: (block_import, grandpa_link, mut telemetry),
+		other: (block_import, babe_link, babe_worker_handle, grandpa_link, mut telemetry),
 	} = new_partial(&config)?;
+
+	// BABE's worker answers epoch queries through this handle and stops when it is dropped; the
+	// node serves no BABE RPC, so a task holds it for the node's lifetime.
+	task_manager.spawn_handle().spawn("babe-worker-handle", None, async move {
+		let _handle = babe_worker_handle;
+		futures::future::pending::<()>().await
+	});
 
 	let mut net_config = sc_network::config::FullNetworkConfiguration::<
 		Block,
@@ -232,33 +267,23 @@ pub fn new_full<N: sc_network::NetworkBackend<Block, <Block as sp_runtime::trait
 			telemetry.as_ref().map(|x| x.handle()),
 		);
 
-		let slot_duration = sc_consensus_aura::slot_duration::<AuraId, _, _>(&*client)?;
-
-		let aura = sc_consensus_aura::start_aura::<AuraPair, _, _, _, _, _, _, _, _, _, _>(StartAuraParams {
-			slot_duration,
+		let babe = sc_consensus_babe::start_babe(sc_consensus_babe::BabeParams {
+			keystore: keystore_container.keystore(),
 			client,
 			select_chain,
+			env: proposer_factory,
 			block_import,
-			proposer_factory,
-			create_inherent_data_providers: move |_, ()| async move {
-				let timestamp = sp_timestamp::InherentDataProvider::from_system_time();
-				let slot = sp_consensus_aura::inherents::InherentDataProvider::from_timestamp_and_slot_duration(
-					*timestamp,
-					slot_duration,
-				);
-				Ok((slot, timestamp))
-			},
-			force_authoring,
-			backoff_authoring_blocks,
-			keystore: keystore_container.keystore(),
 			sync_oracle: sync_service.clone(),
 			justification_sync_link: sync_service.clone(),
+			create_inherent_data_providers: inherent_data_providers as CreateInherentDataProviders,
+			force_authoring,
+			backoff_authoring_blocks,
+			babe_link,
 			block_proposal_slot_portion: SlotProportion::new(2f32 / 3f32),
 			max_block_proposal_slot_portion: None,
 			telemetry: telemetry.as_ref().map(|x| x.handle()),
-			compatibility_mode: Default::default(),
 		})?;
-		task_manager.spawn_essential_handle().spawn_blocking("aura", Some("block-authoring"), aura);
+		task_manager.spawn_essential_handle().spawn_blocking("babe-proposer", Some("block-authoring"), babe);
 	}
 
 	if enable_grandpa {

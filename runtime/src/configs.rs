@@ -3,26 +3,27 @@
 use codec::Encode;
 use frame_support::{
 	derive_impl, parameter_types,
-	traits::{ConstBool, ConstU128, ConstU32, ConstU64, ConstU8, Randomness, VariantCountOf},
+	traits::{ConstU128, ConstU32, ConstU64, ConstU8, Randomness, UnixTime, VariantCountOf},
 	weights::{
 		constants::{ParityDbWeight, WEIGHT_REF_TIME_PER_SECOND},
-		IdentityFee, Weight,
+		ConstantMultiplier, IdentityFee, Weight,
 	},
 };
 use frame_system::limits::{BlockLength, BlockWeights};
-use pallet_transaction_payment::{ConstFeeMultiplier, FungibleAdapter, Multiplier};
-use sp_consensus_aura::sr25519::AuthorityId as AuraId;
+use pallet_transaction_payment::{FungibleAdapter, Multiplier, TargetedFeeAdjustment};
+use sp_core::crypto::Wraps;
 use sp_runtime::{
 	generic::Era,
-	traits::{Hash as _, One, StaticLookup, Verify},
-	Perbill, SaturatedConversion,
+	traits::{Bounded, Hash as _, One, StaticLookup, Verify},
+	FixedPointNumber, Perbill, Perquintill, SaturatedConversion,
 };
 use sp_version::RuntimeVersion;
 
 use super::{
-	AccountId, Aura, Balance, Balances, Block, BlockNumber, Hash, Nonce, PalletInfo, Runtime, RuntimeCall,
+	AccountId, Babe, Balance, Balances, Block, BlockNumber, Hash, Nonce, PalletInfo, Runtime, RuntimeCall,
 	RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask, Signature, SignedPayload, System,
-	Timestamp, TxExtension, UncheckedExtrinsic, EXISTENTIAL_DEPOSIT, SLOT_DURATION, UNIT, VERSION,
+	TxExtension, UncheckedExtrinsic, EPOCH_DURATION_IN_SLOTS, EXISTENTIAL_DEPOSIT, MILLISECS_PER_BLOCK, SLOT_DURATION,
+	UNIT, VERSION,
 };
 
 const NORMAL_DISPATCH_RATIO: Perbill = Perbill::from_percent(75);
@@ -62,12 +63,24 @@ impl frame_system::Config for Runtime {
 	type MaxConsumers = ConstU32<16>;
 }
 
-impl pallet_aura::Config for Runtime {
-	type AuthorityId = AuraId;
+parameter_types! {
+	/// Slots per BABE epoch.
+	pub const EpochDuration: u64 = EPOCH_DURATION_IN_SLOTS;
+	/// Every slot has a block (primary or secondary VRF slots), so the expected block time is the slot.
+	pub const ExpectedBlockTime: u64 = MILLISECS_PER_BLOCK;
+}
+
+impl pallet_babe::Config for Runtime {
+	type EpochDuration = EpochDuration;
+	type ExpectedBlockTime = ExpectedBlockTime;
+	// No session pallet: the genesis validators author every epoch.
+	type EpochChangeTrigger = pallet_babe::SameAuthoritiesForever;
 	type DisabledValidators = ();
+	type WeightInfo = ();
 	type MaxAuthorities = ConstU32<32>;
-	type AllowMultipleBlocksPerSlot = ConstBool<false>;
-	type SlotDuration = pallet_aura::MinimumPeriodTimesTwo<Runtime>;
+	type MaxNominators = ConstU32<0>;
+	type KeyOwnerProof = sp_core::Void;
+	type EquivocationReportSystem = ();
 }
 
 impl pallet_grandpa::Config for Runtime {
@@ -82,7 +95,8 @@ impl pallet_grandpa::Config for Runtime {
 
 impl pallet_timestamp::Config for Runtime {
 	type Moment = u64;
-	type OnTimestampSet = Aura;
+	// BABE refuses a timestamp outside the block's own slot.
+	type OnTimestampSet = Babe;
 	type MinimumPeriod = ConstU64<{ SLOT_DURATION / 2 }>;
 	type WeightInfo = ();
 }
@@ -105,16 +119,28 @@ impl pallet_balances::Config for Runtime {
 }
 
 parameter_types! {
-	pub FeeMultiplier: Multiplier = Multiplier::one();
+	/// 10 µPOG per byte: filling the 3.75 MiB that ordinary transactions may use in a block costs
+	/// 39 POG in length fees alone (docs/protocol.md §9).
+	pub const TransactionByteFee: Balance = UNIT / 100_000;
+	/// The fee multiplier rises while blocks are more than a quarter full (of ordinary weight)…
+	pub const TargetBlockFullness: Perquintill = Perquintill::from_percent(25);
+	/// …by 1 + v·s + v²s²/2 per block, s the excess fullness (Polkadot's v): full blocks double
+	/// the weight fee in about 12,300 blocks (20 hours).
+	pub AdjustmentVariable: Multiplier = Multiplier::saturating_from_rational(75, 1_000_000);
+	/// Fees never fall below the schedule.
+	pub MinimumMultiplier: Multiplier = Multiplier::one();
+	pub MaximumMultiplier: Multiplier = Bounded::max_value();
 }
 
 impl pallet_transaction_payment::Config for Runtime {
 	type RuntimeEvent = RuntimeEvent;
 	type OnChargeTransaction = FungibleAdapter<Balances, ()>;
 	type OperationalFeeMultiplier = ConstU8<5>;
+	/// 1 POG per second of block compute (a picosecond of weight is one unit of 10⁻¹² POG).
 	type WeightToFee = IdentityFee<Balance>;
-	type LengthToFee = IdentityFee<Balance>;
-	type FeeMultiplierUpdate = ConstFeeMultiplier<FeeMultiplier>;
+	type LengthToFee = ConstantMultiplier<Balance, TransactionByteFee>;
+	type FeeMultiplierUpdate =
+		TargetedFeeAdjustment<Self, TargetBlockFullness, AdjustmentVariable, MinimumMultiplier, MaximumMultiplier>;
 	type WeightInfo = pallet_transaction_payment::weights::SubstrateWeight<Runtime>;
 }
 
@@ -124,15 +150,53 @@ impl pallet_sudo::Config for Runtime {
 	type WeightInfo = pallet_sudo::weights::SubstrateWeight<Runtime>;
 }
 
-/// Challenge-seed randomness: the parent block's hash mixed with the subject. Weak — the block
-/// author can bias it by choosing what goes into its block — and documented as such
-/// (docs/protocol.md); a chain with BABE or a VRF beacon plugs a better source in here.
-pub struct ParentHashRandomness;
-impl Randomness<Hash, BlockNumber> for ParentHashRandomness {
+/// PoG's randomness: the VRF output of the block being executed, from its BABE pre-digest.
+///
+/// Only the block's author knows it before the block is published (from the moment the epoch's
+/// randomness is fixed), and it cannot choose it: the VRF is a function of its key, the slot and
+/// the epoch randomness, all fixed before the slot. It can only withhold its block, which lets the
+/// next slot's author draw instead. pallet-pog chains it with every earlier block's output
+/// (`Entropy`), so one author alone learns a draw at most one block early (docs/protocol.md §2).
+pub struct BlockVrfRandomness;
+
+impl BlockVrfRandomness {
+	/// This block's VRF output, as BABE computes it in `on_finalize` (BABE's own per-block
+	/// randomness is the parent's during execution). `None` only for a block without a VRF
+	/// pre-digest, which this chain's epoch configuration (`PrimaryAndSecondaryVRFSlots`) never
+	/// produces after genesis.
+	pub fn current_output() -> Option<sp_consensus_babe::Randomness> {
+		let pre_digest = pallet_babe::Initialized::<Runtime>::get().flatten()?;
+		let signature = pre_digest.vrf_signature()?;
+		let authorities = pallet_babe::Authorities::<Runtime>::get();
+		let (authority, _) = authorities.get(pre_digest.authority_index() as usize)?;
+		let transcript = sp_consensus_babe::make_vrf_transcript(
+			&pallet_babe::Randomness::<Runtime>::get(),
+			pallet_babe::CurrentSlot::<Runtime>::get(),
+			pallet_babe::EpochIndex::<Runtime>::get(),
+		);
+		authority
+			.as_inner_ref()
+			.make_bytes(sp_consensus_babe::RANDOMNESS_VRF_CONTEXT, &transcript, &signature.pre_output)
+			.ok()
+	}
+}
+
+impl Randomness<Hash, BlockNumber> for BlockVrfRandomness {
 	fn random(subject: &[u8]) -> (Hash, BlockNumber) {
-		let parent = System::parent_hash();
-		let n = System::block_number();
-		(Hash::from(sp_runtime::traits::BlakeTwo256::hash_of(&(subject, parent, n))), n.saturating_sub(1))
+		let output = Self::current_output();
+		(sp_runtime::traits::BlakeTwo256::hash_of(&(subject, output)), System::block_number())
+	}
+}
+
+/// PoG's clock: the start of the block's BABE slot. A block author cannot move it (the slot is
+/// the one its VRF or the secondary assignment gave it), whereas a timestamp may sit anywhere in
+/// the 6 s of the slot. Deadlines are checked against it (docs/protocol.md §3).
+pub struct SlotClock;
+
+impl UnixTime for SlotClock {
+	fn now() -> core::time::Duration {
+		let slot: u64 = *pallet_babe::CurrentSlot::<Runtime>::get();
+		core::time::Duration::from_millis(slot.saturating_mul(SLOT_DURATION))
 	}
 }
 
@@ -149,8 +213,8 @@ impl pallet_pog::Config for Runtime {
 	type AuthorityId = pallet_pog::crypto::AuthorityId;
 	type Currency = Balances;
 	type RuntimeHoldReason = RuntimeHoldReason;
-	type TimeProvider = Timestamp;
-	type Randomness = ParentHashRandomness;
+	type TimeProvider = SlotClock;
+	type Randomness = BlockVrfRandomness;
 	type DepositBase = PogDepositBase;
 	type DepositPerGpu = PogDepositPerGpu;
 	type RegistrationFee = PogRegistrationFee;
@@ -211,6 +275,7 @@ where
 			frame_system::CheckNonce::<Runtime>::from(nonce),
 			frame_system::CheckWeight::<Runtime>::new(),
 			pallet_transaction_payment::ChargeTransactionPayment::<Runtime>::from(0),
+			pallet_pog::CheckDuty::<Runtime>::new(),
 		);
 		let raw_payload = SignedPayload::new(call, extension)
 			.map_err(|e| log::warn!(target: pallet_pog::LOG_TARGET, "cannot build the signed payload: {e:?}"))

@@ -5,12 +5,12 @@
 use alloc::{vec, vec::Vec};
 use frame_support::build_struct_json_patch;
 use serde_json::Value;
-use sp_consensus_aura::sr25519::AuthorityId as AuraId;
+use sp_consensus_babe::AuthorityId as BabeId;
 use sp_consensus_grandpa::AuthorityId as GrandpaId;
 use sp_genesis_builder::{self, PresetId};
 use sp_keyring::{Ed25519Keyring, Sr25519Keyring};
 
-use crate::{AccountId, AuraConfig, BalancesConfig, GrandpaConfig, PogConfig, RuntimeGenesisConfig, SudoConfig, UNIT};
+use crate::{AccountId, BabeConfig, BalancesConfig, GrandpaConfig, PogConfig, RuntimeGenesisConfig, SudoConfig, UNIT};
 use pallet_pog::{profiles::default_profiles, ProtocolConfig};
 
 /// Balance of every endowed dev account: one million POG.
@@ -22,11 +22,11 @@ fn testnet_genesis(
 	root: AccountId,
 	config: ProtocolConfig,
 ) -> Value {
-	let aura: Vec<AuraId> = validators.iter().map(|(k, _)| k.public().into()).collect();
+	let babe: Vec<(BabeId, u64)> = validators.iter().map(|(k, _)| (k.public().into(), 1)).collect();
 	let grandpa: Vec<(GrandpaId, u64)> = validators.iter().map(|(_, k)| (k.public().into(), 1)).collect();
 	build_struct_json_patch!(RuntimeGenesisConfig {
 		balances: BalancesConfig { balances: endowed.iter().cloned().map(|a| (a, ENDOWMENT)).collect::<Vec<_>>() },
-		aura: AuraConfig { authorities: aura },
+		babe: BabeConfig { authorities: babe, epoch_config: crate::BABE_GENESIS_EPOCH_CONFIG },
 		grandpa: GrandpaConfig { authorities: grandpa },
 		sudo: SudoConfig { key: Some(root) },
 		pog: PogConfig {

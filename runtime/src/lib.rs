@@ -1,6 +1,6 @@
 //! # PoG chain runtime
 //!
-//! A solochain runtime: Aura block production and GRANDPA finality, Balances, TransactionPayment,
+//! A solochain runtime: BABE block production and GRANDPA finality, Balances, TransactionPayment,
 //! Sudo, and `pallet-pog`, whose validators' off-chain workers issue and verify GPU challenges.
 //! Validators' `pog!` keys are session keys, so `--dev` and `--alice`…`--dave` insert them into the
 //! keystore by themselves.
@@ -71,8 +71,8 @@ pub mod opaque {
 impl_opaque_keys! {
 	/// The session keys of a validator: block authoring, finality, and the PoG off-chain worker.
 	pub struct SessionKeys {
-		/// Aura block authoring.
-		pub aura: Aura,
+		/// BABE block authoring (its VRF outputs are PoG's randomness).
+		pub babe: Babe,
 		/// GRANDPA finality.
 		pub grandpa: Grandpa,
 		/// PoG off-chain worker signing key (`pog!`).
@@ -95,10 +95,21 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 
 /// Target block time: 6 s.
 pub const MILLISECS_PER_BLOCK: u64 = 6000;
-/// Aura slot duration (= block time; cannot change after the chain starts).
+/// BABE slot duration (= target block time; cannot change after the chain starts).
 pub const SLOT_DURATION: u64 = MILLISECS_PER_BLOCK;
 /// Blocks per minute.
 pub const MINUTES: BlockNumber = 60_000 / (MILLISECS_PER_BLOCK as BlockNumber);
+/// BABE epoch length: 10 minutes of slots (cannot change after the chain starts). The epoch
+/// randomness that decides slot leadership is fixed one epoch ahead.
+pub const EPOCH_DURATION_IN_SLOTS: u64 = 10 * MINUTES as u64;
+/// BABE at genesis: a slot has a primary leader with probability 1/4 per validator share, and
+/// every other slot goes to its secondary leader, whose block also carries a VRF output (so
+/// every block has one: PoG's draws never fall back to anything a block author can grind).
+pub const BABE_GENESIS_EPOCH_CONFIG: sp_consensus_babe::BabeEpochConfiguration =
+	sp_consensus_babe::BabeEpochConfiguration {
+		c: (1, 4),
+		allowed_slots: sp_consensus_babe::AllowedSlots::PrimaryAndSecondaryVRFSlots,
+	};
 
 /// Account address format.
 pub type Address = MultiAddress<AccountId, ()>;
@@ -116,6 +127,7 @@ pub type TxExtension = (
 	frame_system::CheckNonce<Runtime>,
 	frame_system::CheckWeight<Runtime>,
 	pallet_transaction_payment::ChargeTransactionPayment<Runtime>,
+	pallet_pog::CheckDuty<Runtime>,
 );
 /// Unchecked extrinsic.
 pub type UncheckedExtrinsic = generic::UncheckedExtrinsic<Address, RuntimeCall, Signature, TxExtension>;
@@ -152,10 +164,12 @@ mod runtime {
 
 	#[runtime::pallet_index(0)]
 	pub type System = frame_system;
+	// BABE comes before pallet-pog: its `on_initialize` reads this block's VRF pre-digest,
+	// which PoG's `on_initialize` turns into randomness.
 	#[runtime::pallet_index(1)]
-	pub type Timestamp = pallet_timestamp;
+	pub type Babe = pallet_babe;
 	#[runtime::pallet_index(2)]
-	pub type Aura = pallet_aura;
+	pub type Timestamp = pallet_timestamp;
 	#[runtime::pallet_index(3)]
 	pub type Grandpa = pallet_grandpa;
 	#[runtime::pallet_index(4)]

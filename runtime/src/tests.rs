@@ -1,11 +1,22 @@
-//! Runtime tests: the genesis presets build and satisfy pallet-pog's invariants, and the
-//! off-chain worker's signed transactions are real, correctly signed extrinsics of this runtime.
+//! Runtime tests: the genesis presets build and satisfy pallet-pog's invariants; PoG's draws come
+//! from BABE's VRF output of their own block; PoG duties go first and fit in a block that tipped
+//! transactions fill; and the off-chain worker's signed transactions are real, correctly signed
+//! extrinsics of this runtime.
 
 use crate::*;
-use codec::Decode;
-use frame_support::traits::Hooks;
+use codec::{Decode, Encode};
+use frame_support::{dispatch::GetDispatchInfo, traits::Hooks};
+use sp_consensus_babe::digests::{PreDigest, SecondaryVRFPreDigest};
 use sp_core::offchain::{testing, OffchainDbExt, OffchainWorkerExt, TransactionPoolExt};
+use sp_core::{crypto::VrfSecret, Pair};
+use sp_keyring::Sr25519Keyring;
 use sp_keystore::{testing::MemoryKeystore, Keystore, KeystoreExt};
+use sp_runtime::{
+	generic::Era,
+	traits::Header as _,
+	transaction_validity::{InvalidTransaction, TransactionSource, TransactionValidityError},
+	DigestItem,
+};
 use sp_runtime::{traits::Checkable, BuildStorage};
 use std::sync::Arc;
 
@@ -36,7 +47,7 @@ fn presets_build_and_satisfy_the_pog_invariants() {
 			assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), validators, "{name}");
 			assert_eq!(pallet_pog::Configuration::<Runtime>::get().committee, committee);
 			assert_eq!(pallet_pog::ProfileCount::<Runtime>::get(), 10);
-			assert_eq!(pallet_aura::Authorities::<Runtime>::get().len(), validators);
+			assert_eq!(pallet_babe::Authorities::<Runtime>::get().len(), validators);
 			Pog::do_try_state().expect("pallet-pog invariants hold at genesis");
 		});
 	}
@@ -128,4 +139,212 @@ fn agent_metadata_is_current() {
 		"offchain-gpu/metadata/pog.scale is stale: run `POG_BLESS_METADATA=1 cargo test -p pog-runtime agent_metadata` \
 		 and rebuild the agent"
 	);
+}
+
+/// The header of block `number` on `parent`, authored in `slot` by BABE authority `index`
+/// (`author`), with a real VRF signature over this chain's transcript for the slot.
+fn babe_header(number: BlockNumber, parent: Hash, slot: u64, author: Sr25519Keyring, index: u32) -> Header {
+	let sign_data = sp_consensus_babe::make_vrf_sign_data(
+		&pallet_babe::Randomness::<Runtime>::get(),
+		slot.into(),
+		pallet_babe::EpochIndex::<Runtime>::get(),
+	);
+	let vrf_signature = author.pair().vrf_sign(&sign_data);
+	let pre =
+		PreDigest::SecondaryVRF(SecondaryVRFPreDigest { authority_index: index, slot: slot.into(), vrf_signature });
+	let digest = sp_runtime::generic::Digest {
+		logs: vec![DigestItem::PreRuntime(sp_consensus_babe::BABE_ENGINE_ID, pre.encode())],
+	};
+	Header::new(number, Default::default(), Default::default(), parent, digest)
+}
+
+const SLOT: u64 = 296_000_000;
+
+/// Bob registers one GPU of profile `profile` before block 1.
+fn register_bob(profile: pallet_pog::ProfileId) -> AccountId {
+	let bob = Sr25519Keyring::Bob.to_account_id();
+	let claims = vec![pallet_pog::GpuClaim { profile, count: 1, uuids: vec![[7u8; 16]].try_into().unwrap() }];
+	Pog::register_miner(RuntimeOrigin::signed(bob.clone()), claims.try_into().unwrap(), Default::default())
+		.expect("Bob registers");
+	bob
+}
+
+/// Everything PoG draws in a block.
+#[derive(Debug, PartialEq)]
+struct Draws {
+	entropy: [u8; 32],
+	round_seed: [u8; 32],
+	gpu_seed: [u8; 32],
+	sample_seed: [u8; 32],
+	leaves: Vec<u32>,
+}
+
+/// What block 1 of the `local_testnet` chain draws when `author` (BABE authority `index`) authors
+/// it on `parent`: once as the start of round 1 (its start window forced to block 1), once as the
+/// block that closes round 1's commit window with Bob's H100 committed. The state before the block
+/// is the same in every call.
+fn draws_of_block_one(author: Sr25519Keyring, index: u32, parent: Hash) -> Draws {
+	let storage = preset_storage("local_testnet");
+	let (entropy, round_seed, gpu_seed) = sp_io::TestExternalities::new(storage.clone()).execute_with(|| {
+		let bob = register_bob(0);
+		let mut round = Pog::round();
+		round.next_start = (1, 1);
+		pallet_pog::Round::<Runtime>::put(&round);
+		Executive::initialize_block(&babe_header(1, parent, SLOT, author, index));
+		assert!(configs::BlockVrfRandomness::current_output().is_some(), "block 1 carries a VRF output");
+		let round = Pog::round();
+		assert_eq!((round.index, round.phase), (1, pallet_pog::RoundPhase::Commit), "block 1 starts round 1");
+		let info = pallet_pog::Miners::<Runtime>::get(&bob).unwrap();
+		let params = Pog::challenge_params(&round, &bob, &info, 0).unwrap();
+		(pallet_pog::Entropy::<Runtime>::get(), round.seed, params.seed)
+	});
+	let (sample_seed, leaves) = sp_io::TestExternalities::new(storage).execute_with(|| {
+		let bob = register_bob(0);
+		let mut round = Pog::round();
+		round.index = 1;
+		round.phase = pallet_pog::RoundPhase::Commit;
+		round.seed = [9; 32];
+		round.committed = 1;
+		round.commit_close_ms = 0;
+		pallet_pog::Round::<Runtime>::put(&round);
+		let info = pallet_pog::Miners::<Runtime>::get(&bob).unwrap();
+		let params = Pog::challenge_params(&round, &bob, &info, 0).unwrap();
+		let commitment = pallet_pog::Commitment { params, root: [2; 32], committed_ms: 0, report: Default::default() };
+		pallet_pog::Commitments::<Runtime>::insert(
+			1,
+			&bob,
+			sp_runtime::BoundedVec::truncate_from(vec![Some(commitment.clone())]),
+		);
+		Executive::initialize_block(&babe_header(1, parent, SLOT, author, index));
+		let selection = Pog::round().selection.expect("block 1 draws the sample");
+		(selection.seed, Pog::leaves_for(&selection, &commitment))
+	});
+	Draws { entropy, round_seed, gpu_seed, sample_seed, leaves }
+}
+
+/// Issue 11: a draw is a function of its own block's VRF output, not of anything known before the
+/// block (the state and the parent are the same in every run), and not of the parent hash, which
+/// an author could grind.
+#[test]
+fn draws_come_from_the_vrf_output_of_their_own_block() {
+	let by_alice = draws_of_block_one(Sr25519Keyring::Alice, 0, Hash::repeat_byte(1));
+	let by_bob = draws_of_block_one(Sr25519Keyring::Bob, 1, Hash::repeat_byte(1));
+	// Same pre-block state, same parent, same slot and number: only the VRF output differs.
+	assert_ne!(by_alice.entropy, by_bob.entropy);
+	assert_ne!(by_alice.round_seed, by_bob.round_seed);
+	assert_ne!(by_alice.gpu_seed, by_bob.gpu_seed);
+	assert_ne!(by_alice.sample_seed, by_bob.sample_seed);
+	let (mut a, mut b) = (by_alice.leaves.clone(), by_bob.leaves.clone());
+	a.sort_unstable();
+	b.sort_unstable();
+	assert!(a.len() >= 2 && a != b, "two VRF outputs open different leaves: {a:?} / {b:?}");
+	// A different parent hash (anything an author can grind in the previous header) changes nothing.
+	assert_eq!(by_alice, draws_of_block_one(Sr25519Keyring::Alice, 0, Hash::repeat_byte(2)));
+}
+
+/// A signed extrinsic of this runtime from `who` with `nonce` and `tip`, immortal.
+fn signed(who: Sr25519Keyring, call: RuntimeCall, nonce: Nonce, tip: Balance) -> UncheckedExtrinsic {
+	let extension: TxExtension = (
+		frame_system::CheckNonZeroSender::<Runtime>::new(),
+		frame_system::CheckSpecVersion::<Runtime>::new(),
+		frame_system::CheckTxVersion::<Runtime>::new(),
+		frame_system::CheckGenesis::<Runtime>::new(),
+		frame_system::CheckMortality::<Runtime>::from(Era::Immortal),
+		frame_system::CheckNonce::<Runtime>::from(nonce),
+		frame_system::CheckWeight::<Runtime>::new(),
+		pallet_transaction_payment::ChargeTransactionPayment::<Runtime>::from(tip),
+		pallet_pog::CheckDuty::<Runtime>::new(),
+	);
+	let payload = SignedPayload::new(call, extension).expect("payload");
+	let signature = payload.using_encoded(|p| who.pair().sign(p));
+	let (call, extension, _) = payload.deconstruct();
+	UncheckedExtrinsic::new_signed(call, who.to_account_id().into(), signature.into(), extension)
+}
+
+/// Issue 11: with every ordinary byte of a block bought by transactions tipping 1,000 POG each,
+/// a miner's commit still outranks them in the pool and still fits in the block; the same commit
+/// from an account with nothing due is refused before it reaches a block; filling one block's
+/// ordinary space costs at least 39 POG in fees.
+#[test]
+fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
+	sp_io::TestExternalities::new(preset_storage("development")).execute_with(|| {
+		let bob = register_bob(9);
+		let mut round = Pog::round();
+		round.next_start = (1, 1);
+		pallet_pog::Round::<Runtime>::put(&round);
+		Executive::initialize_block(&babe_header(1, Hash::repeat_byte(1), SLOT, Sr25519Keyring::Alice, 0));
+		assert_eq!(Pog::round().phase, pallet_pog::RoundPhase::Commit);
+		let parent = frame_system::BlockHash::<Runtime>::get(0);
+
+		let roots = vec![pallet_pog::RootCommit { gpu: 0, root: [5; 32], report: Default::default() }];
+		let commit = RuntimeCall::Pog(pallet_pog::Call::commit_roots { round: 1, roots: roots.try_into().unwrap() });
+		let remark = |nonce| {
+			signed(
+				Sr25519Keyring::Charlie,
+				RuntimeCall::System(SystemCall::remark { remark: vec![7; 100_000] }),
+				nonce,
+				1_000 * UNIT,
+			)
+		};
+
+		// Priority: the duty is first, whatever the tip of an ordinary transaction.
+		let ordinary = Executive::validate_transaction(TransactionSource::External, remark(0), parent).unwrap();
+		let duty = Executive::validate_transaction(
+			TransactionSource::External,
+			signed(Sr25519Keyring::Bob, commit.clone(), 0, 0),
+			parent,
+		)
+		.expect("Bob has a commit due");
+		assert_eq!(duty.priority, pallet_pog::DUTY_PRIORITY);
+		assert!(duty.priority > ordinary.priority);
+
+		// Nothing due, refused with the pallet error's index.
+		let not_registered = pallet_pog::Error::<Runtime>::NotRegistered;
+		let code = match sp_runtime::DispatchError::from(not_registered) {
+			sp_runtime::DispatchError::Module(e) => e.error[0],
+			_ => unreachable!(),
+		};
+		assert_eq!(
+			Executive::validate_transaction(
+				TransactionSource::External,
+				signed(Sr25519Keyring::Dave, commit.clone(), 0, 0),
+				parent
+			),
+			Err(TransactionValidityError::Invalid(InvalidTransaction::Custom(code)))
+		);
+
+		// Fill the block's ordinary space with tipped remarks until it refuses another.
+		let free = |who: &AccountId| pallet_balances::Pallet::<Runtime>::free_balance(who);
+		let charlie = Sr25519Keyring::Charlie.to_account_id();
+		let before = free(&charlie);
+		let mut filled = 0u32;
+		loop {
+			match Executive::apply_extrinsic(remark(filled)) {
+				Ok(result) => {
+					result.expect("a remark dispatches");
+					filled += 1;
+				},
+				Err(TransactionValidityError::Invalid(InvalidTransaction::ExhaustsResources)) => break,
+				Err(e) => panic!("unexpected: {e:?}"),
+			}
+		}
+		assert!(filled >= 30, "{filled} remarks of 100 kB fill the ordinary length");
+		let fees = before - free(&charlie) - u128::from(filled) * 1_000 * UNIT;
+		assert!(fees >= 35 * UNIT, "filling one block's ordinary space costs {fees} (without tips)");
+		let info = commit.get_dispatch_info();
+		assert_eq!(info.class, frame_support::dispatch::DispatchClass::Operational);
+
+		// The duty still fits, and lands.
+		Executive::apply_extrinsic(signed(Sr25519Keyring::Bob, commit.clone(), 0, 0))
+			.expect("the commit is valid")
+			.expect("the commit dispatches");
+		assert!(pallet_pog::Commitments::<Runtime>::get(1, &bob).unwrap()[0].is_some());
+		// Once done, the same duty is no longer due.
+		assert!(Executive::validate_transaction(
+			TransactionSource::External,
+			signed(Sr25519Keyring::Bob, commit, 1, 0),
+			parent
+		)
+		.is_err());
+	});
 }

@@ -19,6 +19,8 @@
 //! - Each revealed challenge goes to a **committee** of validators chosen by hash ranking
 //!   ([`verification`]); their off-chain workers ([`offchain`]) recompute sampled entries exactly
 //!   and submit signed verdicts; ⌊2c/3⌋+1 matching verdicts finalise it.
+//! - Commits, reveals and verdicts are **duties** ([`duty`]): `Operational` dispatches with the
+//!   highest pool priority, refused before they reach a block when nothing is due.
 //! - When the verdict window is over every miner is **settled** ([`miners`], [`scoring`]), a
 //!   bounded number per block: a missed commit, a missed reveal or a failed verification slashes
 //!   part of the GPU's deposit; a pass credits the GPU, which keeps the credit while it commits
@@ -35,6 +37,7 @@ pub use pallet::*;
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
 mod config;
+pub mod duty;
 #[cfg(any(feature = "try-runtime", test))]
 mod invariants;
 pub mod miners;
@@ -51,6 +54,7 @@ pub mod verification;
 mod views;
 pub mod weights;
 
+pub use duty::{CheckDuty, DUTY_PRIORITY};
 pub use types::*;
 pub use weights::WeightInfo;
 
@@ -117,6 +121,8 @@ pub mod pallet {
 	pub type ClaimsOf<T> = BoundedVec<ClaimOf<T>, <T as Config>::MaxClaims>;
 	/// Roots as passed to `commit_roots`.
 	pub type RootsOf<T> = BoundedVec<RootCommit, <T as Config>::MaxGpusPerMiner>;
+	/// One miner's commitments in a round, in GPU order (`None`: not committed).
+	pub type CommitmentsOf<T> = BoundedVec<Option<Commitment>, <T as Config>::MaxGpusPerMiner>;
 	/// Openings as passed to `reveal_openings`.
 	pub type OpeningsOf<T> = BoundedVec<Opening, <T as Config>::MaxOpenings>;
 	/// Outcomes of one miner's GPUs in a round, in GPU order.
@@ -218,16 +224,17 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Round<T: Config> = StorageValue<_, RoundOf<T>, OptionQuery>;
 
+	/// The entropy chain: E(n) = BLAKE2(E(n−1), this block's randomness), mixed in at the start
+	/// of every block. Every draw of block n (round start, seeds, sample, openings) comes from
+	/// E(n), so knowing it before block n−1 is published takes knowing the randomness of both
+	/// blocks (with BABE: authoring both; docs/protocol.md §2).
+	#[pallet::storage]
+	pub type Entropy<T> = StorageValue<_, Hash32, ValueQuery>;
+
 	/// Committed roots per round and miner, one slot per GPU index.
 	#[pallet::storage]
-	pub type Commitments<T: Config> = StorageDoubleMap<
-		_,
-		Twox64Concat,
-		RoundIndex,
-		Blake2_128Concat,
-		T::AccountId,
-		BoundedVec<Option<Commitment>, T::MaxGpusPerMiner>,
-	>;
+	pub type Commitments<T: Config> =
+		StorageDoubleMap<_, Twox64Concat, RoundIndex, Blake2_128Concat, T::AccountId, CommitmentsOf<T>>;
 
 	/// Revealed challenges: sample seed, committee, verdicts and status.
 	#[pallet::storage]
@@ -582,7 +589,8 @@ pub mod pallet {
 	#[pallet::hooks]
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
 		fn on_initialize(n: BlockNumberFor<T>) -> Weight {
-			Self::advance_round(n)
+			Self::mix_entropy();
+			Self::advance_round(n).saturating_add(T::DbWeight::get().reads_writes(1, 1))
 		}
 
 		fn on_finalize(n: BlockNumberFor<T>) {
@@ -634,18 +642,19 @@ pub mod pallet {
 		}
 
 		/// Miner: commit the Merkle roots of its GPUs' results in `round`, each before its own
-		/// deadline (several calls may split the GPUs; each GPU commits once).
+		/// deadline (several calls may split the GPUs; each GPU commits once). A duty
+		/// ([`duty::CheckDuty`]): first in the pool, refused there when nothing is left to commit.
 		#[pallet::call_index(3)]
-		#[pallet::weight(T::WeightInfo::commit_roots(roots.len() as u32))]
+		#[pallet::weight((T::WeightInfo::commit_roots(roots.len() as u32), DispatchClass::Operational))]
 		pub fn commit_roots(origin: OriginFor<T>, round: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			Self::do_commit(who, round, roots)
 		}
 
 		/// Miner: reveal a selected GPU's sampled leaves with their Merkle proofs, in sample order,
-		/// within the reveal window.
+		/// within the reveal window. A duty ([`duty::CheckDuty`]).
 		#[pallet::call_index(4)]
-		#[pallet::weight(T::WeightInfo::reveal_openings(openings.len() as u32))]
+		#[pallet::weight((T::WeightInfo::reveal_openings(openings.len() as u32), DispatchClass::Operational))]
 		pub fn reveal_openings(
 			origin: OriginFor<T>,
 			round: RoundIndex,
@@ -656,9 +665,9 @@ pub mod pallet {
 			Self::do_reveal(who, round, gpu, openings)
 		}
 
-		/// Committee member: submit a verdict on a revealed challenge.
+		/// Committee member: submit a verdict on a revealed challenge. A duty ([`duty::CheckDuty`]).
 		#[pallet::call_index(5)]
-		#[pallet::weight(T::WeightInfo::submit_verdict(T::MaxValidators::get()))]
+		#[pallet::weight((T::WeightInfo::submit_verdict(T::MaxValidators::get()), DispatchClass::Operational))]
 		pub fn submit_verdict(
 			origin: OriginFor<T>,
 			round: RoundIndex,
@@ -667,7 +676,6 @@ pub mod pallet {
 			verdict: Verdict,
 		) -> DispatchResult {
 			let who = ensure_signed(origin)?;
-			Self::ensure_validator(&who)?;
 			Self::do_verdict(who, round, miner, gpu, verdict)
 		}
 

@@ -53,12 +53,16 @@ impl<T: Config> Pallet<T> {
 		out
 	}
 
-	/// Fresh randomness for `purpose` in this block: the runtime's randomness source and the
-	/// parent block hash, hashed together with `index`.
+	/// Extends the entropy chain with this block's randomness (first thing in `on_initialize`).
+	pub(crate) fn mix_entropy() {
+		let (random, _) = T::Randomness::random(b"pog/entropy");
+		Entropy::<T>::mutate(|e| *e = sp_io::hashing::blake2_256(&(*e, random).encode()));
+	}
+
+	/// Randomness for `purpose` in this block: the entropy chain (never a block hash, which a
+	/// block author can grind), hashed with the purpose and the round `index`.
 	fn block_randomness(purpose: &[u8], index: RoundIndex) -> Hash32 {
-		let (random, _) = T::Randomness::random(&(purpose, index).encode());
-		let parent = frame_system::Pallet::<T>::parent_hash();
-		sp_io::hashing::blake2_256(&(purpose, random, parent, index).encode())
+		sp_io::hashing::blake2_256(&(purpose, Entropy::<T>::get(), index).encode())
 	}
 
 	/// Refuses a change of what challenges are derived from (profiles, configuration) while a
@@ -230,8 +234,15 @@ impl<T: Config> Pallet<T> {
 		})
 	}
 
-	pub(crate) fn do_commit(who: T::AccountId, index: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
-		let mut round = Self::round();
+	/// What a commit of `roots` by `who` in round `index` needs before its roots are checked one by
+	/// one: the round's commit phase, a miner taking part, and a GPU among `roots` it has not
+	/// committed yet. Returns the round, the miner and its commitment slots.
+	pub(crate) fn commit_due(
+		who: &T::AccountId,
+		index: RoundIndex,
+		roots: &[RootCommit],
+	) -> Result<(RoundOf<T>, MinerOf<T>, CommitmentsOf<T>), DispatchError> {
+		let round = Self::round();
 		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
 		match round.phase {
 			RoundPhase::Commit => {},
@@ -240,11 +251,20 @@ impl<T: Config> Pallet<T> {
 			RoundPhase::Reveal | RoundPhase::Settle => return Err(Error::<T>::DeadlinePassed.into()),
 		}
 		ensure!(!roots.is_empty(), Error::<T>::NoRoots);
-		let info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
+		let info = Miners::<T>::get(who).ok_or(Error::<T>::NotRegistered)?;
 		ensure!(info.takes_part_in(index), Error::<T>::NotTakingPart);
 		let gpus = info.gpu_count();
-		let mut slots = Commitments::<T>::get(index, &who)
+		let slots = Commitments::<T>::get(index, who)
 			.unwrap_or_else(|| BoundedVec::truncate_from(alloc::vec![None; gpus as usize]));
+		// An unknown GPU passes here and is refused by name (`UnknownGpu`) in `do_commit`.
+		let open = roots.iter().any(|r| slots.get(r.gpu as usize).is_none_or(|s| s.is_none()));
+		ensure!(open, Error::<T>::AlreadyCommitted);
+		Ok((round, info, slots))
+	}
+
+	pub(crate) fn do_commit(who: T::AccountId, index: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
+		let (mut round, info, mut slots) = Self::commit_due(&who, index, &roots)?;
+		let gpus = info.gpu_count();
 		let now_ms = Self::now_ms();
 		let seen_ms = now_ms.saturating_sub(round.start_ms);
 		let mut landed = Vec::with_capacity(roots.len());

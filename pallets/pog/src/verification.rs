@@ -9,6 +9,7 @@
 use alloc::vec::Vec;
 use codec::Encode;
 use frame_support::{ensure, pallet_prelude::*};
+use frame_system::pallet_prelude::BlockNumberFor;
 use pog_primitives::commitment;
 
 use crate::{pallet::*, types::*};
@@ -56,22 +57,33 @@ impl<T: Config> Pallet<T> {
 		members.saturating_mul(2) / 3 + 1
 	}
 
+	/// What a reveal by `who` of its GPU `gpu` in round `index` needs before its openings are
+	/// checked: the reveal window open, the GPU committed and selected, and no reveal yet.
+	pub(crate) fn reveal_due(
+		who: &T::AccountId,
+		index: RoundIndex,
+		gpu: GpuIndex,
+	) -> Result<(Selection<BlockNumberFor<T>>, Commitment), DispatchError> {
+		let round = Self::round();
+		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
+		ensure!(round.phase == RoundPhase::Reveal, Error::<T>::WrongPhase);
+		let selection = round.selection.ok_or(Error::<T>::WrongPhase)?;
+		ensure!(Self::now() <= selection.reveal_deadline, Error::<T>::RevealWindowClosed);
+		let commitment = Commitments::<T>::get(index, who)
+			.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
+			.ok_or(Error::<T>::NotCommitted)?;
+		ensure!(Self::is_selected(&selection, who, gpu), Error::<T>::NotSelected);
+		ensure!(!Verifications::<T>::contains_key((index, who, gpu)), Error::<T>::AlreadyRevealed);
+		Ok((selection, commitment))
+	}
+
 	pub(crate) fn do_reveal(
 		who: T::AccountId,
 		index: RoundIndex,
 		gpu: GpuIndex,
 		openings: OpeningsOf<T>,
 	) -> DispatchResult {
-		let round = Self::round();
-		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
-		ensure!(round.phase == RoundPhase::Reveal, Error::<T>::WrongPhase);
-		let selection = round.selection.ok_or(Error::<T>::WrongPhase)?;
-		ensure!(Self::now() <= selection.reveal_deadline, Error::<T>::RevealWindowClosed);
-		let commitment = Commitments::<T>::get(index, &who)
-			.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
-			.ok_or(Error::<T>::NotCommitted)?;
-		ensure!(Self::is_selected(&selection, &who, gpu), Error::<T>::NotSelected);
-		ensure!(!Verifications::<T>::contains_key((index, &who, gpu)), Error::<T>::AlreadyRevealed);
+		let (selection, commitment) = Self::reveal_due(&who, index, gpu)?;
 		let expected = Self::leaves_for(&selection, &commitment);
 		ensure!(openings.len() == expected.len(), Error::<T>::WrongOpeningCount);
 		for (opening, leaf) in openings.iter().zip(expected) {
@@ -103,6 +115,27 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
+	/// What a verdict by `who` on `miner`'s GPU `gpu` in round `index` needs before the verdict
+	/// itself is checked: a validator on the challenge's committee, the verdict window open, and
+	/// no vote from `who` yet. Returns the verification record.
+	pub(crate) fn verdict_due(
+		who: &T::AccountId,
+		index: RoundIndex,
+		miner: &T::AccountId,
+		gpu: GpuIndex,
+	) -> Result<VerificationOf<T>, DispatchError> {
+		Self::ensure_validator(who)?;
+		let round = Self::round();
+		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
+		let selection = round.selection.ok_or(Error::<T>::WrongPhase)?;
+		ensure!(round.phase == RoundPhase::Reveal, Error::<T>::VerdictWindowClosed);
+		ensure!(Self::now() <= selection.verdict_deadline, Error::<T>::VerdictWindowClosed);
+		let v = Verifications::<T>::get((index, miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
+		ensure!(v.committee.contains(who), Error::<T>::NotInCommittee);
+		ensure!(!v.votes.iter().any(|(x, _)| x == who), Error::<T>::AlreadyVoted);
+		Ok(v)
+	}
+
 	pub(crate) fn do_verdict(
 		who: T::AccountId,
 		index: RoundIndex,
@@ -110,14 +143,7 @@ impl<T: Config> Pallet<T> {
 		gpu: GpuIndex,
 		verdict: Verdict,
 	) -> DispatchResult {
-		let round = Self::round();
-		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
-		let selection = round.selection.ok_or(Error::<T>::WrongPhase)?;
-		ensure!(round.phase == RoundPhase::Reveal, Error::<T>::VerdictWindowClosed);
-		ensure!(Self::now() <= selection.verdict_deadline, Error::<T>::VerdictWindowClosed);
-		let mut v = Verifications::<T>::get((index, &miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
-		ensure!(v.committee.contains(&who), Error::<T>::NotInCommittee);
-		ensure!(!v.votes.iter().any(|(x, _)| x == &who), Error::<T>::AlreadyVoted);
+		let mut v = Self::verdict_due(&who, index, &miner, gpu)?;
 		let opened = Openings::<T>::get((index, &miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
 		let consistent = match verdict.failed_leaf {
 			None => verdict.passed,
