@@ -120,7 +120,7 @@ impl pallet_balances::Config for Runtime {
 
 parameter_types! {
 	/// 10 µPOG per byte: filling the 3.75 MiB that ordinary transactions may use in a block costs
-	/// 39 POG in length fees alone (docs/protocol.md §9).
+	/// 39 POG in length fees alone (docs/protocol.md §15).
 	pub const TransactionByteFee: Balance = UNIT / 100_000;
 	/// The fee multiplier rises while blocks are more than a quarter full (of ordinary weight)…
 	pub const TargetBlockFullness: Perquintill = Perquintill::from_percent(25);
@@ -156,7 +156,7 @@ impl pallet_sudo::Config for Runtime {
 /// randomness is fixed), and it cannot choose it: the VRF is a function of its key, the slot and
 /// the epoch randomness, all fixed before the slot. It can only withhold its block, which lets the
 /// next slot's author draw instead. pallet-pog chains it with every earlier block's output
-/// (`Entropy`), so one author alone learns a draw at most one block early (docs/protocol.md §2).
+/// (`Entropy`), so one author alone learns a draw at most one block early (docs/protocol.md, 'Randomness').
 pub struct BlockVrfRandomness;
 
 impl BlockVrfRandomness {
@@ -190,7 +190,7 @@ impl Randomness<Hash, BlockNumber> for BlockVrfRandomness {
 
 /// PoG's clock: the start of the block's BABE slot. A block author cannot move it (the slot is
 /// the one its VRF or the secondary assignment gave it), whereas a timestamp may sit anywhere in
-/// the 6 s of the slot. Deadlines are checked against it (docs/protocol.md §3).
+/// the 6 s of the slot. Deadlines are checked against it (docs/protocol.md §6).
 pub struct SlotClock;
 
 impl UnixTime for SlotClock {

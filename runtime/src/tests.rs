@@ -129,7 +129,10 @@ fn off_chain_worker_submits_signed_extrinsics_of_this_runtime() {
 fn agent_metadata_is_current() {
 	let metadata = Runtime::metadata_at_version(15).expect("the runtime serves metadata v15");
 	let current: &[u8] = &metadata;
-	let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../offchain-gpu/metadata/pog.scale");
+	// The checkout the test runs in (Cargo sets it at run time too): the compile-time path is stale
+	// when the shared target directory last built this binary in another checkout.
+	let dir = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
+	let path = std::path::PathBuf::from(dir).join("../offchain-gpu/metadata/pog.scale");
 	if std::env::var_os("POG_BLESS_METADATA").is_some() {
 		std::fs::write(&path, current).expect("write the agent's metadata");
 	}

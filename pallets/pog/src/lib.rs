@@ -227,7 +227,7 @@ pub mod pallet {
 	/// The entropy chain: E(n) = BLAKE2(E(n−1), this block's randomness), mixed in at the start
 	/// of every block. Every draw of block n (round start, seeds, sample, openings) comes from
 	/// E(n), so knowing it before block n−1 is published takes knowing the randomness of both
-	/// blocks (with BABE: authoring both; docs/protocol.md §2).
+	/// blocks (with BABE: authoring both; docs/protocol.md, 'Randomness').
 	#[pallet::storage]
 	pub type Entropy<T> = StorageValue<_, Hash32, ValueQuery>;
 

@@ -29,6 +29,9 @@ use crate::{pallet::*, types::*, weights::WeightInfo};
 /// removed in idle time; events keep the whole history).
 pub const KEPT_ROUNDS: RoundIndex = 4;
 
+/// What a commit is checked against: the round, the miner and its commitment slots.
+pub(crate) type CommitContext<T> = (RoundOf<T>, MinerOf<T>, CommitmentsOf<T>);
+
 impl<T: Config> Pallet<T> {
 	/// Current block number.
 	pub(crate) fn now() -> BlockNumberFor<T> {
@@ -241,7 +244,7 @@ impl<T: Config> Pallet<T> {
 		who: &T::AccountId,
 		index: RoundIndex,
 		roots: &[RootCommit],
-	) -> Result<(RoundOf<T>, MinerOf<T>, CommitmentsOf<T>), DispatchError> {
+	) -> Result<CommitContext<T>, DispatchError> {
 		let round = Self::round();
 		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
 		match round.phase {

@@ -1201,3 +1201,87 @@ fn the_validator_count_bounds_committees() {
 		assert_eq!(Pog::committee_for(&seed, &account("Miner1"), 0).len(), 2);
 	});
 }
+
+/// Issue 11: `CheckDuty` gives each duty the highest priority and a pool tag while it is owed, and
+/// refuses it with the dispatch's own error index once it is not: commits outside the commit phase,
+/// from an account not taking part, or for GPUs all committed; reveals of unselected or already
+/// revealed GPUs; verdicts from validators off the committee or that already voted. Other calls
+/// pass through untouched.
+#[test]
+fn duties_are_first_while_owed_and_refused_once_not() {
+	use crate::duty::{CheckDuty, DUTY_PRIORITY};
+	use frame_support::dispatch::GetDispatchInfo;
+	use sp_runtime::{
+		traits::DispatchTransaction,
+		transaction_validity::{InvalidTransaction, TransactionSource, TransactionValidityError},
+	};
+	let check = |who: AccountId, call: Call<Test>| {
+		let call = RuntimeCall::Pog(call);
+		CheckDuty::<Test>::new()
+			.validate_only(
+				RuntimeOrigin::signed(who),
+				&call,
+				&call.get_dispatch_info(),
+				0,
+				TransactionSource::External,
+				0,
+			)
+			.map(|(valid, _, _)| valid)
+	};
+	let refused = |e: Error<Test>| {
+		let DispatchError::Module(m) = DispatchError::from(e) else { unreachable!() };
+		Err(TransactionValidityError::Invalid(InvalidTransaction::Custom(m.error[0])))
+	};
+	new_test_ext().execute_with(|| {
+		let (m, stranger) = (account("Miner1"), account("Miner2"));
+		register_cpu_miner(m, &[uuid(1), uuid(2)]);
+		let roots = |gpus: &[GpuIndex]| -> RootsOf<Test> {
+			gpus.iter()
+				.map(|g| RootCommit { gpu: *g, root: [1; 32], report: Default::default() })
+				.collect::<Vec<_>>()
+				.try_into()
+				.unwrap()
+		};
+		// Idle: nothing to commit yet.
+		assert_eq!(check(m, Call::commit_roots { round: 1, roots: roots(&[0]) }), refused(Error::WrongRound));
+		next_round();
+		let index = Pog::round().index;
+		let valid = check(m, Call::commit_roots { round: index, roots: roots(&[0, 1]) }).expect("a commit is due");
+		assert_eq!(valid.priority, DUTY_PRIORITY);
+		assert_eq!(valid.provides.len(), 2, "one pool tag per GPU");
+		assert_eq!(
+			check(stranger, Call::commit_roots { round: index, roots: roots(&[0]) }),
+			refused(Error::NotRegistered)
+		);
+		let r = answer(m, Compute::Honest);
+		assert_eq!(check(m, Call::commit_roots { round: index, roots: roots(&[1]) }), refused(Error::AlreadyCommitted));
+
+		run_until(RoundPhase::Reveal);
+		assert_eq!(check(m, Call::commit_roots { round: index, roots: roots(&[0]) }), refused(Error::DeadlinePassed));
+		let openings = openings_for(m, 0, &r[0]);
+		assert!(check(m, Call::reveal_openings { round: index, gpu: 0, openings: openings.clone() }).is_ok());
+		assert_eq!(
+			check(stranger, Call::reveal_openings { round: index, gpu: 0, openings: openings.clone() }),
+			refused(Error::NotCommitted)
+		);
+		assert_ok!(reveal(m, 0, &r[0]));
+		assert_eq!(check(m, Call::reveal_openings { round: index, gpu: 0, openings }), refused(Error::AlreadyRevealed));
+
+		let member = committee(m, 0)[0];
+		let verdict = false_verdict(true, None);
+		assert!(check(member, Call::submit_verdict { round: index, miner: m, gpu: 0, verdict }).is_ok());
+		assert_eq!(
+			check(stranger, Call::submit_verdict { round: index, miner: m, gpu: 0, verdict }),
+			refused(Error::NotValidator)
+		);
+		assert_ok!(Pog::submit_verdict(RuntimeOrigin::signed(member), index, m, 0, verdict));
+		assert_eq!(
+			check(member, Call::submit_verdict { round: index, miner: m, gpu: 0, verdict }),
+			refused(Error::AlreadyVoted)
+		);
+
+		// Not a duty: no priority, no refusal.
+		let other = check(stranger, Call::deregister_miner {}).expect("not a duty");
+		assert_eq!(other.priority, 0);
+	});
+}
