@@ -1,19 +1,27 @@
 // Integration test: the offchain-gpu agent (CPU backend, cpu-reference profile) registers on a dev
 // node through subxt, answers its challenge (compute, commit, reveal) and is verified by Alice's
 // off-chain worker; its score and the agent's `status` show it. Bad input gets clear errors.
+// The round runs under a bounded flood of tipped remarks that fills the ordinary space of every
+// block (issue 11): commits, reveals and verdicts are Operational duties with the highest pool
+// priority, so they still land in their windows (before, a 10⁻⁸ POG tip outranked a commit).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Keyring } from '@polkadot/api';
 import { connect, runAgent, startNode, stopAll, waitFinalized, waitSettled } from './lib/node.mjs';
+import { ORDINARY_BYTES, REMARK_BYTES, startFlood } from './lib/flood.mjs';
 import { audit } from './auditor.mjs';
 
 let node;
 let api;
+let flood;
 
-after(() => stopAll({ api, node }));
+after(async () => {
+  if (flood) await flood.stop();
+  await stopAll({ api, node });
+});
 
-test('an honest CPU miner is challenged, verified and scored', { timeout: 420_000 }, async () => {
+test('an honest CPU miner is challenged, verified and scored while tipped remarks fill every block', { timeout: 480_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev-miner' });
   api = await connect(node.url);
   await waitFinalized(api, 1, 90_000);
@@ -26,11 +34,13 @@ test('an honest CPU miner is challenged, verified and scored', { timeout: 420_00
   assert.notEqual(again.code, 0);
   assert.match(readFileSync(again.log, 'utf8'), /already registered/);
 
-  const passed = waitSettled(api, charlie.address, 360_000, "Charlie's GPU to pass a round");
+  flood = await startFlood(api);
+  const passed = waitSettled(api, charlie.address, 420_000, "Charlie's GPU to pass a round");
   const stateDir = (await import('node:fs')).mkdtempSync('/tmp/pog-state-');
   const miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', stateDir, '--exit-after', '1'],
     { name: 'run', background: true });
   const ev = await passed;
+  const { sent, included, paid } = await flood.stop();
   const { code, log } = await miner.done;
   const text = readFileSync(log, 'utf8');
   assert.equal(code, 0, text);
@@ -39,6 +49,14 @@ test('an honest CPU miner is challenged, verified and scored', { timeout: 420_00
   assert.match(text, /PASSED/);
 
   assert.equal(ev.outcome, 'Passed', `the honest miner's first round: ${ev.outcomes}`);
+  // The flood filled every block of the round's commit and reveal windows, and the commit, the
+  // reveal and the verdict still landed (above).
+  const window = flood.blocks.filter((b) => b.round === ev.round && (b.phase === 'Commit' || b.phase === 'Reveal'));
+  assert.ok(window.length >= 5, `the round's windows were watched: ${JSON.stringify(window)}`);
+  const fullness = window.map((b) => (b.bytes / ORDINARY_BYTES).toFixed(2));
+  assert.ok(fullness.every((f) => f >= 0.9), `every block of the windows was ≥ 90% full of tipped remarks: ${fullness.join(' ')}`);
+  console.log(`flood: ${included} remarks of ${REMARK_BYTES} bytes included (${sent} sent), windows of round ${ev.round}: `
+    + `${window.length} blocks, fullness ${fullness.join(' ')}, paid ${paid} POG (tips included)`);
   const ch = (await api.call.pogApi.challenge(ev.round, charlie.address, 0)).unwrap();
   assert.equal(ch.verification.unwrap().toString(), 'Passed');
   assert.ok(ch.commitment.isSome, 'root on chain');

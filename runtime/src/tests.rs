@@ -265,9 +265,9 @@ fn signed(who: Sr25519Keyring, call: RuntimeCall, nonce: Nonce, tip: Balance) ->
 }
 
 /// Issue 11: with every ordinary byte of a block bought by transactions tipping 1,000 POG each,
-/// a miner's commit still outranks them in the pool and still fits in the block; the same commit
-/// from an account with nothing due is refused before it reaches a block; filling one block's
-/// ordinary space costs at least 39 POG in fees.
+/// a miner's commit still outranks them in the pool, still fits in the block and costs the miner
+/// nothing; the same commit from an account with nothing due is refused before it reaches a block;
+/// filling one block's ordinary space costs at least 35 POG in fees.
 #[test]
 fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 	sp_io::TestExternalities::new(preset_storage("development")).execute_with(|| {
@@ -337,10 +337,12 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 		let info = commit.get_dispatch_info();
 		assert_eq!(info.class, frame_support::dispatch::DispatchClass::Operational);
 
-		// The duty still fits, and lands.
+		// The duty still fits, lands, and costs Bob nothing: an owed duty that succeeds is refunded.
+		let bob_before = free(&bob);
 		Executive::apply_extrinsic(signed(Sr25519Keyring::Bob, commit.clone(), 0, 0))
 			.expect("the commit is valid")
 			.expect("the commit dispatches");
+		assert_eq!(free(&bob), bob_before, "a successful duty is free");
 		assert!(pallet_pog::Commitments::<Runtime>::get(1, &bob).unwrap()[0].is_some());
 		// Once done, the same duty is no longer due.
 		assert!(Executive::validate_transaction(

@@ -8,7 +8,8 @@
 //! reaches a block, from an account that has nothing due (not a miner taking part in the round,
 //! nothing left to commit, not selected, already revealed, not on the committee, already voted),
 //! and tags each duty so the pool keeps one transaction per (round, miner, GPU[, validator]).
-//! Duties still pay the ordinary fee. docs/protocol.md §15 works out what crowding out costs.
+//! A duty that succeeds is refunded its fee (it was owed, and is done once); one that fails in
+//! dispatch pays. docs/protocol.md §15 works out what crowding out costs.
 
 use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode};

@@ -145,9 +145,12 @@ pub mod pallet {
 		type Currency: MutateHold<Self::AccountId, Reason = Self::RuntimeHoldReason> + Mutate<Self::AccountId>;
 		/// The overarching hold reason.
 		type RuntimeHoldReason: From<HoldReason>;
-		/// Wall-clock time of the block (pallet-timestamp), for deadlines.
+		/// The block's time, for deadlines: a clock its author cannot move (PoG chain: the start of
+		/// the block's BABE slot).
 		type TimeProvider: UnixTime;
-		/// Source of round and sample randomness, mixed with the parent block hash.
+		/// This block's fresh randomness, chained into [`Entropy`] at the start of every block
+		/// (PoG chain: the block's own BABE VRF output). It must not be grindable by the block's
+		/// author: a block hash is.
 		type Randomness: Randomness<Self::Hash, BlockNumberFor<Self>>;
 		/// Deposit held from every miner.
 		#[pallet::constant]
@@ -643,16 +646,18 @@ pub mod pallet {
 
 		/// Miner: commit the Merkle roots of its GPUs' results in `round`, each before its own
 		/// deadline (several calls may split the GPUs; each GPU commits once). A duty
-		/// ([`duty::CheckDuty`]): first in the pool, refused there when nothing is left to commit.
+		/// ([`duty::CheckDuty`]): first in the pool, refused there when nothing is left to commit,
+		/// and free when it succeeds (its fee is refunded; a failed one pays).
 		#[pallet::call_index(3)]
 		#[pallet::weight((T::WeightInfo::commit_roots(roots.len() as u32), DispatchClass::Operational))]
-		pub fn commit_roots(origin: OriginFor<T>, round: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
+		pub fn commit_roots(origin: OriginFor<T>, round: RoundIndex, roots: RootsOf<T>) -> DispatchResultWithPostInfo {
 			let who = ensure_signed(origin)?;
-			Self::do_commit(who, round, roots)
+			Self::do_commit(who, round, roots)?;
+			Ok(Pays::No.into())
 		}
 
 		/// Miner: reveal a selected GPU's sampled leaves with their Merkle proofs, in sample order,
-		/// within the reveal window. A duty ([`duty::CheckDuty`]).
+		/// within the reveal window. A duty ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(4)]
 		#[pallet::weight((T::WeightInfo::reveal_openings(openings.len() as u32), DispatchClass::Operational))]
 		pub fn reveal_openings(
@@ -660,12 +665,14 @@ pub mod pallet {
 			round: RoundIndex,
 			gpu: GpuIndex,
 			openings: OpeningsOf<T>,
-		) -> DispatchResult {
+		) -> DispatchResultWithPostInfo {
 			let who = ensure_signed(origin)?;
-			Self::do_reveal(who, round, gpu, openings)
+			Self::do_reveal(who, round, gpu, openings)?;
+			Ok(Pays::No.into())
 		}
 
-		/// Committee member: submit a verdict on a revealed challenge. A duty ([`duty::CheckDuty`]).
+		/// Committee member: submit a verdict on a revealed challenge. A duty
+		/// ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(5)]
 		#[pallet::weight((T::WeightInfo::submit_verdict(T::MaxValidators::get()), DispatchClass::Operational))]
 		pub fn submit_verdict(
@@ -674,9 +681,10 @@ pub mod pallet {
 			miner: T::AccountId,
 			gpu: GpuIndex,
 			verdict: Verdict,
-		) -> DispatchResult {
+		) -> DispatchResultWithPostInfo {
 			let who = ensure_signed(origin)?;
-			Self::do_verdict(who, round, miner, gpu, verdict)
+			Self::do_verdict(who, round, miner, gpu, verdict)?;
+			Ok(Pays::No.into())
 		}
 
 		/// Root: add a GPU profile.

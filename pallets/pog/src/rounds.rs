@@ -3,15 +3,19 @@
 //!
 //! Phases, driven by `on_initialize` with no validator discretion:
 //! 1. **Idle** until a block drawn uniformly from the start window (the last `start_jitter`
-//!    blocks of the period): the block's randomness decides, so the start is known at most one
-//!    block ahead. Starting costs O(1): nothing is written per miner.
+//!    blocks of the period): the block's entry of the entropy chain decides, so the start is known
+//!    at most one block ahead. Starting costs O(1): nothing is written per miner.
 //! 2. **Commit**: each GPU's challenge is derived on demand from the round seed, the miner and the
 //!    GPU; its root must land before round start + its own profile's allowed time.
-//! 3. **Reveal**: the first block whose parent is stamped after the commit window draws the
-//!    sample (randomness no committer could know): each committed GPU is selected with
-//!    probability min(1, capacity / committed). Selected GPUs reveal; committees vote.
+//! 3. **Reveal**: the first block whose clock (`TimeProvider`: on PoG chain the start of the
+//!    block's BABE slot) is at or after the commit window's close draws the sample (randomness no
+//!    committer could know): each committed GPU is selected with probability
+//!    min(1, capacity / committed). Selected GPUs reveal; committees vote.
 //! 4. **Settle**: after the verdict window, `settle_per_block` miners per block are settled
 //!    (outcomes, slashes, credits, scores); then the weight shares are recomputed.
+//!
+//! Every draw comes from the entropy chain ([`Entropy`]): each block's randomness (on PoG chain
+//! the block's own BABE VRF output) hashed onto the previous entry, never a block hash.
 
 use alloc::vec::Vec;
 use codec::Encode;
@@ -38,7 +42,8 @@ impl<T: Config> Pallet<T> {
 		frame_system::Pallet::<T>::block_number()
 	}
 
-	/// The latest timestamp in milliseconds (in `on_initialize`: the parent block's).
+	/// The runtime's clock in milliseconds (`TimeProvider`; on PoG chain the start of this block's
+	/// BABE slot, which its author cannot move).
 	pub(crate) fn now_ms() -> u64 {
 		use frame_support::traits::UnixTime;
 		T::TimeProvider::now().as_millis().min(u128::from(u64::MAX)) as u64

@@ -118,6 +118,8 @@ fn commit(who: AccountId, roots: &[(GpuIndex, Hash32)]) -> DispatchResultOf {
 	let roots: Vec<RootCommit> =
 		roots.iter().map(|(gpu, root)| RootCommit { gpu: *gpu, root: *root, report: report() }).collect();
 	Pog::commit_roots(RuntimeOrigin::signed(who), Pog::round().index, roots.try_into().unwrap())
+		.map(|_| ())
+		.map_err(|e| e.error)
 }
 
 /// Computes and commits every GPU of `who` as `how`; returns the results by GPU.
@@ -143,12 +145,14 @@ fn openings_for(who: AccountId, gpu: GpuIndex, result: &CommittedMatrix) -> Open
 
 fn reveal(who: AccountId, gpu: GpuIndex, result: &CommittedMatrix) -> DispatchResultOf {
 	Pog::reveal_openings(RuntimeOrigin::signed(who), Pog::round().index, gpu, openings_for(who, gpu, result))
+		.map(|_| ())
+		.map_err(|e| e.error)
 }
 
 fn verdict_by(validator: AccountId, who: AccountId, gpu: GpuIndex, entropy: u8) -> DispatchResultOf {
 	let index = Pog::round().index;
 	let (v, _) = offchain::verify_challenge::<Test>(index, &who, gpu, &[entropy; 32]).expect("revealed");
-	Pog::submit_verdict(RuntimeOrigin::signed(validator), index, who, gpu, v)
+	Pog::submit_verdict(RuntimeOrigin::signed(validator), index, who, gpu, v).map(|_| ()).map_err(|e| e.error)
 }
 
 fn false_verdict(passed: bool, leaf: Option<u32>) -> Verdict {
@@ -1147,7 +1151,9 @@ fn random_call_sequences_keep_the_invariants() {
 						Some((w, g)) if phase() == RoundPhase::Reveal && rng.random_bool(0.9) => {
 							reveal(*w, *g, &results[&(*w, *g)])
 						},
-						_ => Pog::reveal_openings(RuntimeOrigin::signed(m), index, gpu, Default::default()),
+						_ => Pog::reveal_openings(RuntimeOrigin::signed(m), index, gpu, Default::default())
+							.map(|_| ())
+							.map_err(|e| e.error),
 					}
 				},
 				5 | 6 => {
@@ -1161,8 +1167,12 @@ fn random_call_sequences_keep_the_invariants() {
 							let verdict = offchain::verify_challenge::<Test>(index, w, *g, &[step as u8; 32])
 								.map_or(false_verdict(true, None), |(v, _)| v);
 							Pog::submit_verdict(RuntimeOrigin::signed(voter), index, *w, *g, verdict)
+								.map(|_| ())
+								.map_err(|e| e.error)
 						},
-						_ => Pog::submit_verdict(RuntimeOrigin::signed(v), index, m, gpu, false_verdict(true, None)),
+						_ => Pog::submit_verdict(RuntimeOrigin::signed(v), index, m, gpu, false_verdict(true, None))
+							.map(|_| ())
+							.map_err(|e| e.error),
 					}
 				},
 				_ => {
