@@ -49,18 +49,6 @@ impl<T: Config> Pallet<T> {
 		T::TimeProvider::now().as_millis().min(u128::from(u64::MAX)) as u64
 	}
 
-	/// 32 bytes of a hash (itself if it is 32 bytes long, else its BLAKE2-256).
-	pub fn hash32(h: &T::Hash) -> Hash32 {
-		let bytes = h.as_ref();
-		let mut out = [0u8; 32];
-		if bytes.len() == 32 {
-			out.copy_from_slice(bytes);
-		} else {
-			out = sp_io::hashing::blake2_256(bytes);
-		}
-		out
-	}
-
 	/// Extends the entropy chain with this block's randomness (first thing in `on_initialize`).
 	pub(crate) fn mix_entropy() {
 		let (random, _) = T::Randomness::random(b"pog/entropy");
