@@ -62,6 +62,7 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
     name: 'cpu-reference x100',
     vramMib: reference.vramMib,
     gflops: reference.gflops.map((g) => g.toNumber() * 100),
+    int8Gops: 0,
     tolerancePercent: reference.tolerancePercent,
   };
   const added = await sendAndWait(api, api.tx.sudo.sudo(api.tx.pog.addProfile(fast)), keyring.addFromUri('//Alice'));

@@ -414,7 +414,7 @@ async fn prepare_shapes(
 		for uuid in &claim.uuids.0 {
 			let Some(device) = devices.get(uuid) else { continue };
 			for p in pog_primitives::Precision::CHALLENGED {
-				let gflops = profile.gflops[p.index()];
+				let gflops = pog_primitives::pricing::priced_gflops(&profile.gflops, profile.int8_gops, p);
 				if gflops == 0 {
 					continue;
 				}

@@ -27,12 +27,9 @@ where
 
 /// The largest card of the default table (the largest challenges), under its own name.
 fn profile() -> GpuProfile {
-	let figures = pog_primitives::profiles::H200;
 	GpuProfile {
 		name: b"bench GPU".to_vec().try_into().expect("short name"),
-		vram_mib: figures.vram_mib,
-		gflops: figures.gflops,
-		tolerance_percent: figures.tolerance_percent,
+		..GpuProfile::from_figures(&pog_primitives::profiles::H200)
 	}
 }
 

@@ -510,7 +510,8 @@ pub mod pallet {
 		UnknownProfile,
 		/// The profile table is full.
 		TooManyProfiles,
-		/// A profile needs memory, a throughput for at least one precision, a tolerance below 100%.
+		/// A profile needs a name, memory, a throughput in at least one challenged precision (not
+		/// tf32 alone), and a tolerance below 100%.
 		InvalidProfile,
 		/// GPUs of this profile are claimed; it cannot be removed.
 		ProfileInUse,
@@ -587,6 +588,10 @@ pub mod pallet {
 		/// A round is in its commit or reveal phase, and its challenges are derived from the
 		/// profiles and the configuration: change them once the round is settling or idle.
 		RoundOpen,
+		/// The profile lists a precision whose native rate is slower than its exact int8 alias
+		/// allows (`native < int8 / int8_gemms · (1 − tolerance)`, `pog_primitives::pricing`): an
+		/// honest card would miss the deadline the alias sets. List it as 0 (not challenged).
+		AliasOutrunsNative,
 	}
 
 	#[pallet::hooks]

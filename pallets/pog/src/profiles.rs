@@ -13,8 +13,11 @@ pub struct GenesisProfile {
 	pub name: String,
 	/// Memory in MiB.
 	pub vram_mib: u32,
-	/// Expected GFLOPS: fp32, tf32, fp16, bf16, fp8-e4m3 (0 = unsupported).
+	/// Expected GFLOPS: fp32, tf32, fp16, bf16, fp8-e4m3 (0 = not challenged).
 	pub gflops: [u32; 5],
+	/// Expected int8 GOPS (prices the int8 aliases; 0 for a device without int8 math).
+	#[serde(default)]
+	pub int8_gops: u32,
 	/// Throughput tolerance in percent.
 	pub tolerance_percent: u8,
 }
@@ -26,6 +29,7 @@ impl GenesisProfile {
 			name: self.name.as_bytes().to_vec().try_into().ok()?,
 			vram_mib: self.vram_mib,
 			gflops: self.gflops,
+			int8_gops: self.int8_gops,
 			tolerance_percent: self.tolerance_percent,
 		})
 	}
@@ -40,6 +44,7 @@ impl From<&pog_primitives::profiles::ProfileFigures> for GenesisProfile {
 			name: f.name.into(),
 			vram_mib: f.vram_mib,
 			gflops: f.gflops,
+			int8_gops: f.int8_gops,
 			tolerance_percent: f.tolerance_percent,
 		}
 	}
@@ -59,10 +64,14 @@ mod calls {
 		pub(crate) fn validate_profile(p: &GpuProfile) -> DispatchResult {
 			ensure!(
 				p.vram_mib > 0
-					&& Precision::CHALLENGED.iter().any(|q| p.gflops_for(*q) > 0)
+					&& Precision::CHALLENGED.iter().any(|q| p.challenged_in(*q))
 					&& p.tolerance_percent < 100
 					&& !p.name.is_empty(),
 				Error::<T>::InvalidProfile
+			);
+			ensure!(
+				pog_primitives::pricing::alias_outruns_native(&p.gflops, p.int8_gops, p.tolerance_percent).is_none(),
+				Error::<T>::AliasOutrunsNative
 			);
 			Ok(())
 		}

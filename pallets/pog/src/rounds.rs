@@ -172,7 +172,7 @@ impl<T: Config> Pallet<T> {
 
 	/// The allowed time of `profile`'s challenge in `precision` under `config` (ms).
 	fn allowed_ms_of(profile: &GpuProfile, precision: Precision, config: &ProtocolConfig) -> (Dims, u64, u64) {
-		let gflops = profile.gflops_for(precision);
+		let gflops = profile.priced_gflops(precision);
 		let dims = sizing::challenge_dims(profile.vram_mib, gflops, config.target_ms);
 		let expected = sizing::expected_ms(&dims, gflops);
 		let allowed = sizing::allowed_ms(expected, profile.tolerance_percent, u64::from(config.slack_ms));
@@ -186,7 +186,7 @@ impl<T: Config> Pallet<T> {
 			.flat_map(|p| {
 				Precision::CHALLENGED
 					.into_iter()
-					.filter(|q| p.gflops_for(*q) > 0)
+					.filter(|q| p.challenged_in(*q))
 					.map(|q| Self::allowed_ms_of(&p, q, &config).2)
 					.collect::<Vec<_>>()
 			})
@@ -198,7 +198,7 @@ impl<T: Config> Pallet<T> {
 	/// [`Precision::CHALLENGED`]).
 	pub fn precision_for(profile: &GpuProfile, seed: &Hash32) -> Option<Precision> {
 		let supported: Vec<Precision> =
-			Precision::CHALLENGED.into_iter().filter(|p| profile.gflops_for(*p) > 0).collect();
+			Precision::CHALLENGED.into_iter().filter(|p| profile.challenged_in(*p)).collect();
 		let n = supported.len();
 		(n > 0).then(|| supported[usize::from(seed[31]) % n])
 	}

@@ -1015,62 +1015,126 @@ fn declared_hardware_only_scales_a_proven_score() {
 }
 
 /// tf32 is never drawn (a tf32 challenge is the fp16 challenge of its seed, computed at the fp16
-/// rate), every other precision a profile has is, and a profile that has only tf32 is refused.
+/// rate), every other precision a profile lists is, and a profile that has only tf32 is refused.
 /// (Before, a tf32 challenge was sized at the tf32 rate and ran at twice its price on fp16 tensor
 /// cores.)
 #[test]
 fn tf32_is_never_challenged() {
 	new_test_ext().execute_with(|| {
 		let h100 = Profiles::<Test>::get(H100_PROFILE).unwrap();
-		let mut drawn = std::collections::BTreeSet::new();
-		for i in 0..2_000u32 {
-			let seed = sp_io::hashing::blake2_256(&i.encode());
-			drawn.insert(Pallet::<Test>::precision_for(&h100, &seed).unwrap());
+		let v100 = GpuProfile::from_figures(&pog_primitives::profiles::DEFAULT_PROFILES[7]);
+		for (profile, listed) in [
+			(&h100, vec![Precision::Fp16, Precision::Bf16, Precision::Fp8E4M3]),
+			(&v100, vec![Precision::Fp32, Precision::Fp16]),
+		] {
+			let mut drawn = std::collections::BTreeSet::new();
+			for i in 0..2_000u32 {
+				let seed = sp_io::hashing::blake2_256(&i.encode());
+				drawn.insert(Pallet::<Test>::precision_for(profile, &seed).unwrap());
+			}
+			assert_eq!(drawn.into_iter().collect::<Vec<_>>(), listed);
 		}
-		assert_eq!(drawn.into_iter().collect::<Vec<_>>(), Precision::CHALLENGED.to_vec());
-		let only_tf32 =
-			GpuProfile { name: b"tf32 only".to_vec().try_into().unwrap(), gflops: [0, 100, 0, 0, 0], ..h100 };
+		let only_tf32 = GpuProfile {
+			name: b"tf32 only".to_vec().try_into().unwrap(),
+			gflops: [0, 100, 0, 0, 0],
+			int8_gops: 0,
+			..h100
+		};
 		assert_noop!(Pog::add_profile(RuntimeOrigin::root(), only_tf32), Error::<Test>::InvalidProfile);
 	});
 }
 
-/// Points are the profile's mean expected rate: over the genesis table, a profile whose rates are
-/// all at least another's never has fewer points, equal rates give equal points, and the claims
-/// of a slower profile that one card of a faster one can answer in a window (its rate, slowed by
-/// the tolerance, at least N times the claim's in every precision the claim can be challenged in)
-/// earn no more than the card's own points, up to the same tolerance. (Before, a hand table gave
-/// 3.6 to 9.4 points per expected fp16 TFLOP, and one H100 answering A100 80GB claims earned 2.3×
-/// its own score.)
+/// A precision is priced at the fastest exact method the card has: an H100 profile listing fp32
+/// at its native 50 TFLOPS is refused (six int8 GEMMs give fp32 at 213), and so is an RTX 4090
+/// listing fp8 at its fp32-accumulate 214 (one int8 GEMM: 428). A V100 keeps fp32 (DP4A int8 /
+/// 6 is slower), and a card whose int8 alias is within the tolerance of a native rate has that
+/// challenge sized at the alias. (Before, profiles had no int8 rate: an RTX 4090 passed H100 and
+/// H200 fp32 challenges natively.)
+#[test]
+fn a_precision_an_int8_alias_outruns_is_refused_and_a_close_one_priced() {
+	new_test_ext().execute_with(|| {
+		let table = &pog_primitives::profiles::DEFAULT_PROFILES;
+		let h100 = GpuProfile::from_figures(&table[1]);
+		let mut gflops = h100.gflops;
+		gflops[Precision::Fp32.index()] = 50_000;
+		let h100_fp32 = GpuProfile { name: b"H100 with fp32".to_vec().try_into().unwrap(), gflops, ..h100.clone() };
+		assert_noop!(Pog::add_profile(RuntimeOrigin::root(), h100_fp32.clone()), Error::<Test>::AliasOutrunsNative);
+		assert_noop!(
+			Pog::update_profile(RuntimeOrigin::root(), H100_PROFILE, h100_fp32),
+			Error::<Test>::AliasOutrunsNative
+		);
+		let rtx4090 = GpuProfile::from_figures(&table[5]);
+		let mut gflops = rtx4090.gflops;
+		gflops[Precision::Fp8E4M3.index()] = 214_000;
+		let with_fp8 = GpuProfile { name: b"4090 with fp8".to_vec().try_into().unwrap(), gflops, ..rtx4090.clone() };
+		assert_noop!(Pog::add_profile(RuntimeOrigin::root(), with_fp8), Error::<Test>::AliasOutrunsNative);
+		// Within the tolerance: accepted, and the challenge is sized and timed at the alias.
+		let close = GpuProfile {
+			name: b"close".to_vec().try_into().unwrap(),
+			gflops: [0, 0, 100_000, 0, 0],
+			int8_gops: 440_000,
+			..rtx4090.clone()
+		};
+		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), close.clone()));
+		assert_eq!(close.priced_gflops(Precision::Fp16), 110_000);
+		assert_eq!(close.points(), 27_500);
+		let v100 = GpuProfile::from_figures(&table[7]);
+		assert_eq!(v100.priced_gflops(Precision::Fp32), 11_800, "DP4A / 6 = 7,850 is slower");
+	});
+}
+
+/// Points are the profile's mean priced rate: over the genesis table, a profile whose rates (int8
+/// included) are all at least another's never has fewer points, equal rates give equal points,
+/// and the claims of another profile that one card answers in a window (its fastest method in
+/// each precision, native or int8 alias, slowed by the tolerance, at least N times the claim's
+/// priced rate in every precision the claim can be challenged in) earn no more than what the card
+/// proves, up to the same tolerance: the mean of its fastest methods over the challenged
+/// precisions, which is its own points wherever its profile lists every precision it can answer.
+/// (Before, a hand table gave 3.6 to 9.4 points per expected fp16 TFLOP, and one H100 answering
+/// A100 80GB claims earned 2.3× its own score.)
 #[test]
 fn points_follow_the_profile_rates() {
+	use pog_primitives::pricing::{alias_gflops, points};
 	let table = pog_primitives::profiles::DEFAULT_PROFILES;
 	for a in &table {
 		for b in &table {
-			let dominates = a.gflops.iter().zip(&b.gflops).all(|(x, y)| x >= y);
+			let dominates = a.gflops.iter().zip(&b.gflops).all(|(x, y)| x >= y) && a.int8_gops >= b.int8_gops;
 			if dominates {
 				assert!(a.points() >= b.points(), "{} dominates {} but has fewer points", a.name, b.name);
 			}
-			if a.gflops == b.gflops {
+			if a.gflops == b.gflops && a.int8_gops == b.int8_gops {
 				assert_eq!(a.points(), b.points(), "{} and {}", a.name, b.name);
 			}
 			// How many claims of `b` one `a` answers in a window: the claim allows
-			// 1 / (1 − tolerance) of its expected time in each precision it has.
+			// 1 / (1 − tolerance) of its expected time in each precision it is challenged in,
+			// and the card runs its fastest method there.
 			let keep = 100 - u64::from(b.tolerance_percent);
 			let answers = Precision::CHALLENGED
 				.iter()
-				.map(|q| (b.gflops[q.index()], a.gflops[q.index()]))
-				.filter(|(claimed, _)| *claimed > 0)
-				.map(|(claimed, card)| u64::from(card) * 100 / (u64::from(claimed) * keep))
+				.filter(|q| b.priced_gflops(**q) > 0)
+				.map(|q| {
+					let card = a.gflops[q.index()].max(alias_gflops(a.int8_gops, *q));
+					u64::from(card) * 100 / (u64::from(b.priced_gflops(*q)) * keep)
+				})
 				.min()
 				.unwrap_or(0);
+			let proves = Precision::CHALLENGED
+				.iter()
+				.map(|q| u64::from(a.gflops[q.index()].max(alias_gflops(a.int8_gops, *q))))
+				.sum::<u64>()
+				/ Precision::CHALLENGED.len() as u64;
 			assert!(
-				answers * u64::from(b.points()) * keep <= u64::from(a.points()) * 100,
-				"one {} answers {answers} claims of {}: {} points against its own {}",
+				answers * u64::from(b.points()) * keep <= proves * 100,
+				"one {} answers {answers} claims of {}: {} points against the {proves} it proves",
 				a.name,
 				b.name,
 				answers * u64::from(b.points()),
-				a.points()
 			);
+			if answers > 0 && a.points() < b.points() {
+				// Only an int8 card without native fp8 answering a profile with fp8, through an int8
+				// path of its own (the agent has none): docs/protocol.md §7.
+				assert!(a.gflops[Precision::Fp8E4M3.index()] == 0 && b.gflops[Precision::Fp8E4M3.index()] > 0);
+			}
 		}
 	}
 	// The same over random rate vectors.
@@ -1078,8 +1142,19 @@ fn points_follow_the_profile_rates() {
 	for _ in 0..10_000 {
 		let b: [u32; 5] =
 			core::array::from_fn(|_| if rng.random_bool(0.2) { 0 } else { rng.random_range(1..2_000_000) });
-		let a: [u32; 5] = core::array::from_fn(|i| b[i].saturating_add(rng.random_range(0..1_000_000)));
-		assert!(pog_primitives::profiles::points(&a) >= pog_primitives::profiles::points(&b), "{a:?} ≥ {b:?}");
+		let a: [u32; 5] = core::array::from_fn(|i| {
+			if b[i] == 0 && rng.random_bool(0.5) {
+				0
+			} else {
+				b[i].saturating_add(rng.random_range(0..1_000_000))
+			}
+		});
+		let b8 = rng.random_range(0..4_000_000);
+		let a8 = b8 + rng.random_range(0..1_000_000);
+		assert!(points(&a, a8) >= points(&b, b8), "{a:?} {a8} ≥ {b:?} {b8}");
+		if a == b {
+			assert_eq!(points(&a, b8), points(&b, b8));
+		}
 	}
 }
 

@@ -36,22 +36,45 @@ pub struct GpuProfile {
 	/// Memory in MiB, as NVML reports the total; sets the challenge's m and n.
 	pub vram_mib: u32,
 	/// Expected sustained dense GEMM throughput in GFLOPS per precision, in the order
-	/// fp32, tf32, fp16, bf16, fp8-e4m3; 0 where the GPU lacks the precision. Sets k and the deadline.
+	/// fp32, tf32, fp16, bf16, fp8-e4m3, on the precision's native path; 0 where the GPU is not
+	/// challenged in it. With `int8_gops` it sets k and the deadline ([`Self::priced_gflops`]).
 	pub gflops: [u32; 5],
+	/// Expected sustained int8 GOPS (tensor cores, or DP4A on CUDA cores): the rate of the exact
+	/// int8 aliases of each precision (`pog_primitives::pricing`), which price its challenges.
+	pub int8_gops: u32,
 	/// How much slower than `gflops` (in percent) a GPU may run and still meet the deadline.
 	pub tolerance_percent: u8,
 }
 
 impl GpuProfile {
-	/// Expected GFLOPS in `precision` (0 if unsupported).
-	pub fn gflops_for(&self, precision: Precision) -> u32 {
-		self.gflops[precision.index()]
+	/// The on-chain form of a default table row (a name longer than [`MaxNameLen`] would be cut;
+	/// no default's is).
+	pub fn from_figures(f: &pog_primitives::profiles::ProfileFigures) -> Self {
+		GpuProfile {
+			name: BoundedVec::truncate_from(f.name.as_bytes().to_vec()),
+			vram_mib: f.vram_mib,
+			gflops: f.gflops,
+			int8_gops: f.int8_gops,
+			tolerance_percent: f.tolerance_percent,
+		}
 	}
 
-	/// Score points of a verified GPU of this model: its mean expected GFLOPS
-	/// ([`pog_primitives::profiles::points`]).
+	/// Whether a challenge may be drawn in `precision`: the profile lists a native rate for it
+	/// and it is a challenged precision (never tf32).
+	pub fn challenged_in(&self, precision: Precision) -> bool {
+		self.priced_gflops(precision) > 0
+	}
+
+	/// The rate a challenge in `precision` is sized and timed at: the faster of the native rate
+	/// and the int8 alias (`pog_primitives::pricing::priced_gflops`); 0 if not challenged in it.
+	pub fn priced_gflops(&self, precision: Precision) -> u32 {
+		pog_primitives::pricing::priced_gflops(&self.gflops, self.int8_gops, precision)
+	}
+
+	/// Score points of a verified GPU of this model: the mean priced rate over the challenged
+	/// precisions ([`pog_primitives::pricing::points`]).
 	pub fn points(&self) -> u32 {
-		pog_primitives::profiles::points(&self.gflops)
+		pog_primitives::pricing::points(&self.gflops, self.int8_gops)
 	}
 }
 

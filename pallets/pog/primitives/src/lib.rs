@@ -7,6 +7,7 @@
 //! - [`precision`]: the challenge precisions and how a random word becomes an element of each;
 //! - [`generator`]: the seeded matrices A (m×k) and B (k×n), any row of A or column of B on its own;
 //! - [`sizing`]: challenge dimensions from a GPU profile and the deadline that follows;
+//! - [`pricing`]: the rate each precision's challenge is priced at (native or int8 alias) and points;
 //! - [`commitment`]: the leaf layout of C and its Keccak-256 binary Merkle tree;
 //! - [`sampling`]: which leaves are opened, from randomness fixed after the commitment;
 //! - [`verify`]: exact recomputation of sampled entries and the fp32-accumulation tolerance.
@@ -24,6 +25,7 @@ pub mod deposit;
 pub mod generator;
 pub mod philox;
 pub mod precision;
+pub mod pricing;
 pub mod profiles;
 pub mod sampling;
 pub mod sizing;

@@ -13,8 +13,11 @@ pub struct ProfileFigures {
 	pub name: &'static str,
 	/// Memory in MiB.
 	pub vram_mib: u32,
-	/// Expected GFLOPS per precision, in [`crate::Precision::ALL`]'s order (0 = unsupported).
+	/// Expected GFLOPS per precision, in [`crate::Precision::ALL`]'s order (0 = not challenged).
 	pub gflops: [u32; 5],
+	/// Expected int8 GOPS (tensor cores, or DP4A on CUDA cores): prices the int8 aliases
+	/// ([`crate::pricing`]).
+	pub int8_gops: u32,
 	/// Throughput tolerance in percent.
 	pub tolerance_percent: u8,
 }
@@ -22,52 +25,44 @@ pub struct ProfileFigures {
 /// Name of the profile a dev chain uses for miners without a GPU.
 pub const CPU_REFERENCE: &str = "cpu-reference";
 
-const fn p(name: &'static str, vram_mib: u32, gflops: [u32; 5], tolerance_percent: u8) -> ProfileFigures {
-	ProfileFigures { name, vram_mib, gflops, tolerance_percent }
-}
-
-/// Score points of a verified GPU whose profile expects `gflops`: the mean expected GFLOPS over
-/// the four precisions challenges are drawn in ([`crate::Precision::CHALLENGED`]: not tf32, which
-/// is the fp16 challenge), a precision the profile lacks counting 0 (rounded down).
-///
-/// Points are the compute a passed challenge proves, whatever precision the round drew: a
-/// challenge of any precision takes the profile's expected time at the profile's rate in it, so
-/// a card that answers N claims of a profile in every precision it can be challenged in has at
-/// least N times its rate in each of them, and N claims' points never exceed the card's own. A
-/// profile whose rates are all at least another's never has fewer points, and equal rates give
-/// equal points: no hand-set table.
-pub const fn points(gflops: &[u32; 5]) -> u32 {
-	let challenged = crate::Precision::CHALLENGED;
-	let mut sum = 0u64;
-	let mut i = 0;
-	while i < challenged.len() {
-		sum += gflops[challenged[i].index()] as u64;
-		i += 1;
-	}
-	(sum / challenged.len() as u64) as u32
+const fn p(
+	name: &'static str,
+	vram_mib: u32,
+	gflops: [u32; 5],
+	int8_gops: u32,
+	tolerance_percent: u8,
+) -> ProfileFigures {
+	ProfileFigures { name, vram_mib, gflops, int8_gops, tolerance_percent }
 }
 
 impl ProfileFigures {
-	/// Score points of a verified GPU of this profile ([`points`]).
+	/// Score points of a verified GPU of this profile ([`crate::pricing::points`]).
 	pub const fn points(&self) -> u32 {
-		points(&self.gflops)
+		crate::pricing::points(&self.gflops, self.int8_gops)
+	}
+
+	/// The rate a challenge in `precision` is priced at ([`crate::pricing::priced_gflops`]).
+	pub const fn priced_gflops(&self, precision: crate::Precision) -> u32 {
+		crate::pricing::priced_gflops(&self.gflops, self.int8_gops, precision)
 	}
 }
 
 /// The default table: datacenter and consumer GPUs, plus the CPU reference for dev chains.
-/// Genesis gives them ids 0, 1, … in this order.
+/// Genesis gives them ids 0, 1, … in this order. fp32 is listed only where no int8 alias outruns
+/// it (the V100), and fp8 not on the RTX 4090, whose int8 rate is twice its fp8 rate with fp32
+/// accumulation ([`crate::pricing`]).
 pub const DEFAULT_PROFILES: [ProfileFigures; 10] = [
-	//                                  fp32    tf32     fp16     bf16     fp8
-	p("NVIDIA H200", 143_771, [50_000, 320_000, 640_000, 640_000, 1_280_000], 15),
-	p("NVIDIA H100 80GB HBM3", 81_559, [50_000, 320_000, 640_000, 640_000, 1_280_000], 15),
-	p("NVIDIA A100-SXM4-80GB", 81_920, [14_600, 101_000, 203_000, 203_000, 0], 15),
-	p("NVIDIA A100-SXM4-40GB", 40_960, [14_600, 101_000, 203_000, 203_000, 0], 15),
-	p("NVIDIA L40S", 46_068, [59_500, 119_000, 235_000, 235_000, 476_000], 15),
-	p("NVIDIA GeForce RTX 4090", 24_564, [53_700, 53_700, 107_000, 107_000, 214_000], 15),
-	p("NVIDIA GeForce RTX 3090", 24_576, [23_100, 23_100, 46_000, 46_000, 0], 15),
-	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 15),
-	p("Tesla T4", 15_360, [5_300, 0, 42_000, 0, 0], 20),
-	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 50),
+	//                                  fp32    tf32     fp16     bf16     fp8        int8
+	p("NVIDIA H200", 143_771, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15),
+	p("NVIDIA H100 80GB HBM3", 81_559, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15),
+	p("NVIDIA A100-SXM4-80GB", 81_920, [0, 101_000, 203_000, 203_000, 0], 406_000, 15),
+	p("NVIDIA A100-SXM4-40GB", 40_960, [0, 101_000, 203_000, 203_000, 0], 406_000, 15),
+	p("NVIDIA L40S", 46_068, [0, 119_000, 235_000, 235_000, 476_000], 476_000, 15),
+	p("NVIDIA GeForce RTX 4090", 24_564, [0, 53_700, 107_000, 107_000, 0], 428_000, 15),
+	p("NVIDIA GeForce RTX 3090", 24_576, [0, 23_100, 46_000, 46_000, 0], 184_000, 15),
+	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 47_100, 15),
+	p("Tesla T4", 15_360, [0, 0, 42_000, 0, 0], 84_000, 20),
+	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 0, 50),
 ];
 
 /// The default profile named `name`.
@@ -112,7 +107,8 @@ mod tests {
 			assert_eq!(cells[2], grouped(p.vram_mib), "{}: memory", p.name);
 			let expected: Vec<String> = p.gflops.iter().map(|g| grouped(*g)).collect();
 			assert_eq!(cells[4], expected.join(" / "), "{}: expected GFLOPS", p.name);
-			assert_eq!(cells[5], grouped(p.points()), "{}: points", p.name);
+			assert_eq!(cells[5], grouped(p.int8_gops), "{}: expected int8 GOPS", p.name);
+			assert_eq!(cells[6], grouped(p.points()), "{}: points", p.name);
 		}
 	}
 
