@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every GPU measurement of the agent in one run, on a machine with an NVIDIA GPU (see README.md
 # beside this file):
-#   benchmarking/gpu/device.sh [full|quick|largek|multi]
+#   benchmarking/gpu/device.sh [full|quick|largek|multi|pricing]
 # Runs `offchain-gpu selftest` and `offchain-gpu bench` (BIN: the agent's binary, default
 # `offchain-gpu` on the PATH; build it with `cargo build --release -p offchain-gpu`) and
 # benchmarking/gpu/torch_ref.py (PyTorch's cuBLAS as the reference). Results go to $OUT
@@ -34,6 +34,15 @@ largek)
 	"$BIN" selftest --dim 4096 --k 1048576 --entries 2560 --rate-dim 16384 --rate-gemms 20 --torch "$OUT/torch_ref.json" \
 		--json "$OUT/selftest-largek.json" 2>&1 | tee "$OUT/selftest-largek.log"
 	;;
+pricing)
+	# native rates against the int8 path (README.md, "Pricing"), and fp8's tolerance at two k
+	"$BIN" selftest --dim 4096 --k 65536 --entries 5120 --rate-dim 16384 --rate-gemms 20 --full-ms 20000 \
+		--full-precision fp8-e4m3 --fp8-fast-accum-check --json "$OUT/selftest.json" 2>&1 | tee "$OUT/selftest.log"
+	"$BIN" selftest --precision fp8-e4m3 --dim 4096 --k 1048576 --entries 2560 --rate-gemms 5 --fp8-fast-accum-check \
+		--json "$OUT/largek.json" 2>&1 | tee "$OUT/largek.log"
+	"$BIN" selftest --fp8-int8-path --precision fp8-e4m3 --dim 4096 --k 65536 --entries 2560 --rate-gemms 5 \
+		--full-ms 20000 --full-precision fp8-e4m3 --json "$OUT/int8.json" 2>&1 | tee "$OUT/int8.log"
+	;;
 multi)
 	"$BIN" selftest --all-gpus --only-all-gpus --json "$OUT/multi.json" 2>&1 | tee "$OUT/multi.log"
 	# the last GPU on its own, quick known answers and tolerance checks
@@ -42,7 +51,7 @@ multi)
 		--json "$OUT/selftest-last.json" 2>&1 | tee "$OUT/selftest-last.log"
 	;;
 *)
-	echo "usage: $0 [full|quick|largek|multi]" >&2
+	echo "usage: $0 [full|quick|largek|multi|pricing]" >&2
 	exit 2
 	;;
 esac

@@ -171,6 +171,10 @@ pub struct BenchArgs {
 	/// 0 skips it).
 	#[arg(long, default_value_t = BenchConfig::default().overhead_ms)]
 	pub overhead_ms: u32,
+	/// Run fp8 on the int8 path (int8 tensor cores, as `run` does for a profile without native
+	/// fp8), even where the GPU has fp8.
+	#[arg(long)]
+	pub fp8_int8_path: bool,
 	/// Print JSON instead of a table.
 	#[arg(long)]
 	pub json: bool,
@@ -189,6 +193,7 @@ impl BenchArgs {
 			dim: self.dim,
 			chunk_k: self.chunk_k,
 			overhead_ms: self.overhead_ms,
+			fp8_int8_path: self.fp8_int8_path,
 		}
 	}
 }
@@ -235,9 +240,14 @@ pub struct SelftestArgs {
 	/// Precisions of the full-size run (default: bf16).
 	#[arg(long, value_delimiter = ',', value_parser = parse_precision)]
 	pub full_precision: Vec<Precision>,
-	/// Also measure fp8 with cuBLASLt's FAST_ACCUM on (its honest error).
+	/// Also prove fp8 with cuBLASLt's FAST_ACCUM on (a ~14-bit accumulator the tolerance must
+	/// catch).
 	#[arg(long)]
 	pub fp8_fast_accum_check: bool,
+	/// Run fp8 on the int8 path (int8 tensor cores, as `run` does for a profile without native
+	/// fp8), even where the GPU has fp8.
+	#[arg(long)]
+	pub fp8_int8_path: bool,
 	/// Save the results as JSON.
 	#[arg(long)]
 	pub json: Option<PathBuf>,
@@ -261,6 +271,7 @@ impl SelftestArgs {
 			full_ms: self.full_ms,
 			full_precisions: self.full_precision.clone(),
 			fp8_fast_accum_check: self.fp8_fast_accum_check,
+			fp8_int8_path: self.fp8_int8_path,
 		}
 	}
 }

@@ -47,11 +47,13 @@ struct Ctx {
 	results: Mutex<BTreeMap<Key, Box<dyn Committed>>>,
 }
 
-/// Opens the devices that answer for the miner's claimed GPUs, by UUID.
+/// Opens the devices that answer for the miner's claimed GPUs, by UUID; those in `int8_fp8` run
+/// fp8 challenges on the int8 path.
 pub fn devices(
 	choice: BackendChoice,
 	cpu_threads: usize,
 	claimed: &[[u8; 16]],
+	int8_fp8: &BTreeSet<[u8; 16]>,
 ) -> anyhow::Result<BTreeMap<[u8; 16], Device>> {
 	let gpus = match choice {
 		BackendChoice::Cpu => Vec::new(),
@@ -81,6 +83,9 @@ pub fn devices(
 		let Some(uuid) = hardware::uuid_bytes(&info.uuid) else { continue };
 		if claimed.contains(&uuid) {
 			let gpu = pog_cuda::GpuProver::new(info.ordinal as usize)?;
+			if int8_fp8.contains(&uuid) {
+				gpu.set_fp8_path(pog_cuda::Fp8Path::Int8);
+			}
 			out.insert(uuid, Arc::new((Mutex::new(()), Box::new(gpu) as Box<dyn Prover>)));
 		}
 	}
@@ -96,7 +101,19 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		anyhow!("account {account} is not registered as a miner: run `offchain-gpu register` with the same key first")
 	})?;
 	let claimed: Vec<[u8; 16]> = miner.claims.0.iter().flat_map(|c| c.uuids.0.clone()).collect();
-	let devices = devices(args.backend, args.cpu_threads, &claimed)?;
+	let profiles = chain.profiles().await?;
+	// GPUs whose profile lists no native fp8: their fp8 challenges are priced at the int8 rate
+	// and run on the int8 path (pog_primitives::pricing).
+	let int8_fp8: BTreeSet<[u8; 16]> = miner
+		.claims
+		.0
+		.iter()
+		.filter(|c| {
+			profiles.iter().any(|(id, p)| *id == c.profile && p.gflops[pog_primitives::Precision::Fp8E4M3.index()] == 0)
+		})
+		.flat_map(|c| c.uuids.0.clone())
+		.collect();
+	let devices = devices(args.backend, args.cpu_threads, &claimed, &int8_fp8)?;
 	for uuid in &claimed {
 		if !devices.contains_key(uuid) {
 			warn!("claimed GPU {} is not on this machine: its challenges will be missed", hex::encode(uuid));

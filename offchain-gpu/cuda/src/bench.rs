@@ -32,6 +32,8 @@ pub struct BenchConfig {
 	/// GEMM time in ms of the proof-overhead challenge (output size from the GPU's memory; 0
 	/// skips it).
 	pub overhead_ms: u32,
+	/// Run fp8 on the int8 path even where the GPU has fp8.
+	pub fp8_int8_path: bool,
 }
 
 impl Default for BenchConfig {
@@ -43,6 +45,7 @@ impl Default for BenchConfig {
 			dim: 16_384,
 			chunk_k: sizing::DEFAULT_CHUNK_K,
 			overhead_ms: 5000,
+			fp8_int8_path: false,
 		}
 	}
 }
@@ -102,7 +105,11 @@ pub fn bench_precision(prover: &GpuProver, args: &BenchConfig, p: Precision) -> 
 	let (interval_ms, trace_gflops) = resample(&samples, Some(100.0));
 	let sustained = tflops_of(&late);
 	let mut out = PrecisionBench {
-		precision: p.name().into(),
+		precision: if p == Precision::Fp8E4M3 && prover.fp8_path() == crate::Fp8Path::Int8 {
+			"fp8-e4m3 (int8 path)".into()
+		} else {
+			p.name().into()
+		},
 		burst_tflops: tflops_of(&burst),
 		sustained_tflops: sustained,
 		interval_ms,
@@ -235,6 +242,9 @@ impl BenchReport {
 /// Runs the benchmark on `config.device`.
 pub fn run(config: &BenchConfig) -> anyhow::Result<BenchReport> {
 	let prover = GpuProver::new(config.device).context("opening the GPU")?;
+	if config.fp8_int8_path {
+		prover.set_fp8_path(crate::Fp8Path::Int8);
+	}
 	let gpu = prover.info();
 	let copy_gbps = prover.copy_bandwidth(2 << 30, 20)?;
 	let list = if config.precisions.is_empty() { Precision::ALL.to_vec() } else { config.precisions.clone() };

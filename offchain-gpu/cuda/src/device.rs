@@ -41,6 +41,7 @@ pub(crate) struct Kernels {
 	hash_leaves: CudaFunction,
 	hash_nodes: CudaFunction,
 	gather: CudaFunction,
+	int32_to_f32: CudaFunction,
 	/// Blocks per grid of the grid-stride kernels.
 	grid: u32,
 }
@@ -74,6 +75,7 @@ impl Kernels {
 			hash_leaves: module.load_function("hash_leaves")?,
 			hash_nodes: module.load_function("hash_nodes")?,
 			gather: module.load_function("gather_words")?,
+			int32_to_f32: module.load_function("int32_to_f32")?,
 			grid: (sms.max(1) as u32) * 16,
 		})
 	}
@@ -98,14 +100,72 @@ impl Kernels {
 		k0: u32,
 		kc: u32,
 	) -> Result<(), GpuError> {
+		self.launch_gen(
+			&kernels::gen_kernel_name(generated, stored),
+			stream,
+			out,
+			generated,
+			seed,
+			matrix,
+			lines,
+			k0,
+			kc,
+		)
+	}
+
+	/// Like [`Self::generate`] for the int8 path: fp8 elements of `seed` as their int8
+	/// significands, one byte each.
+	#[allow(clippy::too_many_arguments)]
+	pub fn generate_int8(
+		&self,
+		stream: &CudaStream,
+		out: sys::CUdeviceptr,
+		seed: &ChallengeSeed,
+		matrix: Matrix,
+		lines: u32,
+		k0: u32,
+		kc: u32,
+	) -> Result<(), GpuError> {
+		self.launch_gen(kernels::INT8_GEN_KERNEL, stream, out, Precision::Fp8E4M3, seed, matrix, lines, k0, kc)
+	}
+
+	/// The int8 path's int32 C (`count` entries at `c`) as fp32 in place, times `scale`.
+	pub fn int32_to_f32(
+		&self,
+		stream: &CudaStream,
+		c: sys::CUdeviceptr,
+		count: u64,
+		scale: f32,
+	) -> Result<(), GpuError> {
+		let cfg = self.cfg(count, 256);
+		let mut b = stream.launch_builder(&self.int32_to_f32);
+		b.arg(&c).arg(&count).arg(&scale);
+		// SAFETY: `c` holds `count` 4-byte entries.
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	#[allow(clippy::too_many_arguments)]
+	fn launch_gen(
+		&self,
+		kernel: &str,
+		stream: &CudaStream,
+		out: sys::CUdeviceptr,
+		generated: Precision,
+		seed: &ChallengeSeed,
+		matrix: Matrix,
+		lines: u32,
+		k0: u32,
+		kc: u32,
+	) -> Result<(), GpuError> {
 		let g = Generator::new(seed, generated);
 		let ([key0, key1], [s2m, s3]) = (g.key(), g.counter_tail(matrix));
-		let f = &self.gen[&kernels::gen_kernel_name(generated, stored)];
+		let f = &self.gen[kernel];
 		let blocks = u64::from(lines) * u64::from(kc / generated.elements_per_block());
 		let cfg = self.cfg(blocks, 256);
 		let mut b = stream.launch_builder(f);
 		b.arg(&out).arg(&lines).arg(&kc).arg(&k0).arg(&key0).arg(&key1).arg(&s2m).arg(&s3);
-		// SAFETY: `out` holds lines·kc elements of `stored` (checked by the caller).
+		// SAFETY: `out` holds lines·kc elements of the kernel's storage (checked by the caller).
 		unsafe { b.launch(cfg) }?;
 		Ok(())
 	}

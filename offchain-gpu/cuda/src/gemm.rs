@@ -4,6 +4,7 @@
 //! `C` (m×n) is column-major `Cᵀ` (n×m) = `B_bufᵀ · A_buf`: a "TN" matmul with the B buffer as
 //! cuBLASLt's operand A (kc×n, ld kc, transposed), the A buffer as operand B (kc×m, ld kc) and
 //! D = C (n×m, ld n), fp32 output and accumulation; `beta` = 0 for the first chunk, 1 after.
+//! On the int8 path ([`Fp8Path::Int8`]) inputs are int8 and C is int32 (exact accumulation).
 
 use std::{ffi::c_void, mem::size_of, sync::Arc};
 
@@ -48,9 +49,26 @@ impl Drop for Lt {
 	}
 }
 
+/// How an fp8 challenge's GEMM runs (other precisions ignore it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fp8Path {
+	/// fp8 tensor cores, partial sums promoted to fp32 (cuBLASLt's default; sm_89 and later).
+	Native,
+	/// fp8 tensor cores with cuBLASLt's FAST_ACCUM: no promotion, Hopper's ~14-bit accumulator.
+	/// Faster by nothing measurable, and outside the tolerance: for the self-test only.
+	NativeFastAccum,
+	/// The int8 path: the elements' int8 significands, one int8 GEMM with exact int32
+	/// accumulation, C scaled into fp32 once at the end (`pog_primitives::pricing`). For cards
+	/// without fp8 (Ampere, Turing) or whose int8 is faster (GeForce Ada).
+	Int8,
+}
+
 /// cuBLASLt types of a compute precision: (input type, compute type).
-fn types(compute: Precision) -> (ltsys::cudaDataType, ltsys::cublasComputeType_t) {
+fn types(compute: Precision, fp8: Fp8Path) -> (ltsys::cudaDataType, ltsys::cublasComputeType_t) {
 	use ltsys::{cublasComputeType_t as C, cudaDataType_t as D};
+	if compute == Precision::Fp8E4M3 && fp8 == Fp8Path::Int8 {
+		return (D::CUDA_R_8I, C::CUBLAS_COMPUTE_32I);
+	}
 	match compute {
 		Precision::Fp32 => (D::CUDA_R_32F, C::CUBLAS_COMPUTE_32F),
 		Precision::Tf32 => (D::CUDA_R_32F, C::CUBLAS_COMPUTE_32F_FAST_TF32),
@@ -72,19 +90,21 @@ pub(crate) struct Plan {
 	pub candidates: Vec<ltsys::cublasLtMatmulAlgo_t>,
 	/// Floating-point operations of one call.
 	pub flops: f64,
+	/// Whether it is the int8 path's GEMM (int32 scalars and output).
+	int8: bool,
 }
 
 // SAFETY: descriptors are plain host objects, used by one thread at a time.
 unsafe impl Send for Plan {}
 
 impl Plan {
-	/// The matmul `C(m×n) (+)= A_chunk(m×kc) · B_chunk(kc×n)` with inputs in `compute`.
-	/// `fast_accum` only matters for fp8 (cuBLASLt's FAST_ACCUM: no periodic promotion of the
-	/// tensor cores' partial sums to fp32).
-	pub fn new(lt_: &Lt, compute: Precision, m: u32, n: u32, kc: u32, fast_accum: bool) -> Result<Self, GpuError> {
-		let (input, compute_type) = types(compute);
-		let f32t = ltsys::cudaDataType_t::CUDA_R_32F;
-		let desc = lt::create_matmul_desc(compute_type, f32t)?;
+	/// The matmul `C(m×n) (+)= A_chunk(m×kc) · B_chunk(kc×n)` with inputs in `compute`; for fp8,
+	/// `fp8` says which path (on the int8 path C is int32).
+	pub fn new(lt_: &Lt, compute: Precision, m: u32, n: u32, kc: u32, fp8: Fp8Path) -> Result<Self, GpuError> {
+		let (input, compute_type) = types(compute, fp8);
+		let int8 = compute == Precision::Fp8E4M3 && fp8 == Fp8Path::Int8;
+		let out = if int8 { ltsys::cudaDataType_t::CUDA_R_32I } else { ltsys::cudaDataType_t::CUDA_R_32F };
+		let desc = lt::create_matmul_desc(compute_type, out)?;
 		let mut plan = Plan {
 			desc,
 			a: std::ptr::null_mut(),
@@ -93,6 +113,7 @@ impl Plan {
 			algo: unsafe { std::mem::zeroed() },
 			candidates: Vec::new(),
 			flops: 2.0 * f64::from(m) * f64::from(n) * f64::from(kc),
+			int8,
 		};
 		let set = |attr: ltsys::cublasLtMatmulDescAttributes_t, v: &i32| -> Result<(), GpuError> {
 			// SAFETY: the attribute takes an int32 value.
@@ -102,8 +123,8 @@ impl Plan {
 		// cublasOperation_t: N = 0, T = 1
 		set(ltsys::cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_TRANSA, &1)?;
 		set(ltsys::cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_TRANSB, &0)?;
-		if compute == Precision::Fp8E4M3 {
-			let v: i8 = i8::from(fast_accum);
+		if compute == Precision::Fp8E4M3 && !int8 {
+			let v: i8 = i8::from(fp8 == Fp8Path::NativeFastAccum);
 			// SAFETY: FAST_ACCUM takes an int8 value.
 			unsafe {
 				lt::set_matmul_desc_attribute(
@@ -116,7 +137,7 @@ impl Plan {
 		}
 		plan.a = lt::create_matrix_layout(input, u64::from(kc), u64::from(n), i64::from(kc))?;
 		plan.b = lt::create_matrix_layout(input, u64::from(kc), u64::from(m), i64::from(kc))?;
-		plan.d = lt::create_matrix_layout(f32t, u64::from(n), u64::from(m), i64::from(n))?;
+		plan.d = lt::create_matrix_layout(out, u64::from(n), u64::from(m), i64::from(n))?;
 		let pref = lt::create_matmul_pref()?;
 		let ws = WORKSPACE_BYTES as u64;
 		let mut results: Vec<ltsys::cublasLtMatmulHeuristicResult_t> = vec![unsafe { std::mem::zeroed() }; CANDIDATES];
@@ -197,15 +218,22 @@ impl Plan {
 		c: sys::CUdeviceptr,
 		beta: f32,
 	) -> Result<(), GpuError> {
-		let alpha = 1.0f32;
+		// The int8 path's scalars are int32 (its scale type), the others' fp32.
+		let (alpha, beta_f32) = (1.0f32, beta);
+		let (alpha_i, beta_i) = (1i32, beta as i32);
+		let (alpha_ptr, beta_ptr) = if self.int8 {
+			(&alpha_i as *const i32 as *const c_void, &beta_i as *const i32 as *const c_void)
+		} else {
+			(&alpha as *const f32 as *const c_void, &beta_f32 as *const f32 as *const c_void)
+		};
 		// SAFETY: the buffers have the plan's shapes (the caller allocated them from the same
-		// dims); alpha/beta are host scalars read before the call returns.
+		// dims); alpha/beta are host scalars of the plan's scale type, read before the call returns.
 		unsafe {
 			lt::matmul(
 				lt_.handle,
 				self.desc,
-				&alpha as *const f32 as *const c_void,
-				&beta as *const f32 as *const c_void,
+				alpha_ptr,
+				beta_ptr,
 				b_chunk as *const c_void,
 				self.a,
 				a_chunk as *const c_void,

@@ -18,7 +18,8 @@ use crate::{
 
 impl GpuProver {
 	/// Elements of one generated chunk as the GEMM gets them (`[lines][kc]` in `compute`'s
-	/// storage format, little-endian bytes): for the known-answer checks.
+	/// storage format, or int8 significands on the int8 path; little-endian bytes): for the
+	/// known-answer checks.
 	pub fn generated_chunk(
 		&self,
 		spec: &ChallengeSpec,
@@ -38,7 +39,7 @@ impl GpuProver {
 		}
 		let bytes = lines as usize * kc as usize * storage_bytes(compute);
 		let buf = DevBuf::new(&g.ctx, bytes)?;
-		g.kernels.generate(&g.gen_stream, buf.ptr, spec.precision, compute, &spec.seed, matrix, lines, k0, kc)?;
+		g.generate(&g.gen_stream, buf.ptr, spec, compute, matrix, lines, k0, kc)?;
 		g.gen_stream.synchronize()?;
 		let mut out = vec![0u8; bytes];
 		copy_to_host(&g.ctx, buf.ptr, &mut out)?;
@@ -65,11 +66,11 @@ impl GpuProver {
 		if let Some(max) = max_chunks {
 			parts.truncate(max.max(1));
 		}
-		let fast = g.fp8_fast_accum;
-		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
-		g.tune(compute, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc_max)?;
+		let path = g.fp8_path_for(spec, compute);
+		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, path)?;
+		g.tune(compute, path, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc_max)?;
 		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
-		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, fast)?) } else { None };
+		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, path)?) } else { None };
 		let phase_start = timing_event(&g.ctx)?;
 		let mut evs = Vec::new();
 		phase_start.record(&g.mm_stream)?;
@@ -100,8 +101,9 @@ impl GpuProver {
 		let mut g = self.lock()?;
 		let (m, n) = (spec.dims.m, spec.dims.n);
 		let ChunkOperands { a, b, c, kc } = chunk_operands(&g, spec, compute)?;
-		let mut plan = Plan::new(&g.lt, compute, m, n, kc, g.fp8_fast_accum)?;
-		g.tune(compute, m, n, &mut plan, a.ptr, b.ptr, c.ptr, kc)?;
+		let path = g.fp8_path_for(spec, compute);
+		let mut plan = Plan::new(&g.lt, compute, m, n, kc, path)?;
+		g.tune(compute, path, m, n, &mut plan, a.ptr, b.ptr, c.ptr, kc)?;
 		let phase_start = timing_event(&g.ctx)?;
 		phase_start.record(&g.mm_stream)?;
 		let started = Instant::now();
@@ -173,7 +175,7 @@ fn chunk_operands(g: &Inner, spec: &ChallengeSpec, compute: Precision) -> Result
 	let c = DevBuf::new(&g.ctx, 4 * m as usize * n as usize)?;
 	let a = DevBuf::new(&g.ctx, (u64::from(m) * u64::from(kc) * sb) as usize)?;
 	let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
-	g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, Matrix::A, m, 0, kc)?;
-	g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, Matrix::B, n, 0, kc)?;
+	g.generate(&g.mm_stream, a.ptr, spec, compute, Matrix::A, m, 0, kc)?;
+	g.generate(&g.mm_stream, b.ptr, spec, compute, Matrix::B, n, 0, kc)?;
 	Ok(ChunkOperands { a, b, c, kc })
 }

@@ -6,6 +6,9 @@
 //!   are rounded (ties to even) to the mantissa of `<store>` when it has fewer bits, and written
 //!   in `<store>`'s storage format. A chunk of `kc` columns along k of `lines` lines is stored
 //!   line-major: `[lines][kc]`, contiguous along k.
+//! - `gen_fp8_int8`: fp8 elements as their int8 significands `±(8 + m)`, for the int8 path (one
+//!   exact int8 GEMM with int32 accumulation; `pog_primitives::pricing`).
+//! - `int32_to_f32`: the int8 path's int32 C scaled into fp32 in place (`/ 64`).
 //! - `hash_leaves`: Keccak-256 of each 1,024-byte leaf of C.
 //! - `hash_nodes`: Keccak-256 of each pair of 32-byte children.
 //! - `gather_words`: copies `count` runs of `words` u32 from given offsets into one buffer.
@@ -38,7 +41,8 @@ __device__ __forceinline__ void philox4x32_10(u32 c[4], u32 k0, u32 k1) {
 
 // Element bits from a W-bit slot: sign = top bit of the slot, P random mantissa bits at the
 // bottom, value +-(1 + m/2^P); rounded to Q mantissa bits (ties to even) when Q < P; stored as
-// ST: 0 = fp32 bits (fp32, tf32), 1 = fp16, 2 = bf16, 3 = fp8 e4m3.
+// ST: 0 = fp32 bits (fp32, tf32), 1 = fp16, 2 = bf16, 3 = fp8 e4m3, 4 = the int8 significand
+// +-(2^Q + m) (the int8 path; Q <= 6).
 template <int W, int P, int Q, int ST>
 __device__ __forceinline__ u32 element_bits(u32 slot) {
 	u32 sign = (slot >> (W - 1)) & 1u;
@@ -54,6 +58,10 @@ __device__ __forceinline__ u32 element_bits(u32 slot) {
 	if (ST == 0) return x;
 	if (ST == 1) return (sign << 15) | ((e - 112u) << 10) | ((x >> 13) & 0x3FFu);
 	if (ST == 2) return x >> 16;
+	if (ST == 4) {
+		u32 mag = (1u << Q) | ((x >> (23 - Q)) & ((1u << Q) - 1u));
+		return sign ? ((256u - mag) & 0xFFu) : mag;
+	}
 	return (sign << 7) | ((e - 120u) << 3) | ((x >> 20) & 7u);
 }
 
@@ -110,6 +118,16 @@ GEN_ALL(tf32, 16, 10)
 GEN_ALL(fp16, 16, 10)
 GEN_ALL(bf16, 8, 7)
 GEN_ALL(fp8, 4, 3)
+// the int8 path: fp8 elements as int8 significands
+GEN(gen_fp8_int8, 4, 3, 3, 4, 1)
+
+// The int8 path's C, accumulated exactly in int32, as fp32 in place: c[i] = (float)c[i] * scale.
+extern "C" __global__ void int32_to_f32(u32* c, u64 count, float scale) {
+	for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (u64)gridDim.x * blockDim.x) {
+		float v = (float)(int)c[i] * scale;
+		c[i] = __float_as_uint(v);
+	}
+}
 
 // ---------------------------------------------------------------- Keccak-256
 __constant__ u64 KECCAK_RC[24] = {
@@ -226,7 +244,10 @@ pub fn gen_kernel_name(generated: Precision, stored: Precision) -> String {
 	format!("gen_{}_{}", short_name(generated), short_name(stored))
 }
 
-/// Names of every generation kernel (5 × 5).
+/// Name of the kernel generating fp8 elements as int8 significands (the int8 path).
+pub const INT8_GEN_KERNEL: &str = "gen_fp8_int8";
+
+/// Names of every generation kernel (5 × 5, and the int8 path's).
 pub fn gen_kernel_names() -> Vec<String> {
 	let mut out = Vec::new();
 	for g in Precision::ALL {
@@ -234,7 +255,15 @@ pub fn gen_kernel_names() -> Vec<String> {
 			out.push(gen_kernel_name(g, s));
 		}
 	}
+	out.push(INT8_GEN_KERNEL.into());
 	out
+}
+
+/// Host mirror of the int8 path's `element_bits` (storage 4): the int8 significand of the fp8
+/// element made from `slot`, as a byte.
+pub fn int8_significand_byte(slot: u32) -> u8 {
+	let p = Precision::Fp8E4M3;
+	p.significand(p.element_from_random(slot)) as i8 as u8
 }
 
 /// Bytes one element takes in `stored`'s storage format (tf32 is stored as fp32).
@@ -337,6 +366,21 @@ mod tests {
 		}
 	}
 
+	/// The int8 path's bytes, as the kernel makes them (magnitude 8 + the 3 mantissa bits, negated
+	/// in two's complement for a set sign bit), are 8 × the fp8 element's value: the significand.
+	#[test]
+	fn int8_path_bytes_are_the_fp8_significands() {
+		for slot in 0..16u32 {
+			let mag = 8 | (slot & 7);
+			let kernel = if slot & 8 != 0 { (256 - mag) & 0xFF } else { mag } as u8;
+			assert_eq!(kernel, int8_significand_byte(slot), "slot {slot}");
+			let value = Precision::Fp8E4M3.to_f32(Precision::Fp8E4M3.element_from_random(slot));
+			assert_eq!(f32::from(kernel as i8), value * 8.0, "slot {slot}");
+		}
+		assert!(SOURCE.contains("GEN(gen_fp8_int8, 4, 3, 3, 4, 1)"));
+		assert!(gen_kernel_names().iter().any(|n| n == INT8_GEN_KERNEL));
+	}
+
 	#[test]
 	fn lower_precision_elements_are_the_rounded_values() {
 		for g in Precision::ALL {
@@ -357,7 +401,7 @@ mod tests {
 		for g in Precision::ALL {
 			assert!(SOURCE.contains(&format!("GEN_ALL({},", short_name(g))), "{g:?}");
 		}
-		assert_eq!(gen_kernel_names().len(), 25);
+		assert_eq!(gen_kernel_names().len(), 25 + 1, "and the int8 path's");
 		for s in ["fp32", "tf32", "fp16", "bf16", "fp8"] {
 			assert!(SOURCE.contains(&format!("GEN(gen_##G##_{s},")), "{s}");
 		}

@@ -25,6 +25,7 @@ pub mod kernels;
 mod prover;
 pub mod selftest;
 
+pub use gemm::Fp8Path;
 pub use prover::{GpuCommitment, GpuProver};
 
 /// How to point the loader at the CUDA 13 libraries where the toolkit installs them by default

@@ -17,7 +17,7 @@ use pog_prover::{
 
 use crate::{
 	device::{copy_to_device, copy_to_host, DevBuf, Kernels},
-	gemm::{Lt, Plan},
+	gemm::{Fp8Path, Lt, Plan},
 	kernels::storage_bytes,
 	GpuError, GpuInfo,
 };
@@ -33,12 +33,45 @@ pub(crate) struct Inner {
 	pub(crate) mm_stream: Arc<CudaStream>,
 	pub(crate) kernels: Arc<Kernels>,
 	pub(crate) lt: Lt,
-	pub(crate) fp8_fast_accum: bool,
-	/// Fastest algorithm found per (compute, m, n, kc, fp8 fast accumulation).
-	pub(crate) tuned: BTreeMap<(Precision, u32, u32, u32, bool), cudarc::cublaslt::sys::cublasLtMatmulAlgo_t>,
+	/// How fp8 challenges run.
+	pub(crate) fp8_path: Fp8Path,
+	/// Fastest algorithm found per (compute, m, n, kc, fp8 path).
+	pub(crate) tuned: BTreeMap<(Precision, u32, u32, u32, Fp8Path), cudarc::cublaslt::sys::cublasLtMatmulAlgo_t>,
 }
 
 impl Inner {
+	/// The fp8 path a GEMM of `spec`'s challenge computed in `compute` takes: the int8 path only
+	/// for an fp8 challenge computed in fp8 (a lower-precision computation of another challenge
+	/// rounds its elements to fp8 and needs fp8 tensor cores).
+	pub(crate) fn fp8_path_for(&self, spec: &ChallengeSpec, compute: Precision) -> Fp8Path {
+		match self.fp8_path {
+			Fp8Path::Int8 if spec.precision == Precision::Fp8E4M3 && compute == Precision::Fp8E4M3 => Fp8Path::Int8,
+			Fp8Path::Int8 => Fp8Path::Native,
+			other => other,
+		}
+	}
+
+	/// Generate chunk `k0..k0 + kc` of `matrix` of `spec` as the GEMM in `compute` takes it
+	/// (int8 significands on the int8 path).
+	#[allow(clippy::too_many_arguments)]
+	pub(crate) fn generate(
+		&self,
+		stream: &CudaStream,
+		out: sys::CUdeviceptr,
+		spec: &ChallengeSpec,
+		compute: Precision,
+		matrix: Matrix,
+		lines: u32,
+		k0: u32,
+		kc: u32,
+	) -> Result<(), GpuError> {
+		if self.fp8_path_for(spec, compute) == Fp8Path::Int8 {
+			self.kernels.generate_int8(stream, out, &spec.seed, matrix, lines, k0, kc)
+		} else {
+			self.kernels.generate(stream, out, spec.precision, compute, &spec.seed, matrix, lines, k0, kc)
+		}
+	}
+
 	/// Give `full` the fastest of cuBLASLt's candidate algorithms for its shape, timed on the
 	/// first [`TUNE_ROWS`] rows (once per shape, then cached). `a`, `b` and `c` hold a generated
 	/// chunk of at least that sub-shape; `c` is overwritten.
@@ -46,6 +79,7 @@ impl Inner {
 	pub(crate) fn tune(
 		&mut self,
 		compute: Precision,
+		path: Fp8Path,
 		m: u32,
 		n: u32,
 		full: &mut Plan,
@@ -54,7 +88,7 @@ impl Inner {
 		c: sys::CUdeviceptr,
 		kc: u32,
 	) -> Result<(), GpuError> {
-		let key = (compute, m, n, kc, self.fp8_fast_accum);
+		let key = (compute, m, n, kc, path);
 		if let Some(algo) = self.tuned.get(&key) {
 			full.algo = *algo;
 			return Ok(());
@@ -66,7 +100,7 @@ impl Inner {
 			return Ok(());
 		}
 		let started = Instant::now();
-		let sub = Plan::new(&self.lt, compute, m.min(TUNE_ROWS), n, kc, self.fp8_fast_accum)?;
+		let sub = Plan::new(&self.lt, compute, m.min(TUNE_ROWS), n, kc, path)?;
 		let mm = &self.mm_stream;
 		let mut best = (f64::MAX, full.algo, 0usize);
 		for (i, algo) in full.candidates.iter().enumerate() {
@@ -92,8 +126,8 @@ impl Inner {
 		Ok(())
 	}
 
-	fn is_tuned(&self, compute: Precision, m: u32, n: u32, kc: u32) -> bool {
-		self.tuned.contains_key(&(compute, m, n, kc, self.fp8_fast_accum))
+	fn is_tuned(&self, compute: Precision, path: Fp8Path, m: u32, n: u32, kc: u32) -> bool {
+		self.tuned.contains_key(&(compute, m, n, kc, path))
 	}
 }
 
@@ -155,19 +189,13 @@ impl GpuProver {
 		let mm_stream = ctx.new_stream()?;
 		let kernels = Arc::new(Kernels::compile(&ctx)?);
 		let lt = Lt::new(&ctx)?;
+		// fp8 tensor cores come with Ada (sm_89) and Hopper; before them the int8 path is the way.
+		let fp8_path = if ctx.compute_capability()? >= (8, 9) { Fp8Path::Native } else { Fp8Path::Int8 };
 		tracing::info!(ordinal, name = %info.name, uuid = %info.uuid, "CUDA prover ready");
 		Ok(Self {
 			info,
 			nvml: Some(nvml),
-			inner: Mutex::new(Inner {
-				ctx,
-				gen_stream,
-				mm_stream,
-				kernels,
-				lt,
-				fp8_fast_accum: false,
-				tuned: BTreeMap::new(),
-			}),
+			inner: Mutex::new(Inner { ctx, gen_stream, mm_stream, kernels, lt, fp8_path, tuned: BTreeMap::new() }),
 		})
 	}
 
@@ -183,12 +211,18 @@ impl GpuProver {
 		fresh.unwrap_or_else(|| self.info.clone())
 	}
 
-	/// Use cuBLASLt's FAST_ACCUM for fp8 (off by default: partial sums are then promoted to fp32
-	/// periodically, which keeps fp8 results inside the chain's tolerance).
-	pub fn set_fp8_fast_accum(&self, on: bool) {
+	/// How fp8 challenges run from now on: natively on sm_89 and later by default, on the int8
+	/// path before. The agent takes the int8 path where the claimed profile lists no native fp8
+	/// (its fp8 is priced at the int8 rate: `pog_primitives::pricing`).
+	pub fn set_fp8_path(&self, path: Fp8Path) {
 		if let Ok(mut g) = self.lock() {
-			g.fp8_fast_accum = on;
+			g.fp8_path = path;
 		}
+	}
+
+	/// The fp8 path challenges take now.
+	pub fn fp8_path(&self) -> Fp8Path {
+		self.lock().map(|g| g.fp8_path).unwrap_or(Fp8Path::Native)
 	}
 
 	/// Free and total device memory in bytes.
@@ -235,37 +269,17 @@ impl GpuProver {
 		let a = [DevBuf::new(&g.ctx, a_bytes)?, DevBuf::new(&g.ctx, a_bytes)?];
 		let b = [DevBuf::new(&g.ctx, b_bytes)?, DevBuf::new(&g.ctx, b_bytes)?];
 		let parts: Vec<(u32, u32)> = sizing::chunks(dims.k, spec.chunk_k).collect();
-		let fast = g.fp8_fast_accum;
-		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, fast)?;
-		if !g.is_tuned(compute, m, n, kc_max) {
+		let path = g.fp8_path_for(spec, compute);
+		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, path)?;
+		if !g.is_tuned(compute, path, m, n, kc_max) {
 			// first proof of this shape: time cuBLASLt's candidates on a generated chunk 0
-			g.kernels.generate(
-				&g.gen_stream,
-				a[1].ptr,
-				spec.precision,
-				compute,
-				&spec.seed,
-				Matrix::A,
-				m,
-				0,
-				kc_max,
-			)?;
-			g.kernels.generate(
-				&g.gen_stream,
-				b[1].ptr,
-				spec.precision,
-				compute,
-				&spec.seed,
-				Matrix::B,
-				n,
-				0,
-				kc_max,
-			)?;
+			g.generate(&g.gen_stream, a[1].ptr, spec, compute, Matrix::A, m, 0, kc_max)?;
+			g.generate(&g.gen_stream, b[1].ptr, spec, compute, Matrix::B, n, 0, kc_max)?;
 			g.gen_stream.synchronize()?;
 		}
-		g.tune(compute, m, n, &mut full, a[1].ptr, b[1].ptr, c.ptr, kc_max)?;
+		g.tune(compute, path, m, n, &mut full, a[1].ptr, b[1].ptr, c.ptr, kc_max)?;
 		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
-		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, fast)?) } else { None };
+		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, path)?) } else { None };
 
 		let sync_ev = || g.ctx.new_event(None);
 		let gen_done = [sync_ev()?, sync_ev()?];
@@ -284,8 +298,8 @@ impl GpuProver {
 			if i >= 2 {
 				gs.wait(&gemm_done[s])?;
 			}
-			g.kernels.generate(gs, a[s].ptr, spec.precision, compute, &spec.seed, Matrix::A, m, k0, kc)?;
-			g.kernels.generate(gs, b[s].ptr, spec.precision, compute, &spec.seed, Matrix::B, n, k0, kc)?;
+			g.generate(gs, a[s].ptr, spec, compute, Matrix::A, m, k0, kc)?;
+			g.generate(gs, b[s].ptr, spec, compute, Matrix::B, n, k0, kc)?;
 			gen_done[s].record(gs)?;
 			ms_.wait(&gen_done[s])?;
 			starts[i].record(ms_)?;
@@ -293,6 +307,11 @@ impl GpuProver {
 			plan.run(&g.lt, ms_, a[s].ptr, b[s].ptr, c.ptr, if i == 0 { 0.0 } else { 1.0 })?;
 			ends[i].record(ms_)?;
 			gemm_done[s].record(ms_)?;
+		}
+		if path == Fp8Path::Int8 {
+			// C holds Σ s_A·s_B exactly; each fp8 element is s / 2^3.
+			let scale = 1.0 / (1u32 << (2 * Precision::Fp8E4M3.mantissa_bits())) as f32;
+			g.kernels.int32_to_f32(ms_, c.ptr, u64::from(m) * u64::from(n), scale)?;
 		}
 		let (h0, h1, h2) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?, timing_event(&g.ctx)?);
 		h0.record(ms_)?;
@@ -371,7 +390,8 @@ impl GpuProver {
 		let mut g = self.lock()?;
 		let (m, n) = (spec.dims.m, spec.dims.n);
 		let kc = sizing::chunk_len(spec.dims.k, spec.chunk_k);
-		if g.is_tuned(compute, m, n, kc) {
+		let path = g.fp8_path_for(spec, compute);
+		if g.is_tuned(compute, path, m, n, kc) {
 			return Ok(started.elapsed());
 		}
 		let rows = m.min(TUNE_ROWS);
@@ -383,10 +403,10 @@ impl GpuProver {
 		let a = DevBuf::new(&g.ctx, (u64::from(rows) * u64::from(kc) * sb) as usize)?;
 		let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
 		let c = DevBuf::new(&g.ctx, 4 * rows as usize * n as usize)?;
-		g.kernels.generate(&g.mm_stream, a.ptr, spec.precision, compute, &spec.seed, Matrix::A, rows, 0, kc)?;
-		g.kernels.generate(&g.mm_stream, b.ptr, spec.precision, compute, &spec.seed, Matrix::B, n, 0, kc)?;
-		let mut full = Plan::new(&g.lt, compute, m, n, kc, g.fp8_fast_accum)?;
-		g.tune(compute, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc)?;
+		g.generate(&g.mm_stream, a.ptr, spec, compute, Matrix::A, rows, 0, kc)?;
+		g.generate(&g.mm_stream, b.ptr, spec, compute, Matrix::B, n, 0, kc)?;
+		let mut full = Plan::new(&g.lt, compute, m, n, kc, path)?;
+		g.tune(compute, path, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc)?;
 		g.mm_stream.synchronize()?;
 		Ok(started.elapsed())
 	}

@@ -30,7 +30,7 @@ use serde_json::{json, Value};
 
 use crate::{
 	kernels::{element_bits, storage_bytes},
-	GpuProver,
+	Fp8Path, GpuProver,
 };
 
 /// What `selftest` checks.
@@ -62,8 +62,11 @@ pub struct SelftestConfig {
 	pub full_ms: u32,
 	/// Precisions of the full-size run (empty: bf16).
 	pub full_precisions: Vec<Precision>,
-	/// Also measure fp8 with cuBLASLt's FAST_ACCUM on (its honest error).
+	/// Also prove fp8 with cuBLASLt's FAST_ACCUM on (a ~14-bit accumulator the tolerance must
+	/// catch).
 	pub fp8_fast_accum_check: bool,
+	/// Run fp8 on the int8 path even where the GPU has fp8.
+	pub fp8_int8_path: bool,
 }
 
 impl Default for SelftestConfig {
@@ -83,6 +86,7 @@ impl Default for SelftestConfig {
 			full_ms: 0,
 			full_precisions: Vec::new(),
 			fp8_fast_accum_check: false,
+			fp8_int8_path: false,
 		}
 	}
 }
@@ -186,6 +190,19 @@ fn cpu_chunk(spec: &ChallengeSpec, compute: Precision, matrix: Matrix, k0: u32, 
 	out
 }
 
+/// The int8 path's chunk of an fp8 challenge on the CPU: each element's significand as a byte.
+fn int8_chunk(spec: &ChallengeSpec, matrix: Matrix, k0: u32, kc: u32) -> Vec<u8> {
+	let g = Generator::new(&spec.seed, Precision::Fp8E4M3);
+	let lines = if matrix == Matrix::A { spec.dims.m } else { spec.dims.n };
+	let mut out = Vec::with_capacity((lines * kc) as usize);
+	let mut bits = vec![0u32; kc as usize];
+	for line in 0..lines {
+		g.fill_line(matrix, line, k0, &mut bits);
+		out.extend(bits.iter().map(|b| Precision::Fp8E4M3.significand(*b) as i8 as u8));
+	}
+	out
+}
+
 fn precisions(list: &[Precision]) -> Vec<Precision> {
 	if list.is_empty() {
 		Precision::ALL.to_vec()
@@ -215,7 +232,12 @@ fn known_answers(
 				for k0 in [0u32, 512] {
 					let gpu = prover.generated_chunk(&spec, compute, matrix, k0, 512)?;
 					let gpu = words(&gpu, storage_bytes(compute));
-					let cpu = cpu_chunk(&spec, compute, matrix, k0, 512);
+					let cpu = if p == Precision::Fp8E4M3 && prover.fp8_path() == Fp8Path::Int8 {
+						// a device without fp8: its fp8 chunks are the int8 path's
+						words(&int8_chunk(&spec, matrix, k0, 512), 1)
+					} else {
+						cpu_chunk(&spec, compute, matrix, k0, 512)
+					};
 					gen_total += 1;
 					if gpu == cpu {
 						gen_ok += 1;
@@ -239,13 +261,37 @@ fn known_answers(
 	out.push(("generation = CPU (chunks)".into(), gen_ok == gen_total, format!("{gen_ok}/{gen_total}")));
 	report.insert("generation_chunks_equal".into(), json!({"equal": gen_ok, "total": gen_total}));
 
+	// The int8 path's chunks: every fp8 element as its int8 significand.
+	if list.contains(&Precision::Fp8E4M3) {
+		let before = prover.fp8_path();
+		prover.set_fp8_path(Fp8Path::Int8);
+		let spec = ChallengeSpec {
+			seed: [0x3D; 32],
+			precision: Precision::Fp8E4M3,
+			dims: Dims { m: 256, n: 512, k: 1024 },
+			chunk_k: 512,
+		};
+		let (mut equal, mut total) = (0, 0);
+		for matrix in [Matrix::A, Matrix::B] {
+			for k0 in [0u32, 512] {
+				let gpu = prover.generated_chunk(&spec, Precision::Fp8E4M3, matrix, k0, 512);
+				total += 1;
+				equal += usize::from(gpu.ok().as_deref() == Some(&int8_chunk(&spec, matrix, k0, 512)[..]));
+			}
+		}
+		prover.set_fp8_path(before);
+		out.push(("int8 path generation = CPU significands".into(), equal == total, format!("{equal}/{total}")));
+		report.insert("int8_chunks_equal".into(), json!({"equal": equal, "total": total}));
+	}
+
 	// The KAT file.
 	let kat: Value = serde_json::from_str(include_str!("../../../pallets/pog/primitives/kat/vectors.json"))?;
 	let mut kat_ok = 0;
 	let mut kat_total = 0;
 	for v in kat["generator"].as_array().context("generator vectors")? {
 		let p: Precision = serde_json::from_value(v["precision"].clone())?;
-		if !list.contains(&p) {
+		// On the int8 path fp8 chunks are significands, checked above against the CPU.
+		if !list.contains(&p) || (p == Precision::Fp8E4M3 && prover.fp8_path() == Fp8Path::Int8) {
 			continue;
 		}
 		let dims: Dims = serde_json::from_value(v["dims"].clone())?;
@@ -435,23 +481,33 @@ fn tolerance_checks(
 	let mut report = Vec::new();
 	let dims = Dims { m: args.dim, n: args.dim, k: args.k };
 	let leaves = pick_leaves(dims.num_leaves(), (args.entries as usize).div_ceil(256));
-	let mut modes: Vec<(Precision, Precision, bool)> = Vec::new();
+	// (precision, computed in, fp8 path): honest, fp8 also on the int8 path (and with FAST_ACCUM,
+	// which must be caught), and in the next lower precision (must be caught).
+	let default_path = prover.fp8_path();
+	let has_fp8 = default_path != Fp8Path::Int8;
+	let mut modes: Vec<(Precision, Precision, Fp8Path)> = Vec::new();
 	for &p in list {
-		modes.push((p, p, false));
-		if p == Precision::Fp8E4M3 && args.fp8_fast_accum_check {
-			modes.push((p, p, true));
+		modes.push((p, p, default_path));
+		if p == Precision::Fp8E4M3 && has_fp8 {
+			modes.push((p, p, Fp8Path::Int8));
+			if args.fp8_fast_accum_check {
+				modes.push((p, p, Fp8Path::NativeFastAccum));
+			}
 		}
-		if let Some(lower) = p.next_lower() {
-			modes.push((p, lower, false));
+		if let Some(lower) = p.next_lower().filter(|l| *l != Precision::Fp8E4M3 || has_fp8) {
+			modes.push((p, lower, default_path));
 		}
 	}
-	for (p, compute, fast) in modes {
+	for (p, compute, path) in modes {
 		let spec = ChallengeSpec { seed: [p.index() as u8 + 0x41; 32], precision: p, dims, chunk_k: args.chunk_k };
-		prover.set_fp8_fast_accum(fast);
+		prover.set_fp8_path(path);
 		let t = Instant::now();
-		let com = prover.prove_in(&spec, compute, &|_| {})?;
+		let com = prover.prove_in(&spec, compute, &|_| {});
+		prover.set_fp8_path(default_path);
+		let com = com?;
 		let prove_s = t.elapsed().as_secs_f64();
-		prover.set_fp8_fast_accum(false);
+		let fast = path == Fp8Path::NativeFastAccum;
+		let int8 = p == Precision::Fp8E4M3 && path == Fp8Path::Int8;
 		let opened = com.open(&leaves)?;
 		let proofs_ok = opened.iter().all(|o| verify_opening(&com.root(), &dims, o.leaf, &o.values, &o.proof));
 		drop(com);
@@ -465,15 +521,19 @@ fn tolerance_checks(
 		let failing = r.iter().filter(|x| **x > 1.0).count();
 		let worst = r.iter().copied().fold(0.0, f64::max);
 		let med = median(&mut r);
-		let honest = compute == p;
+		let honest = compute == p && !fast;
 		let label = if fast {
-			format!("{} honest, FAST_ACCUM", p.name())
+			format!("{} with FAST_ACCUM (14-bit accumulator: caught)", p.name())
+		} else if int8 {
+			format!("{} honest, int8 path", p.name())
 		} else if honest {
 			format!("{} honest", p.name())
 		} else {
 			format!("{} computed in {}", p.name(), compute.name())
 		};
-		let (ok, detail) = if honest {
+		let (ok, detail) = if fast {
+			(failing > 0 && proofs_ok, format!("worst {worst:.1} of threshold, {failing}/{n} fail (median {med:.2})"))
+		} else if honest {
 			(
 				failing == 0 && proofs_ok,
 				format!(
@@ -486,7 +546,7 @@ fn tolerance_checks(
 		tracing::info!(label, ok, detail, prove_s, verify_s, "tolerance check");
 		out.push((label.clone(), ok, detail));
 		report.push(json!({
-			"precision": p.name(), "compute": compute.name(), "fp8_fast_accum": fast, "dims": dims,
+			"precision": p.name(), "compute": compute.name(), "fp8_path": format!("{path:?}"), "dims": dims,
 			"chunk_k": args.chunk_k, "entries": n, "failing": failing, "worst_ratio": worst, "median_ratio": med, "mean_signed_ratio": bias, "rms_ratio": rms,
 			"proofs_verify": proofs_ok, "prove_s": prove_s, "verify_s": verify_s,
 		}));
@@ -534,7 +594,25 @@ fn gemm_rates(
 		));
 		report.push(json!({"precision": p.name(), "tflops_beta0": plain, "tflops_accumulating": tflops,
 			"torch_tflops": reference, "ratio_beta0": ratio, "m": args.rate_dim, "n": args.rate_dim, "kc": args.chunk_k,
-			"gemms": samples.len()}));
+			"gemms": samples.len(), "fp8_path": format!("{:?}", prover.fp8_path())}));
+		if p == Precision::Fp8E4M3 && prover.fp8_path() != Fp8Path::Int8 {
+			// The int8 path's rate (int8 tensor cores): every int8 alias's rate follows from it.
+			let before = prover.fp8_path();
+			prover.set_fp8_path(Fp8Path::Int8);
+			let measured = (|| -> anyhow::Result<(f64, f64)> {
+				let _ = prover.gemm_only(&spec, p, Some(3), false)?;
+				Ok((rate(&prover.gemm_only(&spec, p, None, false)?), rate(&prover.gemm_only(&spec, p, None, true)?)))
+			})();
+			prover.set_fp8_path(before);
+			let (plain8, acc8) = measured?;
+			out.push((
+				format!("GEMM int8 (fp8's int8 path) {}x{}x{}", args.rate_dim, args.rate_dim, args.chunk_k),
+				true,
+				format!("{plain8:.1} TOPS; accumulating {acc8:.1}; fp8 native {tflops:.1} ({:.3}x)", acc8 / tflops),
+			));
+			report.push(json!({"precision": "int8", "tflops_beta0": plain8, "tflops_accumulating": acc8,
+				"m": args.rate_dim, "n": args.rate_dim, "kc": args.chunk_k}));
+		}
 	}
 	let copy = prover.copy_bandwidth(2 << 30, 20)?;
 	let torch_copy = torch.as_ref().and_then(|t| t["copy_gbps"].as_f64());
@@ -659,6 +737,9 @@ pub fn run(args: &SelftestConfig) -> anyhow::Result<SelftestReport> {
 	if !args.only_all_gpus {
 		let list = precisions(&args.precisions);
 		let prover = GpuProver::new(args.device)?;
+		if args.fp8_int8_path {
+			prover.set_fp8_path(Fp8Path::Int8);
+		}
 		let t = Instant::now();
 		report.insert("known_answers".into(), known_answers(&prover, &list, &mut rows)?);
 		tracing::info!(s = t.elapsed().as_secs_f64(), "known answers done");

@@ -21,11 +21,14 @@
 //! cores (Ampere, Ada; Hopper has none) need at least twice the GEMMs for half the cost, so they
 //! are never faster than the int8 alias (`docs/protocol.md` §1).
 //!
-//! A profile may list a precision only where its native rate meets the deadline the alias sets:
-//! `native ≥ alias · (1 − tolerance)` ([`alias_outruns_native`]). A card whose native path is
-//! slower than that would have to run the alias itself, which the agent does not do; so fp32 is
-//! listed only by cards without int8 tensor cores (the V100), and fp8 not by GeForce cards, whose
-//! fp8 with fp32 accumulation runs at half their int8 rate.
+//! The agent runs one alias itself: fp8 as one int8 GEMM ([`agent_runs_int8_alias`]), so every
+//! card with int8 tensor cores is challenged in fp8 at `max(native fp8, int8)`, whether it has fp8
+//! (Hopper, Ada) or not (Ampere, Turing). For the other precisions a profile may list a native
+//! rate only where it meets the deadline the alias sets: `native ≥ alias · (1 − tolerance)`
+//! ([`alias_outruns_native`]); a card whose native path is slower would have to run a
+//! multi-GEMM alias, which the agent does not. So fp32 is listed only by the V100, which has no
+//! int8 tensor cores, and a GeForce card lists no native fp8: its fp8 with fp32 accumulation runs
+//! at half its int8 rate, and the int8 path answers its fp8 challenges.
 
 use crate::Precision;
 
@@ -44,16 +47,25 @@ pub const fn alias_gflops(int8_gops: u32, precision: Precision) -> u32 {
 	int8_gops / int8_gemms(precision)
 }
 
+/// Whether the agent runs `precision`'s int8 alias itself: fp8, whose alias is one exact int8
+/// GEMM (`pog-cuda`'s int8 path: int8 significands, int32 accumulation, one scaling into fp32).
+/// A card with int8 tensor cores is challenged in fp8 on its int8 rate even without native fp8
+/// (A100, RTX 3090, T4) or where int8 is the faster path (RTX 4090).
+pub const fn agent_runs_int8_alias(precision: Precision) -> bool {
+	matches!(precision, Precision::Fp8E4M3)
+}
+
 /// The rate a challenge in `precision` is sized and timed at, for a profile with native rates
 /// `gflops` (in [`Precision::ALL`]'s order) and int8 rate `int8_gops`: the faster of the native
-/// rate and the int8 alias, or 0 where the profile does not list the precision or it is never
-/// challenged (tf32).
+/// rate and the int8 alias, or 0 where the profile is not challenged in the precision: neither a
+/// native rate nor an alias the agent runs ([`agent_runs_int8_alias`]), or tf32 (never).
 pub const fn priced_gflops(gflops: &[u32; 5], int8_gops: u32, precision: Precision) -> u32 {
 	let native = gflops[precision.index()];
-	if native == 0 || !precision.is_challenged() {
+	let alias = alias_gflops(int8_gops, precision);
+	let runnable = native > 0 || (agent_runs_int8_alias(precision) && alias > 0);
+	if !runnable || !precision.is_challenged() {
 		return 0;
 	}
-	let alias = alias_gflops(int8_gops, precision);
 	if alias > native {
 		alias
 	} else {
@@ -63,7 +75,8 @@ pub const fn priced_gflops(gflops: &[u32; 5], int8_gops: u32, precision: Precisi
 
 /// The first challenged precision the profile lists whose native rate is too slow for the
 /// deadline its int8 alias sets (`native < alias · (1 − tolerance)`), if any: such a profile is
-/// refused.
+/// refused. (For fp8 the agent would run the alias, but a native rate far below it is a wrong
+/// figure all the same.)
 pub const fn alias_outruns_native(gflops: &[u32; 5], int8_gops: u32, tolerance_percent: u8) -> Option<Precision> {
 	let keep = 100u64.saturating_sub(tolerance_percent as u64);
 	let challenged = Precision::CHALLENGED;
@@ -253,7 +266,7 @@ mod tests {
 	/// accumulator model accepted it at 0.13 of its threshold. Flushed every 32 products (after
 	/// each MMA instruction) it sits at the tolerance (1.0×); it gains nothing there, because
 	/// fp8 is priced at least at the int8 rate, which no card's fp16-accumulating fp8 path beats
-	/// (the RTX 4090, where it runs at twice fp8 with fp32 accumulation, is not challenged in fp8).
+	/// (on the RTX 4090, where it runs at twice fp8 with fp32 accumulation, it equals int8).
 	#[test]
 	fn fp8_with_an_fp16_accumulator_is_caught() {
 		let s = spec(Precision::Fp8E4M3);
@@ -274,7 +287,7 @@ mod tests {
 		std::eprintln!("fp8 with an fp16 accumulator: worst {every_256:.2} (flushed every 256), {every_32:.2} (every 32) of the tolerance");
 		assert!(every_256 > 1.0, "flushed every 256 products: {every_256:.3}");
 		let rtx4090 = crate::profiles::DEFAULT_PROFILES[5];
-		assert_eq!(rtx4090.priced_gflops(Precision::Fp8E4M3), 0, "the RTX 4090 is not challenged in fp8");
+		assert_eq!(rtx4090.priced_gflops(Precision::Fp8E4M3), rtx4090.int8_gops, "an RTX 4090's fp8 is priced at int8");
 	}
 
 	/// Every genesis profile lists only precisions whose native rate meets the alias's deadline,
@@ -285,7 +298,7 @@ mod tests {
 			assert_eq!(alias_outruns_native(&f.gflops, f.int8_gops, f.tolerance_percent), None, "{}", f.name);
 			for p in Precision::CHALLENGED {
 				let priced = priced_gflops(&f.gflops, f.int8_gops, p);
-				if f.gflops[p.index()] > 0 {
+				if f.gflops[p.index()] > 0 || (agent_runs_int8_alias(p) && f.int8_gops > 0) {
 					assert!(
 						priced >= alias_gflops(f.int8_gops, p) && priced >= f.gflops[p.index()],
 						"{} {p:?}",

@@ -49,8 +49,9 @@ impl ProfileFigures {
 
 /// The default table: datacenter and consumer GPUs, plus the CPU reference for dev chains.
 /// Genesis gives them ids 0, 1, … in this order. fp32 is listed only where no int8 alias outruns
-/// it (the V100), and fp8 not on the RTX 4090, whose int8 rate is twice its fp8 rate with fp32
-/// accumulation ([`crate::pricing`]).
+/// it (the V100), and the RTX 4090 lists no native fp8, whose rate with fp32 accumulation is half
+/// its int8 rate: its fp8 challenges, like those of the A100, RTX 3090 and T4 (no fp8 at all), run
+/// on the int8 path at the int8 rate ([`crate::pricing`]).
 pub const DEFAULT_PROFILES: [ProfileFigures; 10] = [
 	//                                  fp32    tf32     fp16     bf16     fp8        int8
 	p("NVIDIA H200", 143_771, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15),
@@ -60,7 +61,7 @@ pub const DEFAULT_PROFILES: [ProfileFigures; 10] = [
 	p("NVIDIA L40S", 46_068, [0, 119_000, 235_000, 235_000, 476_000], 476_000, 15),
 	p("NVIDIA GeForce RTX 4090", 24_564, [0, 53_700, 107_000, 107_000, 0], 428_000, 15),
 	p("NVIDIA GeForce RTX 3090", 24_576, [0, 23_100, 46_000, 46_000, 0], 184_000, 15),
-	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 47_100, 15),
+	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 0, 15),
 	p("Tesla T4", 15_360, [0, 0, 42_000, 0, 0], 84_000, 20),
 	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 0, 50),
 ];
