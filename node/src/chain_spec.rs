@@ -39,3 +39,16 @@ pub fn local_chain_spec() -> Result<ChainSpec, String> {
 		.with_properties(properties())
 		.build())
 }
+
+/// `--chain production`: mainnet settings, the GPU table without `cpu-reference`, and
+/// placeholder keys (the dev keys of Alice, Bob, Charlie and Dave) to replace before launch
+/// (README, "Launching a network").
+pub fn production_chain_spec() -> Result<ChainSpec, String> {
+	Ok(ChainSpec::builder(wasm()?, None)
+		.with_name("PoG")
+		.with_id("pog")
+		.with_chain_type(ChainType::Live)
+		.with_genesis_config_preset_name(pog_runtime::genesis::PRODUCTION_RUNTIME_PRESET)
+		.with_properties(properties())
+		.build())
+}

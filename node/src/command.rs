@@ -37,9 +37,10 @@ impl SubstrateCli for Cli {
 		Ok(match id {
 			"dev" => Box::new(chain_spec::development_chain_spec()?),
 			"" | "local" => Box::new(chain_spec::local_chain_spec()?),
+			"production" => Box::new(chain_spec::production_chain_spec()?),
 			path => Box::new(chain_spec::ChainSpec::from_json_file(std::path::PathBuf::from(path)).map_err(|e| {
 				format!(
-					"cannot load chain spec '{path}': {e}. Use --dev, --chain local, or the path of a JSON chain spec \
+					"cannot load chain spec '{path}': {e}. Use --dev, --chain local, --chain production, or the path of a JSON chain spec \
 					 (make one with `pog-node build-spec --chain local > spec.json`)"
 				)
 			})?),

@@ -1,6 +1,8 @@
-//! Genesis presets: `development` (Alice validates; a challenge finishes in about a minute) and
+//! Genesis presets: `development` (Alice validates; a challenge finishes in about a minute),
 //! `local_testnet` (Alice, Bob, Charlie and Dave validate; GRANDPA needs three of four; each
-//! revealed challenge goes to all four as its committee, and three matching verdicts decide it).
+//! revealed challenge goes to all four as its committee, and three matching verdicts decide it),
+//! and `production` (mainnet settings and the GPU table without the dev chains' `cpu-reference`;
+//! its validator and root keys are placeholders a chain runner replaces).
 
 use alloc::{vec, vec::Vec};
 use frame_support::build_struct_json_patch;
@@ -11,10 +13,19 @@ use sp_genesis_builder::{self, PresetId};
 use sp_keyring::{Ed25519Keyring, Sr25519Keyring};
 
 use crate::{AccountId, BabeConfig, BalancesConfig, GrandpaConfig, PogConfig, RuntimeGenesisConfig, SudoConfig, UNIT};
-use pallet_pog::{profiles::default_profiles, ProtocolConfig};
+use pallet_pog::{
+	profiles::{default_profiles, production_profiles, GenesisProfile},
+	ProtocolConfig,
+};
+
+/// Name of the preset with mainnet settings (`pog-node build-spec --chain production`).
+pub const PRODUCTION_RUNTIME_PRESET: &str = "production";
 
 /// Balance of every endowed dev account: one million POG.
 const ENDOWMENT: u128 = 1_000_000 * UNIT;
+/// Balance of each validator and of root in the production preset: enough for the fees of
+/// failed duties and root's calls, nothing to hand out.
+const PRODUCTION_ENDOWMENT: u128 = 1_000 * UNIT;
 
 fn testnet_genesis(
 	validators: Vec<(Sr25519Keyring, Ed25519Keyring)>,
@@ -22,15 +33,26 @@ fn testnet_genesis(
 	root: AccountId,
 	config: ProtocolConfig,
 ) -> Value {
+	let endowed = endowed.into_iter().map(|a| (a, ENDOWMENT)).collect();
+	genesis(validators, endowed, root, config, default_profiles())
+}
+
+fn genesis(
+	validators: Vec<(Sr25519Keyring, Ed25519Keyring)>,
+	endowed: Vec<(AccountId, u128)>,
+	root: AccountId,
+	config: ProtocolConfig,
+	profiles: Vec<GenesisProfile>,
+) -> Value {
 	let babe: Vec<(BabeId, u64)> = validators.iter().map(|(k, _)| (k.public().into(), 1)).collect();
 	let grandpa: Vec<(GrandpaId, u64)> = validators.iter().map(|(_, k)| (k.public().into(), 1)).collect();
 	build_struct_json_patch!(RuntimeGenesisConfig {
-		balances: BalancesConfig { balances: endowed.iter().cloned().map(|a| (a, ENDOWMENT)).collect::<Vec<_>>() },
+		balances: BalancesConfig { balances: endowed },
 		babe: BabeConfig { authorities: babe, epoch_config: crate::BABE_GENESIS_EPOCH_CONFIG },
 		grandpa: GrandpaConfig { authorities: grandpa },
 		sudo: SudoConfig { key: Some(root) },
 		pog: PogConfig {
-			profiles: default_profiles(),
+			profiles,
 			validators: validators.iter().map(|(k, _)| k.to_account_id()).collect::<Vec<_>>(),
 			config: Some(config),
 		},
@@ -66,11 +88,35 @@ pub fn local_config_genesis() -> Value {
 	)
 }
 
+/// The `production` preset: mainnet protocol settings (`ProtocolConfig::mainnet`), the GPU table
+/// without `cpu-reference` (`production_profiles`), and no dev endowments. Its four validators
+/// and root are the well-known dev keys of Alice, Bob, Charlie and Dave **as placeholders**: a
+/// chain runner writes the spec (`pog-node build-spec --chain production > spec.json`) and
+/// replaces `babe.authorities`, `grandpa.authorities`, `pog.validators`, `sudo.key` and the
+/// balances with its own keys before launch (README, "Launching a network").
+pub fn production_config_genesis() -> Value {
+	let validators = vec![
+		(Sr25519Keyring::Alice, Ed25519Keyring::Alice),
+		(Sr25519Keyring::Bob, Ed25519Keyring::Bob),
+		(Sr25519Keyring::Charlie, Ed25519Keyring::Charlie),
+		(Sr25519Keyring::Dave, Ed25519Keyring::Dave),
+	];
+	let endowed = validators.iter().map(|(k, _)| (k.to_account_id(), PRODUCTION_ENDOWMENT)).collect();
+	genesis(
+		validators,
+		endowed,
+		Sr25519Keyring::Alice.to_account_id(),
+		ProtocolConfig::mainnet(),
+		production_profiles(),
+	)
+}
+
 /// The preset named `id`, as JSON.
 pub fn get_preset(id: &PresetId) -> Option<Vec<u8>> {
 	let patch = match id.as_ref() {
 		sp_genesis_builder::DEV_RUNTIME_PRESET => development_config_genesis(),
 		sp_genesis_builder::LOCAL_TESTNET_RUNTIME_PRESET => local_config_genesis(),
+		PRODUCTION_RUNTIME_PRESET => production_config_genesis(),
 		_ => return None,
 	};
 	Some(serde_json::to_string(&patch).expect("serialization to json is expected to work").into_bytes())
@@ -81,5 +127,6 @@ pub fn preset_names() -> Vec<PresetId> {
 	vec![
 		PresetId::from(sp_genesis_builder::DEV_RUNTIME_PRESET),
 		PresetId::from(sp_genesis_builder::LOCAL_TESTNET_RUNTIME_PRESET),
+		PresetId::from(PRODUCTION_RUNTIME_PRESET),
 	]
 }

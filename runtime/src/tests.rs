@@ -51,7 +51,29 @@ fn presets_build_and_satisfy_the_pog_invariants() {
 			Pog::do_try_state().expect("pallet-pog invariants hold at genesis");
 		});
 	}
-	assert_eq!(genesis::preset_names().len(), 2);
+	assert_eq!(genesis::preset_names().len(), 3);
+}
+
+/// The production preset runs mainnet settings, and its table has no `cpu-reference`: a CPU
+/// cannot be registered as a GPU there (before, every preset carried it).
+#[test]
+fn the_production_preset_has_mainnet_settings_and_no_cpu_profile() {
+	sp_io::TestExternalities::new(preset_storage(genesis::PRODUCTION_RUNTIME_PRESET)).execute_with(|| {
+		assert_eq!(pallet_pog::Configuration::<Runtime>::get(), pallet_pog::ProtocolConfig::mainnet());
+		let names: Vec<Vec<u8>> = pallet_pog::Profiles::<Runtime>::iter_values().map(|p| p.name.into_inner()).collect();
+		assert_eq!(names.len(), pallet_pog::profiles::default_profiles().len() - 1);
+		assert!(!names.contains(&pallet_pog::profiles::CPU_REFERENCE.as_bytes().to_vec()));
+		assert!(names.contains(&b"NVIDIA H100 80GB HBM3".to_vec()));
+		assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), 4);
+		Pog::do_try_state().expect("pallet-pog invariants hold at genesis");
+	});
+	for dev in ["development", "local_testnet"] {
+		sp_io::TestExternalities::new(preset_storage(dev)).execute_with(|| {
+			let cpu = pallet_pog::Profiles::<Runtime>::iter_values()
+				.any(|p| p.name.into_inner() == pallet_pog::profiles::CPU_REFERENCE.as_bytes());
+			assert!(cpu, "{dev} keeps cpu-reference for CPU miners and CI");
+		});
+	}
 }
 
 #[test]

@@ -55,6 +55,12 @@ pub fn default_profiles() -> Vec<GenesisProfile> {
 	pog_primitives::profiles::DEFAULT_PROFILES.iter().map(GenesisProfile::from).collect()
 }
 
+/// The default table without [`CPU_REFERENCE`], the dev chains' CPU profile: what a production
+/// chain starts with. Its GPUs keep the ids 0, 1, … of the default table.
+pub fn production_profiles() -> Vec<GenesisProfile> {
+	default_profiles().into_iter().filter(|p| p.name != CPU_REFERENCE).collect()
+}
+
 mod calls {
 	use frame_support::{ensure, pallet_prelude::*};
 
