@@ -25,6 +25,7 @@ export async function audit(api) {
     vramMib: p.vramMib.toNumber(),
     gflops: p.gflops.map((g) => g.toNumber()),
     int8Gops: p.int8Gops.toNumber(),
+    perCore: p.perCore.isTrue,
     tolerancePercent: p.tolerancePercent.toNumber(),
   }));
   const validators = (await api.query.pog.validators()).map((v) => v.toString());
@@ -110,7 +111,7 @@ function print(a) {
   console.log(`PoG chain at block #${a.block}; validators: ${a.validators.join(', ')}`);
   console.log(`\nGPU profiles (${a.profiles.length})`);
   for (const p of a.profiles) {
-    console.log(`  ${String(p.id).padStart(2)} ${p.name.padEnd(28)} ${String(p.vramMib).padStart(7)} MiB  GFLOPS ${p.gflops.join('/')}  int8 GOPS ${p.int8Gops}`);
+    console.log(`  ${String(p.id).padStart(2)} ${p.name.padEnd(28)} ${String(p.vramMib).padStart(7)} MiB  GFLOPS ${p.gflops.join('/')}  int8 GOPS ${p.int8Gops}${p.perCore ? '  (per CPU core)' : ''}`);
   }
   console.log(`\nMiners (${a.miners.length})`);
   for (const m of a.miners) {

@@ -64,6 +64,7 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
     gflops: reference.gflops.map((g) => g.toNumber() * 100),
     int8Gops: 0,
     tolerancePercent: reference.tolerancePercent,
+    perCore: false,
   };
   const added = await sendAndWait(api, api.tx.sudo.sudo(api.tx.pog.addProfile(fast)), keyring.addFromUri('//Alice'));
   assert.ok(added.some(({ event }) => api.events.pog.ProfileAdded.is(event)), 'root added the faster profile');

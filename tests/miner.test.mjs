@@ -1,6 +1,8 @@
 // Integration test: the offchain-gpu agent (CPU backend, cpu-reference profile) registers on a dev
-// node through subxt, answers its challenge (compute, commit, reveal) and is verified by Alice's
-// off-chain worker; its score and the agent's `status` show it. Bad input gets clear errors.
+// node through subxt, with its CPU claimed as one unit of the per-core profile (`--cpu`, issue 10:
+// declared cores are earned by a challenge of all of them), answers both challenges (compute,
+// commit, reveal) and is verified by Alice's off-chain worker; its score and the agent's
+// `status` show it. Bad input gets clear errors.
 // The round runs under a bounded flood of tipped remarks that fills the ordinary space of every
 // block (issue 11): commits, reveals and verdicts are Operational duties with the highest pool
 // priority, so they still land in their windows (before, a 10⁻⁸ POG tip outranked a commit).
@@ -28,8 +30,13 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   const charlie = new Keyring({ type: 'sr25519' }).addFromUri('//Charlie');
   const common = ['--url', node.url, '--suri', '//Charlie'];
 
-  const reg = await runAgent(['register', ...common, '--backend', 'cpu'], { name: 'register' });
+  const reg = await runAgent(['register', ...common, '--backend', 'cpu', '--cpu'], { name: 'register' });
   assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
+  const info = (await api.query.pog.miners(charlie.address)).unwrap();
+  const cores = info.hardware.cpuCores.toNumber();
+  const profiles = await api.call.pogApi.profiles();
+  const [cpuCoreId, cpuCore] = profiles.find(([, p]) => p.perCore.isTrue);
+  assert.deepEqual(info.claims.map((c) => c.profile.toNumber()).slice(-1), [cpuCoreId.toNumber()], 'the CPU is claimed');
   const again = await runAgent(['register', ...common, '--backend', 'cpu'], { name: 'register-again' });
   assert.notEqual(again.code, 0);
   assert.match(readFileSync(again.log, 'utf8'), /already registered/);
@@ -37,7 +44,7 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   flood = await startFlood(api);
   const passed = waitSettled(api, charlie.address, 420_000, "Charlie's GPU to pass a round");
   const stateDir = (await import('node:fs')).mkdtempSync('/tmp/pog-state-');
-  const miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', stateDir, '--exit-after', '1'],
+  const miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', stateDir, '--exit-after', '2'],
     { name: 'run', background: true });
   const ev = await passed;
   const { sent, included, paid } = await flood.stop();
@@ -49,6 +56,16 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   assert.match(text, /PASSED/);
 
   assert.equal(ev.outcome, 'Passed', `the honest miner's first round: ${ev.outcomes}`);
+  assert.deepEqual(ev.outcomes, ['Passed', 'Passed'], 'the cpu-reference unit and the CPU both passed');
+  // The CPU's challenge carried the work of every declared core, and its pass scores them.
+  const cpuCh = (await api.call.pogApi.challenge(ev.round, charlie.address, 1)).unwrap();
+  const d = cpuCh.params.dims;
+  const flops = 2 * d.m.toNumber() * d.n.toNumber() * d.k.toNumber();
+  const perCore = cpuCore.gflops[cpuCh.params.precision.index].toNumber();
+  const target = (await api.query.pog.configuration()).targetMs.toNumber();
+  assert.ok(flops >= cores * perCore * 1e6 * target, `${cores} cores × ${perCore} GFLOPS × ${target} ms in ${flops} flops`);
+  const standing = await api.query.pog.standing(charlie.address);
+  assert.equal(standing[1].points.toNumber(), cores * perCore, 'one point per core and GFLOPS');
   // The flood filled every block of the round's commit and reveal windows, and the commit, the
   // reveal and the verdict still landed (above).
   const window = flood.blocks.filter((b) => b.round === ev.round && (b.phase === 'Commit' || b.phase === 'Reveal'));
@@ -61,14 +78,14 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   assert.equal(ch.verification.unwrap().toString(), 'Passed');
   assert.ok(ch.commitment.isSome, 'root on chain');
   const score = (await api.query.pog.scores(charlie.address)).unwrap();
-  assert.equal(score.verifiedGpus.toNumber(), 1);
+  assert.equal(score.verifiedGpus.toNumber(), 2);
   assert.ok(score.total.toNumber() > 0, 'score above zero');
 
   const a = await audit(api);
   assert.ok(a.profiles.some((p) => p.name === 'cpu-reference'));
   const m = a.miners.find((x) => x.miner === charlie.address);
   assert.ok(m, 'miner listed');
-  assert.equal(m.verified.length, 1);
+  assert.equal(m.verified.length, 2);
   assert.ok(m.score.total > 0 && m.score.gpu > 0, 'score with a GPU component');
   const c = a.challenges.find((x) => x.round === ev.round && x.miner === charlie.address);
   assert.equal(c.status, 'Passed');
@@ -81,7 +98,7 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
 
   const status = await runAgent(['status', ...common, '--json'], { name: 'status' });
   const out = JSON.parse(readFileSync(status.log, 'utf8').split('\n').filter((l) => !/^\S+Z\s/.test(l)).join('\n'));
-  assert.equal(out.verified.length, 1);
+  assert.equal(out.verified.length, 2);
   assert.ok(out.score.total_ppb > 0);
 });
 

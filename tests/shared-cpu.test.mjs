@@ -67,7 +67,7 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
   const [, reference] = (await api.call.pogApi.profiles())
     .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
   const claimed = Math.max(1, Math.round(gflops));
-  await sudo(api.tx.pog.addProfile({ name: 'cpu-measured', vramMib: reference.vramMib, gflops: Array(5).fill(claimed), int8Gops: 0, tolerancePercent: 10 }));
+  await sudo(api.tx.pog.addProfile({ name: 'cpu-measured', vramMib: reference.vramMib, gflops: Array(5).fill(claimed), int8Gops: 0, tolerancePercent: 10, perCore: false }));
   for (const [suri, name] of [['//Dave', 'dave'], ['//Eve', 'eve']]) {
     const up = await runAgent(['register', '--update', '--url', node.url, '--suri', suri, '--backend', 'cpu', '--profile', 'cpu-measured'],
       { name: `${name}-update`, logDir: dir });

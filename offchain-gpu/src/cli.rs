@@ -91,6 +91,10 @@ pub struct RegisterArgs {
 	/// How many units to claim on the CPU backend (each is challenged as one GPU).
 	#[arg(long, default_value_t = 1)]
 	pub cpu_units: u32,
+	/// Also claim this machine's CPU, as one unit of the per-core profile (`cpu-core`): every
+	/// round challenges it with the work of all its declared cores, and a pass scores them.
+	#[arg(long)]
+	pub cpu: bool,
 	/// Update the claims of an already registered miner instead of failing.
 	#[arg(long)]
 	pub update: bool,

@@ -141,6 +141,16 @@ async fn register(args: RegisterArgs) -> anyhow::Result<()> {
 			add(&mut claims, profile, hardware::cpu_uuid(&account.0, i));
 		}
 	}
+	if args.cpu {
+		let (id, _) = profiles
+			.iter()
+			.find(|(_, p)| p.per_core)
+			.ok_or_else(|| anyhow!("--cpu: this chain has no per-core CPU profile (cpu-core) to claim the CPU with"))?;
+		if machine.cpu_cores == 0 {
+			bail!("--cpu: the number of CPU cores could not be read on this machine");
+		}
+		add(&mut claims, *id, hardware::cpu_uuid(&account.0, hardware::CPU_CLAIM_INDEX));
+	}
 	#[cfg(feature = "adversary")]
 	for uuid in crate::adversary::phantom_uuids(&account.0, args.adversary_extra_gpus) {
 		let profile = claims[0].profile;

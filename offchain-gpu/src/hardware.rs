@@ -54,6 +54,9 @@ pub fn uuid_bytes(nvml_uuid: &str) -> Option<[u8; 16]> {
 	bytes.try_into().ok()
 }
 
+/// Index of the per-core CPU claim among an account's CPU identities ([`cpu_uuid`]).
+pub const CPU_CLAIM_INDEX: u32 = u32::MAX;
+
 /// The identity of CPU unit `index` of `account` (the CPU backend has no hardware UUID).
 pub fn cpu_uuid(account: &[u8], index: u32) -> [u8; 16] {
 	let h = pog_primitives::commitment::keccak256_concat(&[b"pog/cpu", account, &index.to_le_bytes()]);

@@ -113,7 +113,18 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		})
 		.flat_map(|c| c.uuids.0.clone())
 		.collect();
-	let devices = devices(args.backend, args.cpu_threads, &claimed, &int8_fp8)?;
+	// The CPU claimed as one unit of a per-core profile: answered by the CPU prover on all cores.
+	let cpu_unit: BTreeSet<[u8; 16]> = miner
+		.claims
+		.0
+		.iter()
+		.filter(|c| profiles.iter().any(|(id, p)| *id == c.profile && p.per_core))
+		.flat_map(|c| c.uuids.0.clone())
+		.collect();
+	let mut devices = devices(args.backend, args.cpu_threads, &claimed, &int8_fp8)?;
+	for uuid in &cpu_unit {
+		devices.insert(*uuid, Arc::new((Mutex::new(()), Box::new(CpuProver::new(0)) as Box<dyn Prover>)));
+	}
 	for uuid in &claimed {
 		if !devices.contains_key(uuid) {
 			warn!("claimed GPU {} is not on this machine: its challenges will be missed", hex::encode(uuid));
@@ -428,14 +439,18 @@ async fn prepare_shapes(
 	let profiles = chain.profiles().await?;
 	for claim in &miner.claims.0 {
 		let Some((_, profile)) = profiles.iter().find(|(id, _)| *id == claim.profile) else { continue };
+		// a per-core profile is challenged at the miner's declared cores
+		let cores = if profile.per_core { miner.hardware.cpu_cores } else { 1 };
+		let (vram_mib, gflops, int8_gops) =
+			pog_primitives::profiles::scaled_to_cores(profile.vram_mib, &profile.gflops, profile.int8_gops, cores);
 		for uuid in &claim.uuids.0 {
 			let Some(device) = devices.get(uuid) else { continue };
 			for p in pog_primitives::Precision::CHALLENGED {
-				let gflops = pog_primitives::pricing::priced_gflops(&profile.gflops, profile.int8_gops, p);
+				let gflops = pog_primitives::pricing::priced_gflops(&gflops, int8_gops, p);
 				if gflops == 0 {
 					continue;
 				}
-				let dims = pog_primitives::sizing::challenge_dims(profile.vram_mib, gflops, target_ms);
+				let dims = pog_primitives::sizing::challenge_dims(vram_mib, gflops, target_ms);
 				let spec = ChallengeSpec { seed: [0; 32], precision: p, dims, chunk_k };
 				let device = device.clone();
 				tokio::task::spawn_blocking(move || device.1.prepare(&spec)).await??;

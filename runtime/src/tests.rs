@@ -46,7 +46,7 @@ fn presets_build_and_satisfy_the_pog_invariants() {
 		sp_io::TestExternalities::new(preset_storage(name)).execute_with(|| {
 			assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), validators, "{name}");
 			assert_eq!(pallet_pog::Configuration::<Runtime>::get().committee, committee);
-			assert_eq!(pallet_pog::ProfileCount::<Runtime>::get(), 10);
+			assert_eq!(pallet_pog::ProfileCount::<Runtime>::get(), 11);
 			assert_eq!(pallet_babe::Authorities::<Runtime>::get().len(), validators);
 			Pog::do_try_state().expect("pallet-pog invariants hold at genesis");
 		});

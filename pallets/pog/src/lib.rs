@@ -592,6 +592,9 @@ pub mod pallet {
 		/// allows (`native < int8 / int8_gemms · (1 − tolerance)`, `pog_primitives::pricing`): an
 		/// honest card would miss the deadline the alias sets. List it as 0 (not challenged).
 		AliasOutrunsNative,
+		/// A CPU is claimed as one unit of one per-core profile (`cpu-core`), and needs
+		/// `cpu_cores` declared: its challenge is sized at those cores.
+		InvalidCpuClaim,
 	}
 
 	#[pallet::hooks]

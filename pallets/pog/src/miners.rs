@@ -46,13 +46,17 @@ impl<T: Config> Pallet<T> {
 		Ok(gpus)
 	}
 
-	/// Refuses declared hardware beyond what any machine has.
-	fn validate_hardware(hardware: &Hardware) -> DispatchResult {
+	/// Refuses declared hardware beyond what any machine has, and a CPU claim that is not one
+	/// unit of one per-core profile backed by declared cores.
+	fn validate_hardware(claims: &ClaimsOf<T>, hardware: &Hardware) -> DispatchResult {
 		hardware.check().map_err(|fault| match fault {
 			HardwareFault::CpuCores => Error::<T>::ImplausibleCpuCores,
 			HardwareFault::Ram => Error::<T>::ImplausibleRam,
 			HardwareFault::Disk => Error::<T>::ImplausibleDisk,
 		})?;
+		let cpu_units: u32 =
+			claims.iter().filter(|c| Profiles::<T>::get(c.profile).is_some_and(|p| p.per_core)).map(|c| c.count).sum();
+		ensure!(cpu_units <= 1 && (cpu_units == 0 || hardware.cpu_cores > 0), Error::<T>::InvalidCpuClaim);
 		Ok(())
 	}
 
@@ -103,7 +107,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(!Miners::<T>::contains_key(&who), Error::<T>::AlreadyRegistered);
 		ensure!(MinerCount::<T>::get() < T::MaxMiners::get(), Error::<T>::TooManyMiners);
 		let gpus = Self::validate_claims(&claims)?;
-		Self::validate_hardware(&hardware)?;
+		Self::validate_hardware(&claims, &hardware)?;
 		let deposit = Self::deposit_for(gpus);
 		let fee = T::RegistrationFee::get();
 		ensure!(
@@ -148,7 +152,7 @@ impl<T: Config> Pallet<T> {
 		let mut info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
 		ensure!(!info.leaving, Error::<T>::AlreadyLeaving);
 		let gpus = Self::validate_claims(&claims)?;
-		Self::validate_hardware(&hardware)?;
+		Self::validate_hardware(&claims, &hardware)?;
 		let rule = Self::deposit_for(gpus);
 		// Hold any increase now, so the update cannot fail later for want of funds.
 		Self::hold(&who, rule.saturating_sub(info.deposit))?;
@@ -254,7 +258,7 @@ impl<T: Config> Pallet<T> {
 			.collect();
 		let failures = outcomes.iter().filter(|(_, o)| matches!(o, RoundOutcome::Failed(_))).count() as u32;
 		let slashed = Self::slash(&who, &mut info, failures);
-		Self::record_outcomes(&who, round.index, &outcomes);
+		Self::record_outcomes(&who, round.index, &outcomes, info.hardware.cpu_cores);
 		info.settled_round = round.index;
 		Self::deposit_event(Event::MinerSettled {
 			round: round.index,

@@ -122,6 +122,8 @@ pub const BLOCK_MS: u64 = 6_000;
 pub const FUNDS: Balance = 10_000;
 /// Index of the cpu-reference profile in the default table.
 pub const CPU_PROFILE: u32 = 9;
+/// Id of the per-core CPU profile in the mock genesis (`cpu-core`).
+pub const CPU_CORE_PROFILE: u32 = 10;
 /// Index of the H100 profile in the default table.
 pub const H100_PROFILE: u32 = 1;
 

@@ -20,6 +20,9 @@ pub struct GenesisProfile {
 	pub int8_gops: u32,
 	/// Throughput tolerance in percent.
 	pub tolerance_percent: u8,
+	/// Whether the figures are per CPU core (a miner's CPU, claimed as one unit).
+	#[serde(default)]
+	pub per_core: bool,
 }
 
 impl GenesisProfile {
@@ -31,12 +34,15 @@ impl GenesisProfile {
 			gflops: self.gflops,
 			int8_gops: self.int8_gops,
 			tolerance_percent: self.tolerance_percent,
+			per_core: self.per_core,
 		})
 	}
 }
 
 /// Name of the profile a dev chain uses for miners without a GPU.
 pub const CPU_REFERENCE: &str = pog_primitives::profiles::CPU_REFERENCE;
+/// Name of the per-core CPU profile (a miner's declared cores, challenged as one unit).
+pub const CPU_CORE: &str = pog_primitives::profiles::CPU_CORE;
 
 impl From<&pog_primitives::profiles::ProfileFigures> for GenesisProfile {
 	fn from(f: &pog_primitives::profiles::ProfileFigures) -> Self {
@@ -46,6 +52,7 @@ impl From<&pog_primitives::profiles::ProfileFigures> for GenesisProfile {
 			gflops: f.gflops,
 			int8_gops: f.int8_gops,
 			tolerance_percent: f.tolerance_percent,
+			per_core: f.per_core,
 		}
 	}
 }

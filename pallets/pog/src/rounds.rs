@@ -184,10 +184,19 @@ impl<T: Config> Pallet<T> {
 		let config = Configuration::<T>::get();
 		Profiles::<T>::iter_values()
 			.flat_map(|p| {
-				Precision::CHALLENGED
+				// a per-core profile's time hardly depends on the cores (memory and rate scale
+				// together); the extremes bound it
+				let sizes =
+					if p.per_core { alloc::vec![p.for_cores(1), p.for_cores(MAX_CPU_CORES)] } else { alloc::vec![p] };
+				sizes
 					.into_iter()
-					.filter(|q| p.challenged_in(*q))
-					.map(|q| Self::allowed_ms_of(&p, q, &config).2)
+					.flat_map(|p| {
+						Precision::CHALLENGED
+							.into_iter()
+							.filter(|q| p.challenged_in(*q))
+							.map(|q| Self::allowed_ms_of(&p, q, &config).2)
+							.collect::<Vec<_>>()
+					})
 					.collect::<Vec<_>>()
 			})
 			.max()
@@ -212,7 +221,8 @@ impl<T: Config> Pallet<T> {
 		gpu: GpuIndex,
 	) -> Result<ChallengeParams, DispatchError> {
 		let (profile_id, uuid) = info.gpu(gpu).ok_or(Error::<T>::UnknownGpu)?;
-		let profile = Profiles::<T>::get(profile_id).ok_or(Error::<T>::UnknownProfile)?;
+		let profile =
+			Profiles::<T>::get(profile_id).ok_or(Error::<T>::UnknownProfile)?.for_cores(info.hardware.cpu_cores);
 		let config = Configuration::<T>::get();
 		let seed = sp_io::hashing::blake2_256(&(b"pog/gpu", round.seed, miner, gpu, uuid).encode());
 		let precision = Self::precision_for(&profile, &seed).ok_or(Error::<T>::NoPrecision)?;

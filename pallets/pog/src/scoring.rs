@@ -35,21 +35,34 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Applies a settled round's outcomes (in GPU order) to `who`'s standing.
-	pub(crate) fn record_outcomes(who: &T::AccountId, round: RoundIndex, outcomes: &[(GpuUuid, RoundOutcome)]) {
+	/// (`cpu_cores`: what the miner declared, which sizes and scores a per-core unit.)
+	pub(crate) fn record_outcomes(
+		who: &T::AccountId,
+		round: RoundIndex,
+		outcomes: &[(GpuUuid, RoundOutcome)],
+		cpu_cores: u32,
+	) {
 		let max_unverified = Configuration::<T>::get().max_unverified_rounds;
 		Standing::<T>::mutate(who, |standing| {
 			for (s, (_, outcome)) in standing.iter_mut().zip(outcomes) {
-				Self::record_outcome(s, round, *outcome, max_unverified);
+				Self::record_outcome(s, round, *outcome, max_unverified, cpu_cores);
 			}
 		});
 	}
 
-	/// One GPU's standing after one round.
-	pub fn record_outcome(s: &mut GpuStanding, round: RoundIndex, outcome: RoundOutcome, max_unverified: u32) {
+	/// One GPU's standing after one round. A pass credits the points of its profile (a per-core
+	/// profile's times `cpu_cores`, the cores its challenge was sized for).
+	pub fn record_outcome(
+		s: &mut GpuStanding,
+		round: RoundIndex,
+		outcome: RoundOutcome,
+		max_unverified: u32,
+		cpu_cores: u32,
+	) {
 		s.last = Some((round, outcome));
 		match outcome {
 			RoundOutcome::Passed => {
-				s.points = Profiles::<T>::get(s.profile).map_or(0, |p| p.points());
+				s.points = Profiles::<T>::get(s.profile).map_or(0, |p| p.for_cores(cpu_cores).points());
 				s.verified_round = Some(round);
 				s.unverified_rounds = 0;
 				s.zero_reason = None;

@@ -210,8 +210,9 @@ fn play_round(miners: &[(AccountId, Compute)]) -> RoundIndex {
 #[test]
 fn genesis_has_profiles_validators_config_and_the_first_start_window() {
 	new_test_ext().execute_with(|| {
-		assert_eq!(ProfileCount::<Test>::get(), 10);
+		assert_eq!(ProfileCount::<Test>::get(), 11);
 		assert_eq!(Profiles::<Test>::get(CPU_PROFILE).unwrap().name.to_vec(), b"cpu-reference".to_vec());
+		assert_eq!(Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap().name.to_vec(), b"cpu-core".to_vec());
 		assert_eq!(Validators::<Test>::get().to_vec(), validators());
 		assert_eq!(Configuration::<Test>::get(), test_config());
 		let round = Pog::round();
@@ -228,15 +229,15 @@ fn root_manages_profiles_validators_and_config() {
 		assert_noop!(Pog::add_profile(RuntimeOrigin::signed(account("Alice")), p.clone()), DispatchError::BadOrigin);
 		p.name = b"Test GPU".to_vec().try_into().unwrap();
 		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), p.clone()));
-		assert_eq!(Profiles::<Test>::get(10), Some(p.clone()));
-		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 10, GpuProfile { tolerance_percent: 20, ..p.clone() }));
+		assert_eq!(Profiles::<Test>::get(11), Some(p.clone()));
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 11, GpuProfile { tolerance_percent: 20, ..p.clone() }));
 		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), 99, p.clone()), Error::<Test>::UnknownProfile);
 		assert_noop!(
 			Pog::add_profile(RuntimeOrigin::root(), GpuProfile { gflops: [0; 5], int8_gops: 0, ..p.clone() }),
 			Error::<Test>::InvalidProfile
 		);
-		assert_ok!(Pog::remove_profile(RuntimeOrigin::root(), 10));
-		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), 10), Error::<Test>::UnknownProfile);
+		assert_ok!(Pog::remove_profile(RuntimeOrigin::root(), 11));
+		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), 11), Error::<Test>::UnknownProfile);
 		register_cpu_miner(account("Miner1"), &[uuid(1)]);
 		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), CPU_PROFILE), Error::<Test>::ProfileInUse);
 
@@ -796,17 +797,23 @@ fn inconclusive_rounds_never_extend_a_credit() {
 fn unselected_rounds_keep_a_credit_inconclusive_ones_age_it() {
 	new_test_ext().execute_with(|| {
 		let mut s = GpuStanding::new(uuid(1), CPU_PROFILE);
-		Pallet::<Test>::record_outcome(&mut s, 1, RoundOutcome::Passed, 2);
+		Pallet::<Test>::record_outcome(&mut s, 1, RoundOutcome::Passed, 2, 0);
 		for round in 2..30 {
-			Pallet::<Test>::record_outcome(&mut s, round, RoundOutcome::Unverified(UnverifiedReason::NotSelected), 2);
+			Pallet::<Test>::record_outcome(
+				&mut s,
+				round,
+				RoundOutcome::Unverified(UnverifiedReason::NotSelected),
+				2,
+				0,
+			);
 		}
 		assert!(s.credited(), "a GPU committing on time keeps its credit while it is not sampled");
 		let inconclusive = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
-		Pallet::<Test>::record_outcome(&mut s, 30, inconclusive, 2);
+		Pallet::<Test>::record_outcome(&mut s, 30, inconclusive, 2, 0);
 		assert!(s.credited());
-		Pallet::<Test>::record_outcome(&mut s, 31, inconclusive, 2);
+		Pallet::<Test>::record_outcome(&mut s, 31, inconclusive, 2, 0);
 		assert_eq!(s.zero_reason, Some(ZeroReason::CreditExpired));
-		Pallet::<Test>::record_outcome(&mut s, 32, RoundOutcome::Failed(FailReason::MissedCommit), 2);
+		Pallet::<Test>::record_outcome(&mut s, 32, RoundOutcome::Failed(FailReason::MissedCommit), 2, 0);
 		assert_eq!((s.points, s.zero_reason), (0, Some(ZeroReason::Failed(FailReason::MissedCommit))));
 	});
 }
@@ -1101,6 +1108,59 @@ fn a_precision_an_int8_alias_outruns_is_refused_and_a_close_one_priced() {
 /// through int8 at 85% of the L40S's: the tolerance band, 236,500 against its own 203,000.)
 /// (Before, a hand table gave 3.6 to 9.4 points per expected fp16 TFLOP, and one H100 answering
 /// A100 80GB claims earned 2.3× its own score.)
+/// Declared CPU cores are earned by a CPU challenge of all of them: a miner claims its CPU as
+/// one unit of the per-core profile, which is sized at the per-core memory and rate times the
+/// declared cores, and scores the points of that many cores once it passes. Two CPU units, or
+/// one without declared cores, are refused. (Before, cores were either scored as declared or,
+/// since the scoring rewrite, not at all.)
+#[test]
+fn declared_cpu_cores_are_earned_by_a_cpu_challenge_of_all_of_them() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		let cores = 2;
+		let cpu = Hardware { cpu_cores: cores, ..hardware() };
+		let both = claims(vec![claim(CPU_PROFILE, &[uuid(1)]), claim(CPU_CORE_PROFILE, &[uuid(2)])]);
+		assert_noop!(
+			Pog::register_miner(RuntimeOrigin::signed(m), both.clone(), Hardware { cpu_cores: 0, ..hardware() }),
+			Error::<Test>::InvalidCpuClaim
+		);
+		assert_noop!(
+			Pog::register_miner(
+				RuntimeOrigin::signed(m),
+				claims(vec![claim(CPU_CORE_PROFILE, &[uuid(2), uuid(3)])]),
+				cpu.clone()
+			),
+			Error::<Test>::InvalidCpuClaim
+		);
+		assert_ok!(Pog::register_miner(RuntimeOrigin::signed(m), both, cpu));
+		next_round();
+		let per_core = Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap();
+		assert!(per_core.per_core);
+		let p = params(m, 1);
+		let target = test_config().target_ms;
+		let rate = per_core.gflops[p.precision.index()] * cores;
+		assert_eq!(p.dims, pog_primitives::sizing::challenge_dims(per_core.vram_mib * cores, rate, target));
+		assert_eq!(p.expected_ms, pog_primitives::sizing::expected_ms(&p.dims, rate));
+		assert!(p.dims.flops() >= u128::from(rate) * u128::from(target) * 1_000_000, "all declared cores' work");
+		let one_core =
+			pog_primitives::sizing::challenge_dims(per_core.vram_mib, per_core.gflops[p.precision.index()], target);
+		assert!(p.dims.flops() >= u128::from(cores) * one_core.flops() / 2, "{:?} vs one core's {one_core:?}", p.dims);
+		run_until(RoundPhase::Idle);
+		let r = play_round(&[(m, Compute::Honest)]);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed, RoundOutcome::Passed]);
+		let s = standing(m);
+		assert_eq!(s[1].points, per_core.for_cores(cores).points());
+		assert_eq!(
+			s[1].points,
+			pog_primitives::profiles::CPU_CORE_GFLOPS * cores,
+			"one GFLOPS per core in every precision"
+		);
+		assert_eq!(s[1].verified_round, Some(r));
+		assert_eq!(Scores::<Test>::get(m).unwrap().verified_gpus, 2);
+		try_state();
+	});
+}
+
 #[test]
 fn points_follow_the_profile_rates() {
 	use pog_primitives::pricing::{alias_gflops, points};

@@ -44,6 +44,9 @@ pub struct GpuProfile {
 	pub int8_gops: u32,
 	/// How much slower than `gflops` (in percent) a GPU may run and still meet the deadline.
 	pub tolerance_percent: u8,
+	/// Whether the figures are per CPU core: a miner claims its CPU as one unit of this profile,
+	/// challenged at the figures times its declared cores ([`Self::for_cores`]).
+	pub per_core: bool,
 }
 
 impl GpuProfile {
@@ -56,7 +59,19 @@ impl GpuProfile {
 			gflops: f.gflops,
 			int8_gops: f.int8_gops,
 			tolerance_percent: f.tolerance_percent,
+			per_core: f.per_core,
 		}
+	}
+
+	/// The profile a unit of it is challenged and scored at, for a miner declaring `cores` CPU
+	/// cores: itself, or for a per-core profile its memory and rates times `cores`.
+	pub fn for_cores(&self, cores: u32) -> GpuProfile {
+		if !self.per_core {
+			return self.clone();
+		}
+		let (vram_mib, gflops, int8_gops) =
+			pog_primitives::profiles::scaled_to_cores(self.vram_mib, &self.gflops, self.int8_gops, cores);
+		GpuProfile { vram_mib, gflops, int8_gops, ..self.clone() }
 	}
 
 	/// Whether a challenge may be drawn in `precision`: the profile lists a native rate for it

@@ -20,6 +20,9 @@ pub struct ProfileFigures {
 	pub int8_gops: u32,
 	/// Throughput tolerance in percent.
 	pub tolerance_percent: u8,
+	/// Whether the figures are per CPU core: a miner's CPU is challenged as one unit of this
+	/// profile with memory and rates times its declared cores ([`scaled_to_cores`]).
+	pub per_core: bool,
 }
 
 /// Name of the profile a dev chain uses for miners without a GPU.
@@ -32,7 +35,29 @@ const fn p(
 	int8_gops: u32,
 	tolerance_percent: u8,
 ) -> ProfileFigures {
-	ProfileFigures { name, vram_mib, gflops, int8_gops, tolerance_percent }
+	ProfileFigures { name, vram_mib, gflops, int8_gops, tolerance_percent, per_core: false }
+}
+
+/// Name of the per-core CPU profile: how a miner's declared CPU cores are challenged and earned.
+pub const CPU_CORE: &str = "cpu-core";
+
+/// Expected GFLOPS of one CPU core in every precision, on the agent's CPU prover
+/// (`pog_prover::cpu`: exact products, f32 accumulation, one row band per thread). Measured
+/// 2.4 GFLOPS per core on the 2-core CI machine (`tests/shared-cpu.test.mjs`), so an honest CPU
+/// has 2.4× the per-core rate before the tolerance; a card or an optimised BLAS has far more,
+/// and earns no more than the claimed cores' rate.
+pub const CPU_CORE_GFLOPS: u32 = 1;
+
+/// A per-core profile's memory, rates and int8 rate for a CPU of `cores` cores: each times
+/// `cores`, saturating.
+pub const fn scaled_to_cores(vram_mib: u32, gflops: &[u32; 5], int8_gops: u32, cores: u32) -> (u32, [u32; 5], u32) {
+	let mut scaled = [0u32; 5];
+	let mut i = 0;
+	while i < 5 {
+		scaled[i] = gflops[i].saturating_mul(cores);
+		i += 1;
+	}
+	(vram_mib.saturating_mul(cores), scaled, int8_gops.saturating_mul(cores))
 }
 
 impl ProfileFigures {
@@ -47,12 +72,13 @@ impl ProfileFigures {
 	}
 }
 
-/// The default table: datacenter and consumer GPUs, plus the CPU reference for dev chains.
+/// The default table: datacenter and consumer GPUs, the CPU reference for dev chains, and the
+/// per-core CPU profile.
 /// Genesis gives them ids 0, 1, … in this order. fp32 is listed only where no int8 alias outruns
 /// it (the V100), and the RTX 4090 lists no native fp8, whose rate with fp32 accumulation is half
 /// its int8 rate: its fp8 challenges, like those of the A100, RTX 3090 and T4 (no fp8 at all), run
 /// on the int8 path at the int8 rate ([`crate::pricing`]).
-pub const DEFAULT_PROFILES: [ProfileFigures; 10] = [
+pub const DEFAULT_PROFILES: [ProfileFigures; 11] = [
 	//                                  fp32    tf32     fp16     bf16     fp8        int8
 	p("NVIDIA H200", 143_771, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15),
 	p("NVIDIA H100 80GB HBM3", 81_559, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15),
@@ -64,6 +90,14 @@ pub const DEFAULT_PROFILES: [ProfileFigures; 10] = [
 	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 0, 15),
 	p("Tesla T4", 15_360, [0, 0, 42_000, 0, 0], 84_000, 20),
 	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 0, 50),
+	ProfileFigures {
+		name: CPU_CORE,
+		vram_mib: 4,
+		gflops: [CPU_CORE_GFLOPS; 5],
+		int8_gops: 0,
+		tolerance_percent: 50,
+		per_core: true,
+	},
 ];
 
 /// The default profile named `name`.
@@ -77,6 +111,8 @@ pub const H100: ProfileFigures = DEFAULT_PROFILES[1];
 pub const H200: ProfileFigures = DEFAULT_PROFILES[0];
 /// The CPU reference's figures.
 pub const CPU: ProfileFigures = DEFAULT_PROFILES[9];
+/// The per-core CPU profile's figures.
+pub const CPU_PER_CORE: ProfileFigures = DEFAULT_PROFILES[10];
 
 #[cfg(test)]
 mod tests {
