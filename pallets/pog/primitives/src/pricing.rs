@@ -14,7 +14,7 @@
 //! | fp8-e4m3 | ±(8…15), 5 bits signed | 1: the significands are int8 values, and int32 accumulation is exact |
 //! | bf16 | ±(128…255), 9 bits signed | 4: two balanced base-256 digits, every digit product needed |
 //! | fp16 (and tf32) | ±(1024…2047), 12 bits signed | 4: the same |
-//! | fp32 | ±(2^23…2^24−1), 25 bits signed | 6: three digits of the significand's top 23 bits, the products of digit pairs i + j ≤ 2 |
+//! | fp32 | ±(2^23…2^24−1), 25 bits signed | 6: three digits of the significand rounded to 22 bits; counting digits from the top, the products with i + j ≤ 2 |
 //!
 //! The counts are tested against the tolerance below ([`crate::verify`]): fp8 in one GEMM and fp32
 //! in six pass it, and dropping any product of the bf16 and fp16 aliases fails it. int4 tensor
@@ -210,9 +210,10 @@ mod tests {
 		(ratio, gemms)
 	}
 
-	/// fp32 in six int8 GEMMs (three digits of the significand rounded to 22 bits; the digit
-	/// products i + j ≥ 2 from the top) passes the tolerance, so fp32 must be priced at least at
-	/// int8 / 6; with the fewest products kept (three) it fails, so six is what the alias needs.
+	/// fp32 in six int8 GEMMs (three digits of the significand rounded to 22 bits; counting
+	/// digits from the top, the products with i + j ≤ 2) passes the tolerance, so fp32 must be
+	/// priced at least at int8 / 6; with the fewest products kept (three) it fails, so six is what
+	/// the alias needs.
 	#[test]
 	fn fp32_from_six_int8_gemms_passes_so_it_is_priced_at_int8_over_six() {
 		let s = spec(Precision::Fp32);
