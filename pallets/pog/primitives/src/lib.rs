@@ -10,7 +10,8 @@
 //! - [`pricing`]: the rate each precision's challenge is priced at (native or int8 alias) and points;
 //! - [`commitment`]: the leaf layout of C and its Keccak-256 binary Merkle tree;
 //! - [`sampling`]: which leaves are opened, from randomness fixed after the commitment;
-//! - [`verify`]: exact recomputation of sampled entries and the fp32-accumulation tolerance.
+//! - [`verify`]: exact recomputation of sampled entries and the fp32-accumulation tolerance;
+//! - [`memory`]: the memory-hard phase's cache, dataset and walks on the CPU (not in rounds yet).
 //!
 //! The protocol and its numbers are written down in `docs/protocol.md`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -23,6 +24,7 @@ pub mod commitment;
 pub mod cpu;
 pub mod deposit;
 pub mod generator;
+pub mod memory;
 pub mod philox;
 pub mod precision;
 pub mod pricing;

@@ -1,4 +1,5 @@
-//! Known-answer vectors for the generator, the leaf layout and the Merkle root, kept in
+//! Known-answer vectors for the generator, the leaf layout, the Merkle root and the memory-hard
+//! phase's cache, dataset items and walks, kept in
 //! `kat/vectors.json` so that the CUDA side reproduces exactly the same bits.
 //! Regenerate (only when the protocol changes on purpose) with `POG_BLESS_KAT=1 cargo test -p
 //! pog-primitives --test known_answers`.
@@ -7,6 +8,7 @@ use pog_primitives::{
 	commitment::{keccak256, leaf_hash, proof_from_levels, tree_levels, Hash32},
 	cpu,
 	generator::{Generator, Matrix},
+	memory::{self, MemorySpec},
 	philox::philox4x32_10,
 	verify::ChallengeSpec,
 	Dims, Precision,
@@ -118,11 +120,35 @@ fn vectors() -> Value {
 		"root": hex32(&root),
 		"proof_leaf_5": proof_from_levels(&levels, 5).iter().map(hex32).collect::<Vec<_>>(),
 	});
+	// The memory-hard phase's cache, dataset items and walks (pog_primitives::memory).
+	let mspec = MemorySpec {
+		seed: keccak256(b"pog-kat/memory"),
+		cache_items: 1 << 12,
+		dataset_items: 100_003,
+		parents: 256,
+		reads: 64,
+	};
+	let cache = memory::cache(&mspec);
+	let memory = json!({
+		"seed": hex::encode(mspec.seed),
+		"cache_items": mspec.cache_items,
+		"dataset_items": mspec.dataset_items,
+		"parents": mspec.parents,
+		"reads": mspec.reads,
+		"cache_0": cache[0],
+		"cache_last": cache[cache.len() - 1],
+		"dataset_0": memory::dataset_item(&mspec, &cache, 0),
+		"dataset_12345": memory::dataset_item(&mspec, &cache, 12_345),
+		"dataset_last": memory::dataset_item(&mspec, &cache, mspec.dataset_items - 1),
+		"walks_0_3": (0..4).map(|w| hex32(&memory::walk_from_cache(&mspec, &cache, w))).collect::<Vec<_>>(),
+		"walk_999999": hex32(&memory::walk_from_cache(&mspec, &cache, 999_999)),
+	});
 	json!({
-		"about": "PoG chain known-answer vectors (docs/protocol.md). Element bits are the generated format's bit patterns as integers; hashes are Keccak-256 hex.",
+		"about": "PoG chain known-answer vectors (docs/protocol.md). Element bits are the generated format's bit patterns as integers; hashes are Keccak-256 hex; memory items are 16 little-endian u32 words.",
 		"philox4x32_10": philox,
 		"generator": generator,
 		"commitment": commitment,
+		"memory": memory,
 	})
 }
 

@@ -1,0 +1,33 @@
+//! The memory-hard phase's verifier cost on the CPU (`pog_primitives::memory`): making the cache
+//! (a chain of Keccaks), one dataset item regenerated from it, and one walk recomputed from the
+//! cache alone, at 64 and 256 parents. Run with `cargo bench -p pog-benchmarking --bench memory`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use pog_primitives::memory::{self, MemorySpec};
+use std::{hint::black_box, time::Duration};
+
+fn spec(cache_items: u32, parents: u32) -> MemorySpec {
+	// 0.9 × an H100's memory in 64-byte items
+	MemorySpec { seed: [3; 32], cache_items, dataset_items: 1_160_000_000, parents, reads: 64 }
+}
+
+fn memory(c: &mut Criterion) {
+	let mut group = c.benchmark_group("memory");
+	group.sample_size(10).warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_secs(3));
+	let s16 = spec(1 << 18, 256); // 16 MiB
+	group.bench_function("cache 16 MiB", |b| b.iter(|| black_box(memory::cache(&s16))));
+	let cache = memory::cache(&s16);
+	for parents in [64u32, 256] {
+		let s = MemorySpec { parents, ..s16 };
+		group.bench_with_input(BenchmarkId::new("item", parents), &s, |b, s| {
+			b.iter(|| black_box(memory::dataset_item(s, &cache, 987_654_321)))
+		});
+		group.bench_with_input(BenchmarkId::new("walk of 64 reads", parents), &s, |b, s| {
+			b.iter(|| black_box(memory::walk_from_cache(s, &cache, 42)))
+		});
+	}
+	group.finish();
+}
+
+criterion_group!(benches, memory);
+criterion_main!(benches);
