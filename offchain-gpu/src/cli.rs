@@ -179,6 +179,10 @@ pub struct BenchArgs {
 	/// fp8), even where the GPU has fp8.
 	#[arg(long)]
 	pub fp8_int8_path: bool,
+	/// Measure the memory-hard phase instead of the GEMMs: fill time and data-dependent read
+	/// rate of a dataset of this many GiB (0: 0.9 × the GPU's memory). Not in rounds yet.
+	#[arg(long, value_name = "GIB")]
+	pub memory: Option<f64>,
 	/// Print JSON instead of a table.
 	#[arg(long)]
 	pub json: bool,
@@ -198,6 +202,7 @@ impl BenchArgs {
 			chunk_k: self.chunk_k,
 			overhead_ms: self.overhead_ms,
 			fp8_int8_path: self.fp8_int8_path,
+			memory_gib: self.memory,
 		}
 	}
 }

@@ -34,6 +34,9 @@ pub struct BenchConfig {
 	pub overhead_ms: u32,
 	/// Run fp8 on the int8 path even where the GPU has fp8.
 	pub fp8_int8_path: bool,
+	/// Measure the memory-hard phase (dataset of this many GiB, 0: 0.9 × the GPU's memory,
+	/// bounded by what is free) instead of the GEMMs.
+	pub memory_gib: Option<f64>,
 }
 
 impl Default for BenchConfig {
@@ -46,6 +49,7 @@ impl Default for BenchConfig {
 			chunk_k: sizing::DEFAULT_CHUNK_K,
 			overhead_ms: 5000,
 			fp8_int8_path: false,
+			memory_gib: None,
 		}
 	}
 }
@@ -71,6 +75,33 @@ pub struct PrecisionBench {
 	pub overhead_dims: Option<Dims>,
 }
 
+/// The memory-hard phase at one parent count (`pog_primitives::memory`).
+#[derive(Clone, Debug, Serialize)]
+pub struct MemoryBench {
+	/// Dataset size in GiB.
+	pub dataset_gib: f64,
+	/// Cache size in MiB.
+	pub cache_mib: f64,
+	/// Cache items folded into each dataset item.
+	pub parents: u32,
+	/// Reads per walk.
+	pub reads: u32,
+	/// Walks run.
+	pub walks: u32,
+	/// Fill time of the whole dataset (s).
+	pub fill_s: f64,
+	/// Dataset items made per second (G), i.e. the regeneration rate.
+	pub fill_g_items_per_s: f64,
+	/// Walk time (s).
+	pub walk_s: f64,
+	/// Data-dependent 64-byte reads per second (G).
+	pub walk_g_reads_per_s: f64,
+	/// The same in GB/s.
+	pub walk_read_gbps: f64,
+	/// Reads per second over items made per second.
+	pub read_over_regenerate: f64,
+}
+
 /// Everything `bench` measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchReport {
@@ -80,6 +111,8 @@ pub struct BenchReport {
 	pub copy_gbps: f64,
 	/// Per precision.
 	pub precisions: Vec<PrecisionBench>,
+	/// The memory-hard phase (`bench --memory`).
+	pub memory: Vec<MemoryBench>,
 	/// The device after the run (clocks, temperature, power).
 	pub gpu_after: GpuInfo,
 }
@@ -229,6 +262,14 @@ impl BenchReport {
 				d
 			);
 		}
+		for m in &self.memory {
+			let _ = writeln!(
+				s,
+				"memory: {:.1} GiB dataset, {} parents: fill {:.2} s ({:.3} G items/s); {} walks × {} reads in {:.2} s ({:.2} G reads/s, {:.0} GB/s); read ÷ regenerate {:.1}",
+				m.dataset_gib, m.parents, m.fill_s, m.fill_g_items_per_s, m.walks, m.reads, m.walk_s,
+				m.walk_g_reads_per_s, m.walk_read_gbps, m.read_over_regenerate
+			);
+		}
 		let a = &self.gpu_after;
 		let _ = writeln!(
 			s,
@@ -247,11 +288,55 @@ pub fn run(config: &BenchConfig) -> anyhow::Result<BenchReport> {
 	}
 	let gpu = prover.info();
 	let copy_gbps = prover.copy_bandwidth(2 << 30, 20)?;
+	if let Some(gib) = config.memory_gib {
+		let memory =
+			[64, 256].into_iter().map(|parents| bench_memory(&prover, gib, parents)).collect::<Result<_, _>>()?;
+		return Ok(BenchReport { gpu, copy_gbps, precisions: Vec::new(), memory, gpu_after: prover.info() });
+	}
 	let list = if config.precisions.is_empty() { Precision::ALL.to_vec() } else { config.precisions.clone() };
 	let mut precisions = Vec::new();
 	for p in list {
 		tracing::info!(precision = p.name(), "benchmarking");
 		precisions.push(bench_precision(&prover, config, p)?);
 	}
-	Ok(BenchReport { gpu, copy_gbps, precisions, gpu_after: prover.info() })
+	Ok(BenchReport { gpu, copy_gbps, precisions, memory: Vec::new(), gpu_after: prover.info() })
+}
+
+/// The memory-hard phase with a 16 MiB cache and 64 reads per walk: fill a dataset of `gib` GiB
+/// (0: 0.9 × the GPU's memory, bounded by what is free), then 2^24 walks.
+pub fn bench_memory(prover: &GpuProver, gib: f64, parents: u32) -> anyhow::Result<MemoryBench> {
+	use pog_primitives::memory::{self, MemorySpec, ITEM_BYTES};
+	let (free, total) = prover.memory()?;
+	let bytes = if gib > 0.0 {
+		(gib * f64::from(1u32 << 30)) as u64
+	} else {
+		(total / 10 * 9).min(free.saturating_sub(2 << 30))
+	};
+	let spec = MemorySpec {
+		seed: [0x4D; 32],
+		cache_items: 1 << 18,
+		dataset_items: bytes / ITEM_BYTES as u64,
+		parents,
+		reads: 64,
+	};
+	let cache = memory::cache(&spec);
+	let walks = 1u32 << 24;
+	tracing::info!(gib = spec.dataset_bytes() as f64 / f64::from(1u32 << 30), parents, "memory-hard phase");
+	let run = prover.memory_phase(&spec, &cache, walks, &[])?;
+	let reads = f64::from(walks) * f64::from(spec.reads);
+	let fill_rate = spec.dataset_items as f64 / (run.fill_ms / 1e3) / 1e9;
+	let read_rate = reads / (run.walk_ms / 1e3) / 1e9;
+	Ok(MemoryBench {
+		dataset_gib: spec.dataset_bytes() as f64 / f64::from(1u32 << 30),
+		cache_mib: (cache.len() * ITEM_BYTES) as f64 / f64::from(1u32 << 20),
+		parents,
+		reads: spec.reads,
+		walks,
+		fill_s: run.fill_ms / 1e3,
+		fill_g_items_per_s: fill_rate,
+		walk_s: run.walk_ms / 1e3,
+		walk_g_reads_per_s: read_rate,
+		walk_read_gbps: read_rate * ITEM_BYTES as f64,
+		read_over_regenerate: read_rate / fill_rate,
+	})
 }

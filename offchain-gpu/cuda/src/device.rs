@@ -42,6 +42,8 @@ pub(crate) struct Kernels {
 	hash_nodes: CudaFunction,
 	gather: CudaFunction,
 	int32_to_f32: CudaFunction,
+	mem_fill: CudaFunction,
+	mem_walk: CudaFunction,
 	/// Blocks per grid of the grid-stride kernels.
 	grid: u32,
 }
@@ -76,6 +78,8 @@ impl Kernels {
 			hash_nodes: module.load_function("hash_nodes")?,
 			gather: module.load_function("gather_words")?,
 			int32_to_f32: module.load_function("int32_to_f32")?,
+			mem_fill: module.load_function("mem_fill")?,
+			mem_walk: module.load_function("mem_walk")?,
 			grid: (sms.max(1) as u32) * 16,
 		})
 	}
@@ -141,6 +145,49 @@ impl Kernels {
 		let mut b = stream.launch_builder(&self.int32_to_f32);
 		b.arg(&c).arg(&count).arg(&scale);
 		// SAFETY: `c` holds `count` 4-byte entries.
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	/// Dataset items `first..first + count` of the memory-hard phase into `dataset` (64 bytes
+	/// each), from `cache` (`cache_mask + 1` items).
+	#[allow(clippy::too_many_arguments)]
+	pub fn mem_fill(
+		&self,
+		stream: &CudaStream,
+		cache: sys::CUdeviceptr,
+		cache_mask: u32,
+		dataset: sys::CUdeviceptr,
+		first: u64,
+		count: u64,
+		parents: u32,
+	) -> Result<(), GpuError> {
+		let cfg = self.cfg(count, 128);
+		let mut b = stream.launch_builder(&self.mem_fill);
+		b.arg(&cache).arg(&cache_mask).arg(&dataset).arg(&first).arg(&count).arg(&parents);
+		// SAFETY: `cache` holds cache_mask + 1 items and `dataset` room for `count` (the caller's).
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	/// Walks `first..first + count` over `dataset` (`items` items) into `out` (32 bytes each);
+	/// `prefix` holds `"pog/mem/walk" ‖ seed` (44 bytes).
+	#[allow(clippy::too_many_arguments)]
+	pub fn mem_walk(
+		&self,
+		stream: &CudaStream,
+		dataset: sys::CUdeviceptr,
+		items: u64,
+		prefix: sys::CUdeviceptr,
+		first: u32,
+		count: u32,
+		reads: u32,
+		out: sys::CUdeviceptr,
+	) -> Result<(), GpuError> {
+		let cfg = self.cfg(u64::from(count), 128);
+		let mut b = stream.launch_builder(&self.mem_walk);
+		b.arg(&dataset).arg(&items).arg(&prefix).arg(&first).arg(&count).arg(&reads).arg(&out);
+		// SAFETY: the caller sized every buffer.
 		unsafe { b.launch(cfg) }?;
 		Ok(())
 	}

@@ -9,6 +9,8 @@
 //! - `gen_fp8_int8`: fp8 elements as their int8 significands `±(8 + m)`, for the int8 path (one
 //!   exact int8 GEMM with int32 accumulation; `pog_primitives::pricing`).
 //! - `int32_to_f32`: the int8 path's int32 C scaled into fp32 in place (`/ 64`).
+//! - `mem_fill`, `mem_walk`: the memory-hard phase's dataset items and walks
+//!   (`pog_primitives::memory`, bit for bit; not in rounds yet).
 //! - `hash_leaves`: Keccak-256 of each 1,024-byte leaf of C.
 //! - `hash_nodes`: Keccak-256 of each pair of 32-byte children.
 //! - `gather_words`: copies `count` runs of `words` u32 from given offsets into one buffer.
@@ -214,6 +216,119 @@ extern "C" __global__ void __launch_bounds__(128) hash_nodes(const u64* __restri
 		keccak_f1600(s);
 		u64* o = above + i * 4;
 		o[0] = s[0]; o[1] = s[1]; o[2] = s[2]; o[3] = s[3];
+	}
+}
+
+// ---------------------------------------------------------------- memory-hard phase
+// pog_primitives::memory, bit for bit: 64-byte items of 16 LE u32 words; expand(x) =
+// keccak256(x || 0) || keccak256(x || 1); fnv(a, b) = a * 0x01000193 ^ b.
+#define MEM_FNV 0x01000193u
+
+// Keccak-256 (original padding) of len <= 135 bytes, one block.
+__device__ __forceinline__ void keccak256_small(const u8* msg, int len, u64 out[4]) {
+	u64 s[25];
+#pragma unroll
+	for (int i = 0; i < 25; i++) s[i] = 0ull;
+	for (int i = 0; i < len; i++) s[i >> 3] ^= (u64)msg[i] << (8 * (i & 7));
+	s[len >> 3] ^= 0x01ull << (8 * (len & 7));
+	s[16] ^= 0x8000000000000000ull;
+	keccak_f1600(s);
+	out[0] = s[0]; out[1] = s[1]; out[2] = s[2]; out[3] = s[3];
+}
+
+// item = expand(msg[0..len]); msg has room for one more byte.
+__device__ __forceinline__ void mem_expand(u8* msg, int len, u32 item[16]) {
+#pragma unroll 1
+	for (int half = 0; half < 2; half++) {
+		msg[len] = (u8)half;
+		u64 h[4];
+		keccak256_small(msg, len + 1, h);
+#pragma unroll
+		for (int k = 0; k < 4; k++) {
+			item[half * 8 + 2 * k] = (u32)h[k];
+			item[half * 8 + 2 * k + 1] = (u32)(h[k] >> 32);
+		}
+	}
+}
+
+__device__ __forceinline__ void mem_bytes(const u32 item[16], u8 out[65]) {
+#pragma unroll
+	for (int w = 0; w < 16; w++) {
+		out[4 * w] = (u8)item[w]; out[4 * w + 1] = (u8)(item[w] >> 8);
+		out[4 * w + 2] = (u8)(item[w] >> 16); out[4 * w + 3] = (u8)(item[w] >> 24);
+	}
+}
+
+// dataset[t] = dataset item first + t, folded from `parents` items of the cache (cache_mask + 1
+// items, a power of two).
+extern "C" __global__ void __launch_bounds__(128) mem_fill(const u32* __restrict__ cache, u32 cache_mask,
+		u32* __restrict__ dataset, u64 first, u64 count, u32 parents) {
+	for (u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x; t < count; t += (u64)gridDim.x * blockDim.x) {
+		u64 index = first + t;
+		const u32* c = cache + (index & cache_mask) * 16;
+		u32 mix[16];
+#pragma unroll
+		for (int w = 0; w < 16; w++) mix[w] = c[w];
+		mix[0] ^= (u32)index; mix[1] ^= (u32)(index >> 32);
+		u8 buf[65];
+		mem_bytes(mix, buf);
+		mem_expand(buf, 64, mix);
+#pragma unroll 4
+		for (u32 j = 0; j < parents; j++) {
+			u32 pick = mix[0];
+#pragma unroll
+			for (int w = 1; w < 16; w++) pick = (j % 16 == (u32)w) ? mix[w] : pick;
+			u32 parent = ((((u32)index ^ j) * MEM_FNV) ^ pick) & cache_mask;
+			const uint4* p = (const uint4*)(cache + (u64)parent * 16);
+#pragma unroll
+			for (int q = 0; q < 4; q++) {
+				uint4 v = __ldg(p + q);
+				mix[4 * q] = mix[4 * q] * MEM_FNV ^ v.x; mix[4 * q + 1] = mix[4 * q + 1] * MEM_FNV ^ v.y;
+				mix[4 * q + 2] = mix[4 * q + 2] * MEM_FNV ^ v.z; mix[4 * q + 3] = mix[4 * q + 3] * MEM_FNV ^ v.w;
+			}
+		}
+		mem_bytes(mix, buf);
+		u32 item[16];
+		mem_expand(buf, 64, item);
+		uint4* d = (uint4*)(dataset + t * 16);
+#pragma unroll
+		for (int q = 0; q < 4; q++) d[q] = make_uint4(item[4 * q], item[4 * q + 1], item[4 * q + 2], item[4 * q + 3]);
+	}
+}
+
+// out[t] = keccak256 of walk first_walk + t's final mix: `reads` data-dependent reads of the
+// dataset (`items` items); prefix = "pog/mem/walk" || seed (44 bytes).
+extern "C" __global__ void __launch_bounds__(128) mem_walk(const u32* __restrict__ dataset, u64 items,
+		const u8* __restrict__ prefix, u32 first_walk, u32 count, u32 reads, u64* __restrict__ out) {
+	for (u32 t = blockIdx.x * blockDim.x + threadIdx.x; t < count; t += gridDim.x * blockDim.x) {
+		u32 walk = first_walk + t;
+		u8 buf[65];
+		for (int i = 0; i < 44; i++) buf[i] = prefix[i];
+		buf[44] = (u8)walk; buf[45] = (u8)(walk >> 8); buf[46] = (u8)(walk >> 16); buf[47] = (u8)(walk >> 24);
+		u32 mix[16];
+		mem_expand(buf, 48, mix);
+		for (u32 r = 0; r < reads; r++) {
+			u32 sel = mix[0], nxt = mix[1];
+#pragma unroll
+			for (int w = 1; w < 16; w++) {
+				sel = (r % 16 == (u32)w) ? mix[w] : sel;
+				nxt = ((r + 1) % 16 == (u32)w) ? mix[w] : nxt;
+			}
+			nxt = ((r + 1) % 16 == 0) ? mix[0] : nxt;
+			u32 hi = ((walk ^ r) * MEM_FNV) ^ sel;
+			u64 idx = (((u64)hi << 32) | nxt) % items;
+			const uint4* p = (const uint4*)(dataset + idx * 16);
+#pragma unroll
+			for (int q = 0; q < 4; q++) {
+				uint4 v = __ldg(p + q);
+				mix[4 * q] = mix[4 * q] * MEM_FNV ^ v.x; mix[4 * q + 1] = mix[4 * q + 1] * MEM_FNV ^ v.y;
+				mix[4 * q + 2] = mix[4 * q + 2] * MEM_FNV ^ v.z; mix[4 * q + 3] = mix[4 * q + 3] * MEM_FNV ^ v.w;
+			}
+		}
+		mem_bytes(mix, buf);
+		u64 h[4];
+		keccak256_small(buf, 64, h);
+		out[4 * t] = h[0]; out[4 * t + 1] = h[1]; out[4 * t + 2] = h[2]; out[4 * t + 3] = h[3];
 	}
 }
 

@@ -22,10 +22,12 @@ mod device;
 mod gemm;
 mod instruments;
 pub mod kernels;
+mod memory;
 mod prover;
 pub mod selftest;
 
 pub use gemm::Fp8Path;
+pub use memory::MemoryRun;
 pub use prover::{GpuCommitment, GpuProver};
 
 /// How to point the loader at the CUDA 13 libraries where the toolkit installs them by default

@@ -361,6 +361,36 @@ fn known_answers(
 	out.push(("KAT vectors.json".into(), kat_ok == kat_total, format!("{kat_ok}/{kat_total}")));
 	report.insert("kat_vectors".into(), json!({"equal": kat_ok, "total": kat_total}));
 
+	// The memory-hard phase's known answers: dataset items and walks made on the GPU.
+	let m = &kat["memory"];
+	let mspec = pog_primitives::memory::MemorySpec {
+		seed: seed_from(m["seed"].as_str().context("memory seed")?)?,
+		cache_items: m["cache_items"].as_u64().context("cache_items")? as u32,
+		dataset_items: m["dataset_items"].as_u64().context("dataset_items")?,
+		parents: m["parents"].as_u64().context("parents")? as u32,
+		reads: m["reads"].as_u64().context("reads")? as u32,
+	};
+	let cache = pog_primitives::memory::cache(&mspec);
+	let last = mspec.dataset_items - 1;
+	let run = prover.memory_phase(&mspec, &cache, 1_000_000, &[0, 12_345, last])?;
+	let mem_checks = [
+		serde_json::to_value(run.items[0])? == m["dataset_0"],
+		serde_json::to_value(run.items[1])? == m["dataset_12345"],
+		serde_json::to_value(run.items[2])? == m["dataset_last"],
+		serde_json::to_value(run.results[..4].iter().map(|h| hex(h)).collect::<Vec<_>>())? == m["walks_0_3"],
+		hex(&run.results[999_999]) == m["walk_999999"].as_str().unwrap_or(""),
+	];
+	let mem_ok = mem_checks.iter().filter(|c| **c).count();
+	if mem_ok != mem_checks.len() {
+		tracing::error!(?mem_checks, "memory-hard phase known answers differ");
+	}
+	out.push((
+		"memory phase = CPU (items, walks)".into(),
+		mem_ok == mem_checks.len(),
+		format!("{mem_ok}/{} (1,000,000 walks in {:.1} ms, fill {:.2} ms)", mem_checks.len(), run.walk_ms, run.fill_ms),
+	));
+	report.insert("memory_kat".into(), json!({"equal": mem_ok, "total": mem_checks.len()}));
+
 	// Small commitments: hashes, root and proofs from the GPU's own C, all precisions, several
 	// chunks (so beta = 1 accumulation is exercised).
 	let mut com_ok = 0;
