@@ -259,6 +259,17 @@ __device__ __forceinline__ void mem_bytes(const u32 item[16], u8 out[65]) {
 	}
 }
 
+// mix[w] = fnv(mix[w], item[w]) for the 64-byte item at `item` (read-only, 16-byte aligned).
+__device__ __forceinline__ void mem_fold(u32 mix[16], const u32* __restrict__ item) {
+	const uint4* p = (const uint4*)item;
+#pragma unroll
+	for (int q = 0; q < 4; q++) {
+		uint4 v = __ldg(p + q);
+		mix[4 * q] = mix[4 * q] * MEM_FNV ^ v.x; mix[4 * q + 1] = mix[4 * q + 1] * MEM_FNV ^ v.y;
+		mix[4 * q + 2] = mix[4 * q + 2] * MEM_FNV ^ v.z; mix[4 * q + 3] = mix[4 * q + 3] * MEM_FNV ^ v.w;
+	}
+}
+
 // dataset[t] = dataset item first + t, folded from `parents` items of the cache (cache_mask + 1
 // items, a power of two).
 extern "C" __global__ void __launch_bounds__(128) mem_fill(const u32* __restrict__ cache, u32 cache_mask,
@@ -279,13 +290,7 @@ extern "C" __global__ void __launch_bounds__(128) mem_fill(const u32* __restrict
 #pragma unroll
 			for (int w = 1; w < 16; w++) pick = (j % 16 == (u32)w) ? mix[w] : pick;
 			u32 parent = ((((u32)index ^ j) * MEM_FNV) ^ pick) & cache_mask;
-			const uint4* p = (const uint4*)(cache + (u64)parent * 16);
-#pragma unroll
-			for (int q = 0; q < 4; q++) {
-				uint4 v = __ldg(p + q);
-				mix[4 * q] = mix[4 * q] * MEM_FNV ^ v.x; mix[4 * q + 1] = mix[4 * q + 1] * MEM_FNV ^ v.y;
-				mix[4 * q + 2] = mix[4 * q + 2] * MEM_FNV ^ v.z; mix[4 * q + 3] = mix[4 * q + 3] * MEM_FNV ^ v.w;
-			}
+			mem_fold(mix, cache + (u64)parent * 16);
 		}
 		mem_bytes(mix, buf);
 		u32 item[16];
@@ -317,13 +322,7 @@ extern "C" __global__ void __launch_bounds__(128) mem_walk(const u32* __restrict
 			nxt = ((r + 1) % 16 == 0) ? mix[0] : nxt;
 			u32 hi = ((walk ^ r) * MEM_FNV) ^ sel;
 			u64 idx = (((u64)hi << 32) | nxt) % items;
-			const uint4* p = (const uint4*)(dataset + idx * 16);
-#pragma unroll
-			for (int q = 0; q < 4; q++) {
-				uint4 v = __ldg(p + q);
-				mix[4 * q] = mix[4 * q] * MEM_FNV ^ v.x; mix[4 * q + 1] = mix[4 * q + 1] * MEM_FNV ^ v.y;
-				mix[4 * q + 2] = mix[4 * q + 2] * MEM_FNV ^ v.z; mix[4 * q + 3] = mix[4 * q + 3] * MEM_FNV ^ v.w;
-			}
+			mem_fold(mix, dataset + idx * 16);
 		}
 		mem_bytes(mix, buf);
 		u64 h[4];
