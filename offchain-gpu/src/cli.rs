@@ -175,8 +175,8 @@ pub struct BenchArgs {
 	/// 0 skips it).
 	#[arg(long, default_value_t = BenchConfig::default().overhead_ms)]
 	pub overhead_ms: u32,
-	/// Run fp8 on the int8 path (int8 tensor cores, as `run` does for a profile without native
-	/// fp8), even where the GPU has fp8.
+	/// Run fp8 on the int8 path (int8 tensor cores, as `run` does where the profile's int8 rate is
+	/// above its native fp8), even where the GPU has fp8.
 	#[arg(long)]
 	pub fp8_int8_path: bool,
 	/// Measure the memory-hard phase instead of the GEMMs: fill time and data-dependent read
@@ -253,8 +253,8 @@ pub struct SelftestArgs {
 	/// catch).
 	#[arg(long)]
 	pub fp8_fast_accum_check: bool,
-	/// Run fp8 on the int8 path (int8 tensor cores, as `run` does for a profile without native
-	/// fp8), even where the GPU has fp8.
+	/// Run fp8 on the int8 path (int8 tensor cores, as `run` does where the profile's int8 rate is
+	/// above its native fp8), even where the GPU has fp8.
 	#[arg(long)]
 	pub fp8_int8_path: bool,
 	/// Save the results as JSON.

@@ -102,14 +102,16 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 	})?;
 	let claimed: Vec<[u8; 16]> = miner.claims.0.iter().flat_map(|c| c.uuids.0.clone()).collect();
 	let profiles = chain.profiles().await?;
-	// GPUs whose profile lists no native fp8: their fp8 challenges are priced at the int8 rate
-	// and run on the int8 path (pog_primitives::pricing).
+	// GPUs whose fp8 challenges are priced at an int8 rate above their native fp8 run them on the
+	// int8 path (pog_primitives::pricing::fp8_on_int8_path).
 	let int8_fp8: BTreeSet<[u8; 16]> = miner
 		.claims
 		.0
 		.iter()
 		.filter(|c| {
-			profiles.iter().any(|(id, p)| *id == c.profile && p.gflops[pog_primitives::Precision::Fp8E4M3.index()] == 0)
+			profiles
+				.iter()
+				.any(|(id, p)| *id == c.profile && pog_primitives::pricing::fp8_on_int8_path(&p.gflops, p.int8_gops))
 		})
 		.flat_map(|c| c.uuids.0.clone())
 		.collect();
@@ -439,10 +441,13 @@ async fn prepare_shapes(
 	let profiles = chain.profiles().await?;
 	for claim in &miner.claims.0 {
 		let Some((_, profile)) = profiles.iter().find(|(id, _)| *id == claim.profile) else { continue };
-		// a per-core profile is challenged at the miner's declared cores
-		let cores = if profile.per_core { miner.hardware.cpu_cores } else { 1 };
-		let (vram_mib, gflops, int8_gops) =
-			pog_primitives::profiles::scaled_to_cores(profile.vram_mib, &profile.gflops, profile.int8_gops, cores);
+		let (vram_mib, gflops, int8_gops) = pog_primitives::profiles::unit_figures(
+			profile.vram_mib,
+			&profile.gflops,
+			profile.int8_gops,
+			profile.per_core,
+			miner.hardware.cpu_cores,
+		);
 		for uuid in &claim.uuids.0 {
 			let Some(device) = devices.get(uuid) else { continue };
 			for p in pog_primitives::Precision::CHALLENGED {

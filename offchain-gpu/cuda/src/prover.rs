@@ -212,8 +212,8 @@ impl GpuProver {
 	}
 
 	/// How fp8 challenges run from now on: natively on sm_89 and later by default, on the int8
-	/// path before. The agent takes the int8 path where the claimed profile lists no native fp8
-	/// (its fp8 is priced at the int8 rate: `pog_primitives::pricing`).
+	/// path before. The agent takes the int8 path where the claimed profile's int8 rate is above its
+	/// native fp8 (`pog_primitives::pricing::fp8_on_int8_path`: fp8 is priced at that int8 rate).
 	pub fn set_fp8_path(&self, path: Fp8Path) {
 		if let Ok(mut g) = self.lock() {
 			g.fp8_path = path;

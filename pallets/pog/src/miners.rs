@@ -25,8 +25,9 @@ impl<T: Config> Pallet<T> {
 	/// Counts first, from the call alone, so that the storage reads after it are bounded by
 	/// `MaxGpusPerMiner`, as the call's weight assumes (not by `MaxClaims × MaxGpusPerMiner`).
 	/// UUIDs must be distinct within the miner; across miners a UUID is self-reported and proves
-	/// nothing, so it is not refused (see `docs/protocol.md`).
-	fn validate_claims(claims: &ClaimsOf<T>) -> Result<u32, DispatchError> {
+	/// nothing, so it is not refused (see `docs/protocol.md`). A CPU is claimed as one unit of one
+	/// per-core profile, backed by declared cores (its challenge is sized at them).
+	fn validate_claims(claims: &ClaimsOf<T>, hardware: &Hardware) -> Result<u32, DispatchError> {
 		ensure!(!claims.is_empty(), Error::<T>::NoClaims);
 		let mut gpus = 0u32;
 		for claim in claims.iter() {
@@ -36,27 +37,28 @@ impl<T: Config> Pallet<T> {
 		}
 		ensure!(gpus <= T::MaxGpusPerMiner::get(), Error::<T>::TooManyGpus);
 		let mut seen: Vec<GpuUuid> = Vec::with_capacity(gpus as usize);
+		let mut cpu_units = 0u32;
 		for claim in claims.iter() {
-			ensure!(Profiles::<T>::contains_key(claim.profile), Error::<T>::UnknownProfile);
+			let profile = Profiles::<T>::get(claim.profile).ok_or(Error::<T>::UnknownProfile)?;
+			if profile.per_core {
+				cpu_units = cpu_units.saturating_add(claim.count);
+			}
 			for uuid in claim.uuids.iter() {
 				ensure!(!seen.contains(uuid), Error::<T>::DuplicateUuid);
 				seen.push(*uuid);
 			}
 		}
+		ensure!(cpu_units <= 1 && (cpu_units == 0 || hardware.cpu_cores > 0), Error::<T>::InvalidCpuClaim);
 		Ok(gpus)
 	}
 
-	/// Refuses declared hardware beyond what any machine has, and a CPU claim that is not one
-	/// unit of one per-core profile backed by declared cores.
-	fn validate_hardware(claims: &ClaimsOf<T>, hardware: &Hardware) -> DispatchResult {
+	/// Refuses declared hardware beyond what any machine has.
+	fn validate_hardware(hardware: &Hardware) -> DispatchResult {
 		hardware.check().map_err(|fault| match fault {
 			HardwareFault::CpuCores => Error::<T>::ImplausibleCpuCores,
 			HardwareFault::Ram => Error::<T>::ImplausibleRam,
 			HardwareFault::Disk => Error::<T>::ImplausibleDisk,
 		})?;
-		let cpu_units: u32 =
-			claims.iter().filter(|c| Profiles::<T>::get(c.profile).is_some_and(|p| p.per_core)).map(|c| c.count).sum();
-		ensure!(cpu_units <= 1 && (cpu_units == 0 || hardware.cpu_cores > 0), Error::<T>::InvalidCpuClaim);
 		Ok(())
 	}
 
@@ -106,8 +108,8 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn do_register(who: T::AccountId, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
 		ensure!(!Miners::<T>::contains_key(&who), Error::<T>::AlreadyRegistered);
 		ensure!(MinerCount::<T>::get() < T::MaxMiners::get(), Error::<T>::TooManyMiners);
-		let gpus = Self::validate_claims(&claims)?;
-		Self::validate_hardware(&claims, &hardware)?;
+		let gpus = Self::validate_claims(&claims, &hardware)?;
+		Self::validate_hardware(&hardware)?;
 		let deposit = Self::deposit_for(gpus);
 		let fee = T::RegistrationFee::get();
 		ensure!(
@@ -151,8 +153,8 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn do_update(who: T::AccountId, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
 		let mut info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
 		ensure!(!info.leaving, Error::<T>::AlreadyLeaving);
-		let gpus = Self::validate_claims(&claims)?;
-		Self::validate_hardware(&claims, &hardware)?;
+		let gpus = Self::validate_claims(&claims, &hardware)?;
+		Self::validate_hardware(&hardware)?;
 		let rule = Self::deposit_for(gpus);
 		// Hold any increase now, so the update cannot fail later for want of funds.
 		Self::hold(&who, rule.saturating_sub(info.deposit))?;

@@ -66,11 +66,8 @@ impl GpuProfile {
 	/// The profile a unit of it is challenged and scored at, for a miner declaring `cores` CPU
 	/// cores: itself, or for a per-core profile its memory and rates times `cores`.
 	pub fn for_cores(&self, cores: u32) -> GpuProfile {
-		if !self.per_core {
-			return self.clone();
-		}
 		let (vram_mib, gflops, int8_gops) =
-			pog_primitives::profiles::scaled_to_cores(self.vram_mib, &self.gflops, self.int8_gops, cores);
+			pog_primitives::profiles::unit_figures(self.vram_mib, &self.gflops, self.int8_gops, self.per_core, cores);
 		GpuProfile { vram_mib, gflops, int8_gops, ..self.clone() }
 	}
 

@@ -55,6 +55,13 @@ pub const fn agent_runs_int8_alias(precision: Precision) -> bool {
 	matches!(precision, Precision::Fp8E4M3)
 }
 
+/// Whether an honest card of a profile computes its fp8 challenges on the int8 path: where the
+/// int8 alias is faster than the native fp8 rate (priced above it), including where there is
+/// no native fp8. Elsewhere the native path is at least as fast.
+pub const fn fp8_on_int8_path(gflops: &[u32; 5], int8_gops: u32) -> bool {
+	alias_gflops(int8_gops, Precision::Fp8E4M3) > gflops[Precision::Fp8E4M3.index()]
+}
+
 /// The rate a challenge in `precision` is sized and timed at, for a profile with native rates
 /// `gflops` (in [`Precision::ALL`]'s order) and int8 rate `int8_gops`: the faster of the native
 /// rate and the int8 alias, or 0 where the profile is not challenged in the precision: neither a
@@ -311,6 +318,19 @@ mod tests {
 			}
 			assert_eq!(priced_gflops(&f.gflops, f.int8_gops, Precision::Tf32), 0, "tf32 is never priced");
 		}
+		// The int8 path where int8 tensor cores beat (or replace) native fp8; not on Hopper or the L40S.
+		let on_int8: alloc::vec::Vec<&str> =
+			DEFAULT_PROFILES.iter().filter(|f| fp8_on_int8_path(&f.gflops, f.int8_gops)).map(|f| f.name).collect();
+		assert_eq!(
+			on_int8,
+			[
+				"NVIDIA A100-SXM4-80GB",
+				"NVIDIA A100-SXM4-40GB",
+				"NVIDIA GeForce RTX 4090",
+				"NVIDIA GeForce RTX 3090",
+				"Tesla T4"
+			]
+		);
 		// An H100 listing fp32 at its native 50 TFLOPS is refused: six int8 GEMMs run at 213.
 		let h100 = crate::profiles::H100;
 		let mut with_fp32 = h100.gflops;

@@ -21,7 +21,7 @@ pub struct ProfileFigures {
 	/// Throughput tolerance in percent.
 	pub tolerance_percent: u8,
 	/// Whether the figures are per CPU core: a miner's CPU is challenged as one unit of this
-	/// profile with memory and rates times its declared cores ([`scaled_to_cores`]).
+	/// profile with memory and rates times its declared cores ([`unit_figures`]).
 	pub per_core: bool,
 }
 
@@ -48,9 +48,19 @@ pub const CPU_CORE: &str = "cpu-core";
 /// and earns no more than the claimed cores' rate.
 pub const CPU_CORE_GFLOPS: u32 = 1;
 
-/// A per-core profile's memory, rates and int8 rate for a CPU of `cores` cores: each times
-/// `cores`, saturating.
-pub const fn scaled_to_cores(vram_mib: u32, gflops: &[u32; 5], int8_gops: u32, cores: u32) -> (u32, [u32; 5], u32) {
+/// The memory, rates and int8 rate a unit of a profile is challenged and scored at, for a miner
+/// declaring `cores` CPU cores: a per-core profile's figures times `cores` (saturating), any other
+/// profile's as they are. The pallet and the agent both size units through this.
+pub const fn unit_figures(
+	vram_mib: u32,
+	gflops: &[u32; 5],
+	int8_gops: u32,
+	per_core: bool,
+	cores: u32,
+) -> (u32, [u32; 5], u32) {
+	if !per_core {
+		return (vram_mib, *gflops, int8_gops);
+	}
 	let mut scaled = [0u32; 5];
 	let mut i = 0;
 	while i < 5 {
