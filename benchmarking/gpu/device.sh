@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every GPU measurement of the agent in one run, on a machine with an NVIDIA GPU (see README.md
 # beside this file):
-#   benchmarking/gpu/device.sh [full|quick|largek|multi|pricing]
+#   benchmarking/gpu/device.sh [full|quick|largek|multi|pricing|memory]
 # Runs `offchain-gpu selftest` and `offchain-gpu bench` (BIN: the agent's binary, default
 # `offchain-gpu` on the PATH; build it with `cargo build --release -p offchain-gpu`) and
 # benchmarking/gpu/torch_ref.py (PyTorch's cuBLAS as the reference). Results go to $OUT
@@ -43,6 +43,19 @@ pricing)
 	"$BIN" selftest --fp8-int8-path --precision fp8-e4m3 --dim 4096 --k 65536 --entries 2560 --rate-gemms 5 \
 		--full-ms 20000 --full-precision fp8-e4m3 --json "$OUT/int8.json" 2>&1 | tee "$OUT/int8.log"
 	;;
+memory)
+	# the memory-hard phase (memory/README.md): known answers, an honest card at 0.9 × its memory
+	# (3 runs), one keeping 95% of its dataset, and, with CLAIM_GIB and RESIDENT, one posing as a
+	# larger card (a dataset of CLAIM_GIB of which it keeps RESIDENT, the most that fits)
+	"$BIN" selftest --dim 1024 --k 8192 --entries 1024 --rate-dim 4096 --rate-gemms 2 \
+		--json "$OUT/selftest.json" >"$OUT/selftest.log" 2>&1
+	tail -30 "$OUT/selftest.log"
+	"$BIN" bench --memory 0 --parents 256,512 --runs 3 --json >"$OUT/honest.json"
+	"$BIN" bench --memory 0 --parents 256,512 --resident 0.95 --walks-log2 25 --json >"$OUT/resident95.json"
+	if [ -n "${CLAIM_GIB:-}" ]; then
+		"$BIN" bench --memory "$CLAIM_GIB" --parents 256,512 --resident "$RESIDENT" --walks-log2 23 --json >"$OUT/claim.json"
+	fi
+	;;
 multi)
 	"$BIN" selftest --all-gpus --only-all-gpus --json "$OUT/multi.json" 2>&1 | tee "$OUT/multi.log"
 	# the last GPU on its own, quick known answers and tolerance checks
@@ -51,7 +64,7 @@ multi)
 		--json "$OUT/selftest-last.json" 2>&1 | tee "$OUT/selftest-last.log"
 	;;
 *)
-	echo "usage: $0 [full|quick|largek|multi|pricing]" >&2
+	echo "usage: $0 [full|quick|largek|multi|pricing|memory]" >&2
 	exit 2
 	;;
 esac

@@ -3,7 +3,10 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use pog_cuda::{bench::BenchConfig, selftest::SelftestConfig};
+use pog_cuda::{
+	bench::{BenchConfig, MemoryBenchConfig},
+	selftest::SelftestConfig,
+};
 use pog_primitives::Precision;
 
 /// offchain-gpu: the PoG chain miner agent. It proves your GPUs to the chain by answering
@@ -183,6 +186,20 @@ pub struct BenchArgs {
 	/// rate of a dataset of this many GiB (0: 0.9 × the GPU's memory). Not in rounds yet.
 	#[arg(long, value_name = "GIB")]
 	pub memory: Option<f64>,
+	/// With --memory: the parent counts to run.
+	#[arg(long, value_delimiter = ',', default_values_t = MemoryBenchConfig::default().parents, requires = "memory")]
+	pub parents: Vec<u32>,
+	/// With --memory: keep only this share of the dataset in memory and make the rest again from
+	/// the cache when it is read (what a card that cannot hold the dataset must do; an
+	/// instrument for the soundness measurements).
+	#[arg(long, value_name = "FRACTION", requires = "memory")]
+	pub resident: Option<f64>,
+	/// With --memory: log₂ of the walks per phase.
+	#[arg(long, default_value_t = MemoryBenchConfig::default().walks_log2, requires = "memory")]
+	pub walks_log2: u32,
+	/// With --memory: phases per parent count.
+	#[arg(long, default_value_t = MemoryBenchConfig::default().runs, requires = "memory")]
+	pub runs: u32,
 	/// Print JSON instead of a table.
 	#[arg(long)]
 	pub json: bool,
@@ -202,7 +219,13 @@ impl BenchArgs {
 			chunk_k: self.chunk_k,
 			overhead_ms: self.overhead_ms,
 			fp8_int8_path: self.fp8_int8_path,
-			memory_gib: self.memory,
+			memory: self.memory.map(|gib| MemoryBenchConfig {
+				gib,
+				parents: self.parents.clone(),
+				resident: self.resident,
+				walks_log2: self.walks_log2,
+				runs: self.runs,
+			}),
 		}
 	}
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use pog_prover::trace::{resample, GemmSample};
 
-use crate::{GpuInfo, GpuProver};
+use crate::{GpuInfo, GpuProver, Residency};
 
 /// What `bench` measures.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,9 +34,30 @@ pub struct BenchConfig {
 	pub overhead_ms: u32,
 	/// Run fp8 on the int8 path even where the GPU has fp8.
 	pub fp8_int8_path: bool,
-	/// Measure the memory-hard phase (dataset of this many GiB, 0: 0.9 × the GPU's memory,
-	/// bounded by what is free) instead of the GEMMs.
-	pub memory_gib: Option<f64>,
+	/// Measure the memory-hard phase instead of the GEMMs.
+	pub memory: Option<MemoryBenchConfig>,
+}
+
+/// What `bench --memory` runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryBenchConfig {
+	/// Dataset size in GiB (0: 0.9 × the GPU's memory, bounded by what is free).
+	pub gib: f64,
+	/// Parent counts to run, one phase each.
+	pub parents: Vec<u32>,
+	/// Share of the dataset kept in memory (a cheater's: the rest is made again from the cache
+	/// when read); `None` keeps all of it.
+	pub resident: Option<f64>,
+	/// log₂ of the walks per phase.
+	pub walks_log2: u32,
+	/// Phases per parent count (the spread of the rates).
+	pub runs: u32,
+}
+
+impl Default for MemoryBenchConfig {
+	fn default() -> Self {
+		Self { gib: 0.0, parents: vec![256, 512], resident: None, walks_log2: 26, runs: 1 }
+	}
 }
 
 impl Default for BenchConfig {
@@ -49,7 +70,7 @@ impl Default for BenchConfig {
 			chunk_k: sizing::DEFAULT_CHUNK_K,
 			overhead_ms: 5000,
 			fp8_int8_path: false,
-			memory_gib: None,
+			memory: None,
 		}
 	}
 }
@@ -86,8 +107,10 @@ pub struct MemoryBench {
 	pub parents: u32,
 	/// Reads per walk.
 	pub reads: u32,
+	/// Share of the dataset kept in memory (1: all of it).
+	pub resident: f64,
 	/// Walks run.
-	pub walks: u32,
+	pub walks: u64,
 	/// Fill time of the whole dataset (s).
 	pub fill_s: f64,
 	/// Dataset items made per second (G), i.e. the regeneration rate.
@@ -265,8 +288,8 @@ impl BenchReport {
 		for m in &self.memory {
 			let _ = writeln!(
 				s,
-				"memory: {:.1} GiB dataset, {} parents: fill {:.2} s ({:.3} G items/s); {} walks × {} reads in {:.2} s ({:.2} G reads/s, {:.0} GB/s); read ÷ regenerate {:.1}",
-				m.dataset_gib, m.parents, m.fill_s, m.fill_g_items_per_s, m.walks, m.reads, m.walk_s,
+				"memory: {:.1} GiB dataset ({:.0}% resident), {} parents: fill {:.2} s ({:.3} G items/s); {} walks × {} reads and their commitment in {:.2} s ({:.2} G reads/s, {:.0} GB/s); read ÷ regenerate {:.1}",
+				m.dataset_gib, m.resident * 100.0, m.parents, m.fill_s, m.fill_g_items_per_s, m.walks, m.reads, m.walk_s,
 				m.walk_g_reads_per_s, m.walk_read_gbps, m.read_over_regenerate
 			);
 		}
@@ -288,9 +311,13 @@ pub fn run(config: &BenchConfig) -> anyhow::Result<BenchReport> {
 	}
 	let gpu = prover.info();
 	let copy_gbps = prover.copy_bandwidth(2 << 30, 20)?;
-	if let Some(gib) = config.memory_gib {
-		let memory =
-			[64, 256].into_iter().map(|parents| bench_memory(&prover, gib, parents)).collect::<Result<_, _>>()?;
+	if let Some(m) = &config.memory {
+		let mut memory = Vec::new();
+		for parents in &m.parents {
+			for _ in 0..m.runs.max(1) {
+				memory.push(bench_memory(&prover, m, *parents)?);
+			}
+		}
 		return Ok(BenchReport { gpu, copy_gbps, precisions: Vec::new(), memory, gpu_after: prover.info() });
 	}
 	let list = if config.precisions.is_empty() { Precision::ALL.to_vec() } else { config.precisions.clone() };
@@ -302,13 +329,14 @@ pub fn run(config: &BenchConfig) -> anyhow::Result<BenchReport> {
 	Ok(BenchReport { gpu, copy_gbps, precisions, memory: Vec::new(), gpu_after: prover.info() })
 }
 
-/// The memory-hard phase with a 16 MiB cache and 64 reads per walk: fill a dataset of `gib` GiB
-/// (0: 0.9 × the GPU's memory, bounded by what is free), then 2^24 walks.
-pub fn bench_memory(prover: &GpuProver, gib: f64, parents: u32) -> anyhow::Result<MemoryBench> {
+/// The memory-hard phase with a 16 MiB cache and 64 reads per walk: fill a dataset of `m.gib`
+/// GiB (0: 0.9 × the GPU's memory, bounded by what is free), keeping `m.resident` of it, then
+/// 2^`m.walks_log2` walks and their commitment.
+pub fn bench_memory(prover: &GpuProver, m: &MemoryBenchConfig, parents: u32) -> anyhow::Result<MemoryBench> {
 	use pog_primitives::memory::{self, MemorySpec, ITEM_BYTES};
 	let (free, total) = prover.memory()?;
-	let bytes = if gib > 0.0 {
-		(gib * f64::from(1u32 << 30)) as u64
+	let bytes = if m.gib > 0.0 {
+		(m.gib * f64::from(1u32 << 30)) as u64
 	} else {
 		(total / 10 * 9).min(free.saturating_sub(2 << 30))
 	};
@@ -319,18 +347,22 @@ pub fn bench_memory(prover: &GpuProver, gib: f64, parents: u32) -> anyhow::Resul
 		parents,
 		reads: 64,
 	};
+	let resident = m.resident.map_or(spec.dataset_items, |f| (spec.dataset_items as f64 * f.clamp(0.0, 1.0)) as u64);
 	let cache = memory::cache(&spec);
-	let walks = 1u32 << 24;
-	tracing::info!(gib = spec.dataset_bytes() as f64 / f64::from(1u32 << 30), parents, "memory-hard phase");
-	let run = prover.memory_phase(&spec, &cache, walks, &[])?;
-	let reads = f64::from(walks) * f64::from(spec.reads);
-	let fill_rate = spec.dataset_items as f64 / (run.fill_ms / 1e3) / 1e9;
+	let walks = 1u64 << m.walks_log2.clamp(10, 40);
+	let gib = |items: u64| (items * ITEM_BYTES as u64) as f64 / f64::from(1u32 << 30);
+	tracing::info!(gib = gib(spec.dataset_items), resident = gib(resident), parents, "memory-hard phase");
+	let residency = if resident < spec.dataset_items { Residency::First(resident) } else { Residency::Whole };
+	let run = prover.memory_phase(&spec, &cache, 0..walks, &[], &[], residency)?;
+	let reads = walks as f64 * f64::from(spec.reads);
+	let fill_rate = resident as f64 / (run.fill_ms / 1e3) / 1e9;
 	let read_rate = reads / (run.walk_ms / 1e3) / 1e9;
 	Ok(MemoryBench {
 		dataset_gib: spec.dataset_bytes() as f64 / f64::from(1u32 << 30),
 		cache_mib: (cache.len() * ITEM_BYTES) as f64 / f64::from(1u32 << 20),
 		parents,
 		reads: spec.reads,
+		resident: resident as f64 / spec.dataset_items as f64,
 		walks,
 		fill_s: run.fill_ms / 1e3,
 		fill_g_items_per_s: fill_rate,

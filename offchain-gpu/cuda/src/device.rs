@@ -7,6 +7,20 @@ use pog_primitives::{generator::Generator, ChallengeSeed, Matrix, Precision};
 
 use crate::{kernels, GpuError};
 
+/// A dataset kept only in part (`mem_walk_partial`): items `resident..` are made again from the
+/// cache (`cache_mask + 1` items at `cache`, `parents` each) whenever a walk reads them.
+#[derive(Clone, Copy, Debug)]
+pub struct PartialDataset {
+	/// Items kept in memory (the first ones).
+	pub resident: u64,
+	/// The cache on the device.
+	pub cache: sys::CUdeviceptr,
+	/// Cache items − 1 (a power of two − 1).
+	pub cache_mask: u32,
+	/// Parents of an item.
+	pub parents: u32,
+}
+
 /// A plain device allocation (`cuMemAlloc`), freed on drop.
 pub(crate) struct DevBuf {
 	pub ptr: sys::CUdeviceptr,
@@ -44,6 +58,7 @@ pub(crate) struct Kernels {
 	int32_to_f32: CudaFunction,
 	mem_fill: CudaFunction,
 	mem_walk: CudaFunction,
+	mem_walk_partial: CudaFunction,
 	/// Blocks per grid of the grid-stride kernels.
 	grid: u32,
 }
@@ -80,6 +95,7 @@ impl Kernels {
 			int32_to_f32: module.load_function("int32_to_f32")?,
 			mem_fill: module.load_function("mem_fill")?,
 			mem_walk: module.load_function("mem_walk")?,
+			mem_walk_partial: module.load_function("mem_walk_partial")?,
 			grid: (sms.max(1) as u32) * 16,
 		})
 	}
@@ -171,7 +187,8 @@ impl Kernels {
 	}
 
 	/// Walks `first..first + count` over `dataset` (`items` items) into `out` (32 bytes each);
-	/// `prefix` holds `"pog/mem/walk" ‖ seed` (44 bytes).
+	/// `prefix` holds `"pog/mem/walk" ‖ seed` (44 bytes). With `partial` (a cheater's instrument),
+	/// items from `partial.resident` on are made again from the cache instead of read.
 	#[allow(clippy::too_many_arguments)]
 	pub fn mem_walk(
 		&self,
@@ -179,15 +196,20 @@ impl Kernels {
 		dataset: sys::CUdeviceptr,
 		items: u64,
 		prefix: sys::CUdeviceptr,
-		first: u32,
+		first: u64,
 		count: u32,
 		reads: u32,
 		out: sys::CUdeviceptr,
+		partial: Option<&PartialDataset>,
 	) -> Result<(), GpuError> {
 		let cfg = self.cfg(u64::from(count), 128);
-		let mut b = stream.launch_builder(&self.mem_walk);
+		let kernel = if partial.is_some() { &self.mem_walk_partial } else { &self.mem_walk };
+		let mut b = stream.launch_builder(kernel);
 		b.arg(&dataset).arg(&items).arg(&prefix).arg(&first).arg(&count).arg(&reads).arg(&out);
-		// SAFETY: the caller sized every buffer.
+		if let Some(p) = partial {
+			b.arg(&p.resident).arg(&p.cache).arg(&p.cache_mask).arg(&p.parents);
+		}
+		// SAFETY: the caller sized every buffer (with `partial`, `dataset` holds `resident` items).
 		unsafe { b.launch(cfg) }?;
 		Ok(())
 	}

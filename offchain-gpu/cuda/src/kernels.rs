@@ -270,31 +270,36 @@ __device__ __forceinline__ void mem_fold(u32 mix[16], const u32* __restrict__ it
 	}
 }
 
-// dataset[t] = dataset item first + t, folded from `parents` items of the cache (cache_mask + 1
-// items, a power of two).
+// item = dataset item `index`, folded from `parents` items of the cache (cache_mask + 1 items, a
+// power of two).
+__device__ __forceinline__ void mem_item(const u32* __restrict__ cache, u32 cache_mask, u64 index, u32 parents,
+		u32 item[16]) {
+	const u32* c = cache + (index & cache_mask) * 16;
+	u32 mix[16];
+#pragma unroll
+	for (int w = 0; w < 16; w++) mix[w] = c[w];
+	mix[0] ^= (u32)index; mix[1] ^= (u32)(index >> 32);
+	u8 buf[65];
+	mem_bytes(mix, buf);
+	mem_expand(buf, 64, mix);
+#pragma unroll 4
+	for (u32 j = 0; j < parents; j++) {
+		u32 pick = mix[0];
+#pragma unroll
+		for (int w = 1; w < 16; w++) pick = (j % 16 == (u32)w) ? mix[w] : pick;
+		u32 parent = ((((u32)index ^ j) * MEM_FNV) ^ pick) & cache_mask;
+		mem_fold(mix, cache + (u64)parent * 16);
+	}
+	mem_bytes(mix, buf);
+	mem_expand(buf, 64, item);
+}
+
+// dataset[t] = dataset item first + t.
 extern "C" __global__ void __launch_bounds__(128) mem_fill(const u32* __restrict__ cache, u32 cache_mask,
 		u32* __restrict__ dataset, u64 first, u64 count, u32 parents) {
 	for (u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x; t < count; t += (u64)gridDim.x * blockDim.x) {
-		u64 index = first + t;
-		const u32* c = cache + (index & cache_mask) * 16;
-		u32 mix[16];
-#pragma unroll
-		for (int w = 0; w < 16; w++) mix[w] = c[w];
-		mix[0] ^= (u32)index; mix[1] ^= (u32)(index >> 32);
-		u8 buf[65];
-		mem_bytes(mix, buf);
-		mem_expand(buf, 64, mix);
-#pragma unroll 4
-		for (u32 j = 0; j < parents; j++) {
-			u32 pick = mix[0];
-#pragma unroll
-			for (int w = 1; w < 16; w++) pick = (j % 16 == (u32)w) ? mix[w] : pick;
-			u32 parent = ((((u32)index ^ j) * MEM_FNV) ^ pick) & cache_mask;
-			mem_fold(mix, cache + (u64)parent * 16);
-		}
-		mem_bytes(mix, buf);
 		u32 item[16];
-		mem_expand(buf, 64, item);
+		mem_item(cache, cache_mask, first + t, parents, item);
 		uint4* d = (uint4*)(dataset + t * 16);
 #pragma unroll
 		for (int q = 0; q < 4; q++) d[q] = make_uint4(item[4 * q], item[4 * q + 1], item[4 * q + 2], item[4 * q + 3]);
@@ -302,16 +307,22 @@ extern "C" __global__ void __launch_bounds__(128) mem_fill(const u32* __restrict
 }
 
 // out[t] = keccak256 of walk first_walk + t's final mix: `reads` data-dependent reads of the
-// dataset (`items` items); prefix = "pog/mem/walk" || seed (44 bytes).
-extern "C" __global__ void __launch_bounds__(128) mem_walk(const u32* __restrict__ dataset, u64 items,
-		const u8* __restrict__ prefix, u32 first_walk, u32 count, u32 reads, u64* __restrict__ out) {
+// dataset (`items` items); prefix = "pog/mem/walk" || seed (44 bytes), then the walk as 8 bytes.
+// PARTIAL (a cheater's instrument, never the agent's answer): only items below `resident` are
+// read from `dataset`; the others are made again from the cache, as a card that cannot hold the
+// whole dataset must.
+template <bool PARTIAL>
+__device__ __forceinline__ void mem_walk_body(const u32* __restrict__ dataset, u64 items, const u8* __restrict__ prefix,
+		u64 first_walk, u32 count, u32 reads, u64* __restrict__ out,
+		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
 	for (u32 t = blockIdx.x * blockDim.x + threadIdx.x; t < count; t += gridDim.x * blockDim.x) {
-		u32 walk = first_walk + t;
+		u64 walk = first_walk + t;
 		u8 buf[65];
 		for (int i = 0; i < 44; i++) buf[i] = prefix[i];
-		buf[44] = (u8)walk; buf[45] = (u8)(walk >> 8); buf[46] = (u8)(walk >> 16); buf[47] = (u8)(walk >> 24);
+#pragma unroll
+		for (int i = 0; i < 8; i++) buf[44 + i] = (u8)(walk >> (8 * i));
 		u32 mix[16];
-		mem_expand(buf, 48, mix);
+		mem_expand(buf, 52, mix);
 		for (u32 r = 0; r < reads; r++) {
 			u32 sel = mix[0], nxt = mix[1];
 #pragma unroll
@@ -320,15 +331,33 @@ extern "C" __global__ void __launch_bounds__(128) mem_walk(const u32* __restrict
 				nxt = ((r + 1) % 16 == (u32)w) ? mix[w] : nxt;
 			}
 			nxt = ((r + 1) % 16 == 0) ? mix[0] : nxt;
-			u32 hi = ((walk ^ r) * MEM_FNV) ^ sel;
+			u32 hi = (((u32)walk ^ r) * MEM_FNV) ^ sel;
 			u64 idx = (((u64)hi << 32) | nxt) % items;
-			mem_fold(mix, dataset + idx * 16);
+			if (PARTIAL && idx >= resident) {
+				u32 item[16];
+				mem_item(cache, cache_mask, idx, parents, item);
+#pragma unroll
+				for (int w = 0; w < 16; w++) mix[w] = mix[w] * MEM_FNV ^ item[w];
+			} else {
+				mem_fold(mix, dataset + idx * 16);
+			}
 		}
 		mem_bytes(mix, buf);
 		u64 h[4];
 		keccak256_small(buf, 64, h);
 		out[4 * t] = h[0]; out[4 * t + 1] = h[1]; out[4 * t + 2] = h[2]; out[4 * t + 3] = h[3];
 	}
+}
+
+extern "C" __global__ void __launch_bounds__(128) mem_walk(const u32* __restrict__ dataset, u64 items,
+		const u8* __restrict__ prefix, u64 first_walk, u32 count, u32 reads, u64* __restrict__ out) {
+	mem_walk_body<false>(dataset, items, prefix, first_walk, count, reads, out, items, dataset, 0, 0);
+}
+
+extern "C" __global__ void __launch_bounds__(128) mem_walk_partial(const u32* __restrict__ dataset, u64 items,
+		const u8* __restrict__ prefix, u64 first_walk, u32 count, u32 reads, u64* __restrict__ out,
+		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
+	mem_walk_body<true>(dataset, items, prefix, first_walk, count, reads, out, resident, cache, cache_mask, parents);
 }
 
 // out[i * words + w] = src[offsets[i] + w]

@@ -27,7 +27,7 @@ mod prover;
 pub mod selftest;
 
 pub use gemm::Fp8Path;
-pub use memory::MemoryRun;
+pub use memory::{MemoryRun, Residency};
 pub use prover::{GpuCommitment, GpuProver};
 
 /// How to point the loader at the CUDA 13 libraries where the toolkit installs them by default

@@ -1,56 +1,93 @@
 //! The memory-hard phase on the GPU (`pog_primitives::memory`, bit for bit): the cache made on
-//! the host and copied over, the dataset filled by `mem_fill`, and walks run by `mem_walk`. Not in
-//! rounds yet; `selftest` holds it against the known answers and `bench --memory` measures it.
+//! the host and copied over, the dataset filled by `mem_fill`, walks run by `mem_walk` in
+//! batches, and each batch's results reduced on the device to one node per group of
+//! [`GROUP_WALKS`] walks (`hash_nodes`); the host keeps those nodes and builds the root over
+//! them. Not in rounds yet; `selftest` holds it against the known answers and `bench --memory`
+//! measures it.
 
 use std::time::Instant;
 
 use pog_primitives::{
-	memory::{Item, MemorySpec, ITEM_BYTES, ITEM_WORDS},
+	memory::{levels_from, Item, MemorySpec, GROUP_WALKS, ITEM_BYTES, ITEM_WORDS},
 	Hash32,
 };
 
 use crate::{
-	device::{copy_to_device, copy_to_host, DevBuf},
+	device::{copy_to_device, copy_to_host, DevBuf, PartialDataset},
 	prover::{ms, timing_event},
 	GpuError, GpuProver,
 };
 
+/// Walks per kernel launch (results: 128 MiB, and half that for the first tree level).
+const BATCH_WALKS: u64 = 1 << 22;
+
 /// What one memory-hard phase on the GPU gave and took.
 #[derive(Clone, Debug)]
 pub struct MemoryRun {
-	/// The walks' results, in walk order.
-	pub results: Vec<Hash32>,
-	/// Dataset items asked for, read back after the fill.
+	/// The root of the commitment over every walk's result.
+	pub root: Hash32,
+	/// One node per group of [`GROUP_WALKS`] walks (what a prover keeps to open walks later).
+	pub group_roots: Vec<Hash32>,
+	/// The results of the walks asked for (`keep`), in that order.
+	pub kept: Vec<Hash32>,
+	/// Dataset items asked for (`read_back`), read back after the fill.
 	pub items: Vec<Item>,
 	/// GPU time of the fill (ms).
 	pub fill_ms: f64,
-	/// GPU time of the walks (ms).
+	/// Wall time of the walks and the commitment, from the end of the fill to the root (ms).
 	pub walk_ms: f64,
 	/// Wall time of the whole call, allocation and copies included (ms).
 	pub total_ms: f64,
 }
 
+/// How much of the dataset a run keeps: all of it (the agent), or a cheater's part.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Residency {
+	/// Every item in memory.
+	Whole,
+	/// Only the first `n` items in memory; the others made again from the cache when read
+	/// (an instrument: a card that cannot hold the dataset, or that keeps part of it).
+	First(u64),
+}
+
 impl GpuProver {
 	/// Fills `spec`'s dataset on the device from `cache` (made by `pog_primitives::memory::cache`),
-	/// runs walks `0..walks`, and reads back the results and the dataset items at `read_back`.
+	/// runs `walks` (the protocol's are `0..n`; both ends a whole number of groups), commits to
+	/// their results, and reads back the results of the walks in `keep` and the dataset items at
+	/// `read_back`.
 	pub fn memory_phase(
 		&self,
 		spec: &MemorySpec,
 		cache: &[Item],
-		walks: u32,
+		walks: std::ops::Range<u64>,
+		keep: &[u64],
 		read_back: &[u64],
+		residency: Residency,
 	) -> Result<MemoryRun, GpuError> {
 		let started = Instant::now();
+		let resident = match residency {
+			Residency::Whole => spec.dataset_items,
+			Residency::First(n) => n.min(spec.dataset_items),
+		};
 		if !spec.is_valid()
 			|| cache.len() != spec.cache_items as usize
-			|| read_back.iter().any(|i| *i >= spec.dataset_items)
+			|| walks.is_empty()
+			|| !walks.start.is_multiple_of(GROUP_WALKS)
+			|| !walks.end.is_multiple_of(GROUP_WALKS)
+			|| keep.iter().any(|w| !walks.contains(w))
+			|| read_back.iter().any(|i| *i >= resident)
 		{
-			return Err(GpuError::InvalidSpec(format!("memory spec {spec:?} with {} cache items", cache.len())));
+			return Err(GpuError::InvalidSpec(format!(
+				"memory spec {spec:?} with {} cache items, walks {walks:?} (ends multiples of {GROUP_WALKS})",
+				cache.len()
+			)));
 		}
 		let g = self.lock()?;
 		let cache_bytes = cache.len() * ITEM_BYTES;
-		let dataset_bytes = spec.dataset_bytes();
-		Self::check_memory(&g.ctx, dataset_bytes + cache_bytes as u64 + 32 * u64::from(walks))?;
+		let total = walks.end - walks.start;
+		let batch = BATCH_WALKS.min(total);
+		let dataset_bytes = resident.max(1) * ITEM_BYTES as u64;
+		Self::check_memory(&g.ctx, dataset_bytes + cache_bytes as u64 + 48 * batch)?;
 		let cache_buf = DevBuf::new(&g.ctx, cache_bytes)?;
 		let words: Vec<u32> = cache.iter().flat_map(|i| i.iter().copied()).collect();
 		copy_to_device(&g.ctx, &words, cache_buf.ptr)?;
@@ -59,26 +96,61 @@ impl GpuProver {
 		prefix.extend_from_slice(&spec.seed);
 		let prefix_buf = DevBuf::new(&g.ctx, prefix.len())?;
 		copy_to_device(&g.ctx, &prefix, prefix_buf.ptr)?;
-		let out = DevBuf::new(&g.ctx, 32 * walks.max(1) as usize)?;
+		let results = DevBuf::new(&g.ctx, 32 * batch as usize)?;
+		let half = DevBuf::new(&g.ctx, 16 * batch as usize)?;
 		let st = &g.mm_stream;
-		let (e0, e1, e2) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?, timing_event(&g.ctx)?);
+		let (e0, e1) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
 		e0.record(st)?;
-		g.kernels.mem_fill(
-			st,
-			cache_buf.ptr,
-			spec.cache_items - 1,
-			dataset.ptr,
-			0,
-			spec.dataset_items,
-			spec.parents,
-		)?;
+		g.kernels.mem_fill(st, cache_buf.ptr, spec.cache_items - 1, dataset.ptr, 0, resident, spec.parents)?;
 		e1.record(st)?;
-		g.kernels.mem_walk(st, dataset.ptr, spec.dataset_items, prefix_buf.ptr, 0, walks, spec.reads, out.ptr)?;
-		e2.record(st)?;
 		st.synchronize()?;
-		let mut raw = vec![0u8; 32 * walks as usize];
-		copy_to_host(&g.ctx, out.ptr, &mut raw)?;
-		let results = raw.chunks_exact(32).map(|c| c.try_into().expect("32 bytes")).collect();
+		let walks_started = Instant::now();
+		let partial = (resident < spec.dataset_items).then_some(PartialDataset {
+			resident,
+			cache: cache_buf.ptr,
+			cache_mask: spec.cache_items - 1,
+			parents: spec.parents,
+		});
+		let mut group_roots = Vec::with_capacity((total / GROUP_WALKS) as usize);
+		let mut kept = vec![[0u8; 32]; keep.len()];
+		let mut first = walks.start;
+		while first < walks.end {
+			let count = batch.min(walks.end - first);
+			g.kernels.mem_walk(
+				st,
+				dataset.ptr,
+				spec.dataset_items,
+				prefix_buf.ptr,
+				first,
+				count as u32,
+				spec.reads,
+				results.ptr,
+				partial.as_ref(),
+			)?;
+			st.synchronize()?;
+			for (slot, w) in kept.iter_mut().zip(keep) {
+				if (first..first + count).contains(w) {
+					copy_to_host(&g.ctx, results.ptr + (w - first) * 32, slot)?;
+				}
+			}
+			// GROUP_WALKS results → one node: log₂ GROUP_WALKS levels, back and forth.
+			let (mut below, mut above, mut nodes) = (results.ptr, half.ptr, count);
+			while nodes > count / GROUP_WALKS {
+				g.kernels.hash_nodes(st, below, above, nodes / 2)?;
+				nodes /= 2;
+				std::mem::swap(&mut below, &mut above);
+			}
+			st.synchronize()?;
+			let mut raw = vec![0u8; 32 * nodes as usize];
+			copy_to_host(&g.ctx, below, &mut raw)?;
+			group_roots.extend(raw.chunks_exact(32).map(|c| <Hash32>::try_from(c).expect("32 bytes")));
+			first += count;
+		}
+		let root = levels_from(group_roots.clone(), GROUP_WALKS.trailing_zeros())
+			.last()
+			.and_then(|l| l.first().copied())
+			.unwrap_or_default();
+		let walk_ms = walks_started.elapsed().as_secs_f64() * 1e3;
 		let mut items = Vec::with_capacity(read_back.len());
 		for i in read_back {
 			let mut item = [0u32; ITEM_WORDS];
@@ -86,10 +158,12 @@ impl GpuProver {
 			items.push(item);
 		}
 		Ok(MemoryRun {
-			results,
+			root,
+			group_roots,
+			kept,
 			items,
 			fill_ms: ms(&e0, &e1)?,
-			walk_ms: ms(&e1, &e2)?,
+			walk_ms,
 			total_ms: started.elapsed().as_secs_f64() * 1e3,
 		})
 	}

@@ -361,7 +361,9 @@ fn known_answers(
 	out.push(("KAT vectors.json".into(), kat_ok == kat_total, format!("{kat_ok}/{kat_total}")));
 	report.insert("kat_vectors".into(), json!({"equal": kat_ok, "total": kat_total}));
 
-	// The memory-hard phase's known answers: dataset items and walks made on the GPU.
+	// The memory-hard phase's known answers: dataset items, walks and the commitment made on the GPU.
+	use crate::memory::Residency::Whole;
+	use pog_primitives::memory::GROUP_WALKS;
 	let m = &kat["memory"];
 	let mspec = pog_primitives::memory::MemorySpec {
 		seed: seed_from(m["seed"].as_str().context("memory seed")?)?,
@@ -372,13 +374,20 @@ fn known_answers(
 	};
 	let cache = pog_primitives::memory::cache(&mspec);
 	let last = mspec.dataset_items - 1;
-	let run = prover.memory_phase(&mspec, &cache, 1_000_000, &[0, 12_345, last])?;
+	let run = prover.memory_phase(&mspec, &cache, 0..1 << 20, &[0, 1, 2, 3, 999_999], &[0, 12_345, last], Whole)?;
+	// the commitment over 2^16 walks, and a walk index past 2^32
+	let rooted = prover.memory_phase(&mspec, &cache, 0..1 << 16, &[], &[], Whole)?;
+	let far = 5_000_000_000u64;
+	let far_start = far - far % GROUP_WALKS;
+	let far_run = prover.memory_phase(&mspec, &cache, far_start..far_start + GROUP_WALKS, &[far], &[], Whole)?;
 	let mem_checks = [
 		serde_json::to_value(run.items[0])? == m["dataset_0"],
 		serde_json::to_value(run.items[1])? == m["dataset_12345"],
 		serde_json::to_value(run.items[2])? == m["dataset_last"],
-		serde_json::to_value(run.results[..4].iter().map(|h| hex(h)).collect::<Vec<_>>())? == m["walks_0_3"],
-		hex(&run.results[999_999]) == m["walk_999999"].as_str().unwrap_or(""),
+		serde_json::to_value(run.kept[..4].iter().map(|h| hex(h)).collect::<Vec<_>>())? == m["walks_0_3"],
+		hex(&run.kept[4]) == m["walk_999999"].as_str().unwrap_or(""),
+		hex(&far_run.kept[0]) == m["walk_5000000000"].as_str().unwrap_or(""),
+		hex(&rooted.root) == m["walk_root_65536"].as_str().unwrap_or(""),
 	];
 	let mem_ok = mem_checks.iter().filter(|c| **c).count();
 	if mem_ok != mem_checks.len() {
@@ -387,7 +396,12 @@ fn known_answers(
 	out.push((
 		"memory phase = CPU (items, walks)".into(),
 		mem_ok == mem_checks.len(),
-		format!("{mem_ok}/{} (1,000,000 walks in {:.1} ms, fill {:.2} ms)", mem_checks.len(), run.walk_ms, run.fill_ms),
+		format!(
+			"{mem_ok}/{} (1,048,576 walks and their commitment in {:.1} ms, fill {:.2} ms)",
+			mem_checks.len(),
+			run.walk_ms,
+			run.fill_ms
+		),
 	));
 	report.insert("memory_kat".into(), json!({"equal": mem_ok, "total": mem_checks.len()}));
 

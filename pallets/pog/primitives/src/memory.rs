@@ -121,15 +121,15 @@ pub fn dataset_item(spec: &MemorySpec, cache: &[Item], index: u64) -> Item {
 /// The index of read `r` of a walk whose mix is `mix`: 64 bits from two of its words, reduced to
 /// the dataset.
 #[inline(always)]
-fn read_index(spec: &MemorySpec, walk: u32, r: u32, mix: &Item) -> u64 {
-	let hi = fnv(walk ^ r, mix[r as usize % ITEM_WORDS]);
+fn read_index(spec: &MemorySpec, walk: u64, r: u32, mix: &Item) -> u64 {
+	let hi = fnv(walk as u32 ^ r, mix[r as usize % ITEM_WORDS]);
 	let lo = mix[(r as usize + 1) % ITEM_WORDS];
 	((u64::from(hi) << 32) | u64::from(lo)) % spec.dataset_items
 }
 
 /// The result of walk `walk`, reading dataset items through `read` (a prover's memory, or
 /// [`dataset_item`] on the cache).
-pub fn walk(spec: &MemorySpec, walk: u32, mut read: impl FnMut(u64) -> Item) -> Hash32 {
+pub fn walk(spec: &MemorySpec, walk: u64, mut read: impl FnMut(u64) -> Item) -> Hash32 {
 	let mut mix = expand(&[b"pog/mem/walk", &spec.seed, &walk.to_le_bytes()]);
 	for r in 0..spec.reads {
 		let item = read(read_index(spec, walk, r, &mix));
@@ -143,13 +143,117 @@ pub fn walk(spec: &MemorySpec, walk: u32, mut read: impl FnMut(u64) -> Item) -> 
 /// A walk recomputed from the cache alone: each read regenerates its dataset item (the
 /// verifier's way: `reads × parents` cache reads and `2·reads + 1` Keccaks per walk, and no
 /// dataset).
-pub fn walk_from_cache(spec: &MemorySpec, cache: &[Item], index: u32) -> Hash32 {
+pub fn walk_from_cache(spec: &MemorySpec, cache: &[Item], index: u64) -> Hash32 {
 	walk(spec, index, |i| dataset_item(spec, cache, i))
 }
 
 /// The whole dataset of `spec` (tests and small specs only: it is `dataset_items` × 64 bytes).
 pub fn dataset(spec: &MemorySpec, cache: &[Item]) -> Vec<Item> {
 	(0..spec.dataset_items).map(|i| dataset_item(spec, cache, i)).collect()
+}
+
+// ---- The commitment to the walks' results ----
+
+/// Walks in a group: a prover keeps one node of the commitment per group (the root over the
+/// group's results) and opens a walk by recomputing its group ([`group_results`]).
+pub const GROUP_WALKS: u64 = 1 << 10;
+
+/// The hash standing for an absent subtree of `height` (height 0: a leaf): padding takes the
+/// leaf count up to a power of two with zero leaves.
+pub fn empty_node(height: u32) -> Hash32 {
+	let mut node = [0u8; 32];
+	for _ in 0..height {
+		node = keccak256_concat(&[&node, &node]);
+	}
+	node
+}
+
+/// Height of the commitment over `walks` results: ⌈log₂ walks⌉ (a proof has this many siblings).
+pub fn tree_height(walks: u64) -> u32 {
+	walks.max(1).next_power_of_two().trailing_zeros()
+}
+
+/// Every level of the commitment from nodes at `height` (the walks' results at height 0, or group
+/// roots at `GROUP_WALKS.trailing_zeros()`) up to the root: inner nodes are `keccak256(left ‖
+/// right)`, and a level of odd length is padded with [`empty_node`] of its height (the same tree
+/// as padding the leaves with zeros to a power of two).
+pub fn levels_from(nodes: Vec<Hash32>, height: u32) -> Vec<Vec<Hash32>> {
+	let mut levels = alloc::vec![nodes];
+	let mut h = height;
+	while levels.last().is_some_and(|l| l.len() > 1) {
+		let below = levels.last().expect("non-empty");
+		let pad = empty_node(h);
+		let up = below.chunks(2).map(|pair| keccak256_concat(&[&pair[0], pair.get(1).unwrap_or(&pad)])).collect();
+		levels.push(up);
+		h += 1;
+	}
+	levels
+}
+
+/// The root of the commitment over `results` (walk order).
+pub fn walk_root(results: &[Hash32]) -> Hash32 {
+	levels_from(results.to_vec(), 0).last().and_then(|l| l.first().copied()).unwrap_or(empty_node(0))
+}
+
+/// The siblings of node `index` of `levels` (built by [`levels_from`] from height `height`) up to
+/// the root, padding included.
+pub fn proof_from(levels: &[Vec<Hash32>], height: u32, index: u64) -> Vec<Hash32> {
+	let mut proof = Vec::with_capacity(levels.len().saturating_sub(1));
+	let mut i = index;
+	for (h, level) in levels[..levels.len().saturating_sub(1)].iter().enumerate() {
+		proof.push(level.get((i ^ 1) as usize).copied().unwrap_or_else(|| empty_node(height + h as u32)));
+		i /= 2;
+	}
+	proof
+}
+
+/// The results of group `group` of `walks` walks, recomputed from the cache (how a prover whose
+/// dataset is gone opens a walk: [`GROUP_WALKS`] walks from the cache).
+pub fn group_results(spec: &MemorySpec, cache: &[Item], group: u64) -> Vec<Hash32> {
+	let first = group.saturating_mul(GROUP_WALKS);
+	(first..first.saturating_add(GROUP_WALKS)).map(|w| walk_from_cache(spec, cache, w)).collect()
+}
+
+/// Whether `result` is walk `index` of a commitment with `root` over `walks` results, as shown by
+/// `proof` (siblings from the leaf level up).
+pub fn verify_walk(root: &Hash32, walks: u64, index: u64, result: &Hash32, proof: &[Hash32]) -> bool {
+	if index >= walks || proof.len() != tree_height(walks) as usize {
+		return false;
+	}
+	let mut node = *result;
+	let mut i = index;
+	for sibling in proof {
+		node = if i & 1 == 0 { keccak256_concat(&[&node, sibling]) } else { keccak256_concat(&[sibling, &node]) };
+		i >>= 1;
+	}
+	node == *root
+}
+
+// ---- Sizing from a profile's measured rates ----
+
+/// Share of the claimed memory the dataset fills (%).
+pub const DATASET_PERCENT: u64 = 90;
+
+/// Items of the dataset of a GPU with `vram_mib` MiB: [`DATASET_PERCENT`] of its memory.
+pub fn dataset_items(vram_mib: u32) -> u64 {
+	u64::from(vram_mib) * (1 << 20) / 100 * DATASET_PERCENT / ITEM_BYTES as u64
+}
+
+/// Walks of `reads` reads that take about `walk_ms` at `read_mps` million dataset reads a second:
+/// a whole number of groups, at least one.
+pub fn walks_for(read_mps: u32, reads: u32, walk_ms: u32) -> u64 {
+	let total = u64::from(read_mps) * 1_000 * u64::from(walk_ms);
+	let walks = total / u64::from(reads.max(1));
+	walks.div_ceil(GROUP_WALKS).max(1) * GROUP_WALKS
+}
+
+/// Expected time of `spec`'s phase with `walks` walks (ms): the fill at `parent_mps` million
+/// parent reads a second plus the walks at `read_mps` million dataset reads a second (rounded up).
+pub fn expected_ms(spec: &MemorySpec, walks: u64, parent_mps: u32, read_mps: u32) -> u64 {
+	let fill = u128::from(spec.dataset_items) * u128::from(spec.parents);
+	let reads = u128::from(walks) * u128::from(spec.reads);
+	let ms = |work: u128, mps: u32| work.div_ceil(u128::from(mps.max(1)) * 1_000);
+	(ms(fill, parent_mps) + ms(reads, read_mps)).min(u128::from(u64::MAX)) as u64
 }
 
 #[cfg(test)]
@@ -165,7 +269,7 @@ mod tests {
 		let s = spec();
 		let c = cache(&s);
 		let d = dataset(&s, &c);
-		for w in [0u32, 1, 77, u32::MAX] {
+		for w in [0u64, 1, 77, u64::from(u32::MAX), 1 << 40] {
 			assert_eq!(walk(&s, w, |i| d[i as usize]), walk_from_cache(&s, &c, w), "walk {w}");
 		}
 	}
@@ -197,7 +301,7 @@ mod tests {
 		let d = dataset(&s, &c);
 		let lost = 1_234u64;
 		let (mut reading, mut changed) = (0, 0);
-		for w in 0..512u32 {
+		for w in 0..512u64 {
 			let mut read_it = false;
 			let honest = walk(&s, w, |i| {
 				read_it |= i == lost;
@@ -216,7 +320,7 @@ mod tests {
 		let s = MemorySpec { dataset_items: 1_000, reads: 64, ..spec() };
 		let c = cache(&s);
 		let mut hits = alloc::vec![0u32; s.dataset_items as usize];
-		for w in 0..2_000u32 {
+		for w in 0..2_000u64 {
 			walk(&s, w, |i| {
 				hits[i as usize] += 1;
 				dataset_item(&s, &c, i)
@@ -233,5 +337,48 @@ mod tests {
 		assert!(!MemorySpec { dataset_items: 0, ..spec() }.is_valid());
 		assert!(!MemorySpec { parents: 0, ..spec() }.is_valid());
 		assert_eq!(spec().dataset_bytes(), 50_000 * 64);
+	}
+
+	#[test]
+	fn walk_commitments_open_and_pad() {
+		let s = MemorySpec { dataset_items: 2_000, ..spec() };
+		let c = cache(&s);
+		let d = dataset(&s, &c);
+		// three groups: the group level is padded to four with the empty group
+		let walks = 3 * GROUP_WALKS;
+		let results: Vec<Hash32> = (0..walks).map(|w| walk(&s, w, |i| d[i as usize])).collect();
+		let mut padded = results.clone();
+		padded.resize(4 * GROUP_WALKS as usize, [0; 32]);
+		let root = walk_root(&results);
+		assert_eq!(root, crate::commitment::tree_levels(padded).last().unwrap()[0], "padding is zero leaves");
+		// a prover that kept only the group roots opens a walk by recomputing its group
+		let group_roots: Vec<Hash32> = (0..3).map(|g| walk_root(&group_results(&s, &c, g))).collect();
+		let top = levels_from(group_roots, GROUP_WALKS.trailing_zeros());
+		assert_eq!(top.last().unwrap()[0], root);
+		for w in [0, 1, GROUP_WALKS + 5, walks - 1] {
+			let group = group_results(&s, &c, w / GROUP_WALKS);
+			let low = levels_from(group, 0);
+			let mut proof = proof_from(&low, 0, w % GROUP_WALKS);
+			proof.extend(proof_from(&top, GROUP_WALKS.trailing_zeros(), w / GROUP_WALKS));
+			assert!(verify_walk(&root, walks, w, &results[w as usize], &proof), "walk {w}");
+			assert!(!verify_walk(&root, walks, w, &[1; 32], &proof), "a wrong result");
+			assert!(!verify_walk(&root, walks, w ^ 1, &results[w as usize], &proof), "another walk");
+		}
+		assert!(!verify_walk(&root, walks, walks, &[0; 32], &alloc::vec![[0; 32]; 12]), "a padding leaf");
+	}
+
+	#[test]
+	fn sizing_follows_the_measured_rates() {
+		// an H100's 81,559 MiB: 0.9 of it in 64-byte items
+		assert_eq!(dataset_items(81_559), 81_559 * (1 << 20) / 100 * 90 / 64);
+		// 21.4 G reads/s for 60 s of 64-read walks, in whole groups
+		let walks = walks_for(21_400, 64, 60_000);
+		assert_eq!(walks % GROUP_WALKS, 0);
+		let exact = 21_400_000_000 * 60 / 64;
+		assert!((exact..exact + GROUP_WALKS).contains(&walks), "{walks}");
+		assert_eq!(walks_for(1, 64, 1), GROUP_WALKS, "at least one group");
+		let s = MemorySpec { dataset_items: 1_000_000_000, parents: 512, ..spec() };
+		// fill: 512 G parent reads at 40 G/s = 12.8 s; walks: 64 G reads at 20 G/s = 3.2 s
+		assert_eq!(expected_ms(&s, 1_000_000_000, 40_000, 20_000), 12_800 + 3_200);
 	}
 }

@@ -129,6 +129,8 @@ fn vectors() -> Value {
 		reads: 64,
 	};
 	let cache = memory::cache(&mspec);
+	let dataset = memory::dataset(&mspec, &cache);
+	let walks_root: Vec<Hash32> = (0..1u64 << 16).map(|w| memory::walk(&mspec, w, |i| dataset[i as usize])).collect();
 	let memory = json!({
 		"seed": hex::encode(mspec.seed),
 		"cache_items": mspec.cache_items,
@@ -142,6 +144,8 @@ fn vectors() -> Value {
 		"dataset_last": memory::dataset_item(&mspec, &cache, mspec.dataset_items - 1),
 		"walks_0_3": (0..4).map(|w| hex32(&memory::walk_from_cache(&mspec, &cache, w))).collect::<Vec<_>>(),
 		"walk_999999": hex32(&memory::walk_from_cache(&mspec, &cache, 999_999)),
+		"walk_5000000000": hex32(&memory::walk_from_cache(&mspec, &cache, 5_000_000_000)),
+		"walk_root_65536": hex32(&memory::walk_root(&walks_root)),
 	});
 	json!({
 		"about": "PoG chain known-answer vectors (docs/protocol.md). Element bits are the generated format's bit patterns as integers; hashes are Keccak-256 hex; memory items are 16 little-endian u32 words.",
