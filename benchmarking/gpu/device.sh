@@ -45,15 +45,18 @@ pricing)
 	;;
 memory)
 	# the memory-hard phase (memory/README.md): known answers, an honest card at 0.9 × its memory
-	# (3 runs), one keeping 95% of its dataset, and, with CLAIM_GIB and RESIDENT, one posing as a
-	# larger card (a dataset of CLAIM_GIB of which it keeps RESIDENT, the most that fits)
+	# (RUNS runs of 2^WALKS_LOG2 walks at each of PARENTS), one keeping 95% of its dataset
+	# (2^CHEAT_WALKS_LOG2 walks), and, with CLAIM_GIB and RESIDENT, one posing as a larger card (a
+	# dataset of CLAIM_GIB of which it keeps RESIDENT, the most that fits)
+	parents=${PARENTS:-256,512} runs=${RUNS:-3} walks=${WALKS_LOG2:-26} cheat=${CHEAT_WALKS_LOG2:-25}
 	"$BIN" selftest --dim 1024 --k 8192 --entries 1024 --rate-dim 4096 --rate-gemms 2 \
 		--json "$OUT/selftest.json" >"$OUT/selftest.log" 2>&1
 	tail -30 "$OUT/selftest.log"
-	"$BIN" bench --memory 0 --parents 256,512 --runs 3 --json >"$OUT/honest.json"
-	"$BIN" bench --memory 0 --parents 256,512 --resident 0.95 --walks-log2 25 --json >"$OUT/resident95.json"
+	"$BIN" bench --memory 0 --parents "$parents" --runs "$runs" --walks-log2 "$walks" --json >"$OUT/honest.json"
+	"$BIN" bench --memory 0 --parents "$parents" --resident 0.95 --walks-log2 "$cheat" --json >"$OUT/resident95.json"
 	if [ -n "${CLAIM_GIB:-}" ]; then
-		"$BIN" bench --memory "$CLAIM_GIB" --parents 256,512 --resident "$RESIDENT" --walks-log2 23 --json >"$OUT/claim.json"
+		"$BIN" bench --memory "$CLAIM_GIB" --parents "$parents" --resident "$RESIDENT" --walks-log2 $((cheat - 2)) \
+			--json >"$OUT/claim.json"
 	fi
 	;;
 multi)
