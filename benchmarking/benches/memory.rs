@@ -1,6 +1,8 @@
 //! The memory-hard phase's verifier cost on the CPU (`pog_primitives::memory`): making the cache
 //! (a chain of Keccaks), one dataset item regenerated from it, and one walk recomputed from the
-//! cache alone, at 64 and 256 parents. Run with `cargo bench -p pog-benchmarking --bench memory`.
+//! cache alone, at 64, 256 and 1,024 parents (mainnet's); and, for the CPU profiles' rates, a
+//! walk over a dataset held in memory (a 4 MiB unit's). Run with `cargo bench -p
+//! pog-benchmarking --bench memory`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use pog_primitives::memory::{self, MemorySpec};
@@ -17,7 +19,7 @@ fn memory(c: &mut Criterion) {
 	let s16 = spec(1 << 18, 256); // 16 MiB
 	group.bench_function("cache 16 MiB", |b| b.iter(|| black_box(memory::cache(&s16))));
 	let cache = memory::cache(&s16);
-	for parents in [64u32, 256] {
+	for parents in [64u32, 256, 1024] {
 		let s = MemorySpec { parents, ..s16 };
 		group.bench_with_input(BenchmarkId::new("item", parents), &s, |b, s| {
 			b.iter(|| black_box(memory::dataset_item(s, &cache, 987_654_321)))
@@ -26,6 +28,13 @@ fn memory(c: &mut Criterion) {
 			b.iter(|| black_box(memory::walk_from_cache(s, &cache, 42)))
 		});
 	}
+	// the prover's side on a CPU: a walk over a 4 MiB unit's dataset in memory
+	let small = MemorySpec { cache_items: 1 << 12, dataset_items: memory::dataset_items(4), parents: 64, ..s16 };
+	let small_cache = memory::cache(&small);
+	let dataset = memory::dataset(&small, &small_cache);
+	group.bench_function("walk of 64 reads in memory, 4 MiB", |b| {
+		b.iter(|| black_box(memory::walk(&small, 42, |i| dataset[i as usize])))
+	});
 	group.finish();
 }
 

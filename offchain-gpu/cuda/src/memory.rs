@@ -2,15 +2,18 @@
 //! the host and copied over, the dataset filled by `mem_fill`, walks run by `mem_walk` in
 //! batches, and each batch's results reduced on the device to one node per group of
 //! [`GROUP_WALKS`] walks (`hash_nodes`); the host keeps those nodes and builds the root over
-//! them. Not in rounds yet; `selftest` holds it against the known answers and `bench --memory`
-//! measures it.
+//! them. `GpuProver` is a [`MemoryProver`] through it (not in rounds yet); `selftest` holds it
+//! against the known answers and `bench --memory` measures it.
 
 use std::time::Instant;
 
+use std::time::Duration;
+
 use pog_primitives::{
-	memory::{levels_from, Item, MemorySpec, GROUP_WALKS, ITEM_BYTES, ITEM_WORDS},
+	memory::{self, levels_from, Item, MemoryChallenge, MemorySpec, GROUP_WALKS, ITEM_BYTES, ITEM_WORDS},
 	Hash32,
 };
+use pog_prover::memory::{MemoryCommitment, MemoryProver};
 
 use crate::{
 	device::{copy_to_device, copy_to_host, DevBuf, PartialDataset},
@@ -166,5 +169,19 @@ impl GpuProver {
 			walk_ms,
 			total_ms: started.elapsed().as_secs_f64() * 1e3,
 		})
+	}
+}
+
+impl MemoryProver for GpuProver {
+	fn prove_memory(&self, challenge: &MemoryChallenge) -> anyhow::Result<MemoryCommitment> {
+		let cache = memory::cache(&challenge.spec);
+		let run = self.memory_phase(&challenge.spec, &cache, 0..challenge.walks, &[], &[], Residency::Whole)?;
+		MemoryCommitment::new(
+			*challenge,
+			cache,
+			run.group_roots,
+			Duration::from_secs_f64(run.fill_ms / 1e3),
+			Duration::from_secs_f64(run.walk_ms / 1e3),
+		)
 	}
 }

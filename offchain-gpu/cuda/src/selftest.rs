@@ -404,6 +404,17 @@ fn known_answers(
 		),
 	));
 	report.insert("memory_kat".into(), json!({"equal": mem_ok, "total": mem_checks.len()}));
+	// The commitment as the agent keeps it: walks opened later from the cache pass the chain's check.
+	let mc = pog_primitives::memory::MemoryChallenge { spec: mspec, walks: 1 << 16, expected_ms: 0 };
+	let committed = pog_prover::memory::MemoryProver::prove_memory(prover, &mc)?;
+	let opened = committed.open(&[0, 777, (1 << 16) - 1])?;
+	let walks_report = pog_primitives::memory::check_walks(
+		&mc,
+		&cache,
+		&committed.root(),
+		opened.iter().map(|o| (o.walk, &o.result, o.proof.as_slice())),
+	);
+	out.push(("memory openings pass the check".into(), walks_report.passed(), format!("{walks_report:?}")));
 
 	// Small commitments: hashes, root and proofs from the GPU's own C, all precisions, several
 	// chunks (so beta = 1 accumulation is exercised).

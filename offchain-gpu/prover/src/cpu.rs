@@ -11,9 +11,16 @@ use std::{
 };
 
 use anyhow::ensure;
-use pog_primitives::{commitment::CommittedMatrix, cpu::gemm_rows_rounded, verify::ChallengeSpec};
+use pog_primitives::{
+	commitment::CommittedMatrix,
+	cpu::gemm_rows_rounded,
+	memory::{self, MemoryChallenge, GROUP_WALKS},
+	verify::ChallengeSpec,
+	Hash32,
+};
 
 use crate::{
+	memory::{MemoryCommitment, MemoryProver},
 	trace::{resample, GemmSample},
 	Committed, OpenedLeaf, Progress, Prover, Timing,
 };
@@ -217,5 +224,88 @@ mod tests {
 		let s = ChallengeSpec { dims: Dims { m: 1 << 15, n: 1 << 14, k: 256 }, ..spec(Precision::Fp16) };
 		let err = CpuProver::new(1).prove(&s, &|_| {}).err().expect("refused").to_string();
 		assert!(err.contains("too large for the CPU backend"), "{err}");
+	}
+}
+
+impl MemoryProver for CpuProver {
+	/// The dataset in host memory (filled on all threads), then the walks group by group on all
+	/// threads, each group reduced to its node.
+	fn prove_memory(&self, challenge: &MemoryChallenge) -> anyhow::Result<MemoryCommitment> {
+		let spec = &challenge.spec;
+		ensure!(spec.is_valid(), "invalid memory spec {spec:?}");
+		ensure!(
+			spec.dataset_bytes() <= MAX_ENTRIES * 4,
+			"a dataset of {} MiB is too large for the CPU backend; this challenge needs a GPU",
+			spec.dataset_bytes() >> 20
+		);
+		let threads = self.threads.max(1);
+		let started = Instant::now();
+		let cache = memory::cache(spec);
+		let items = spec.dataset_items as usize;
+		let mut dataset = vec![[0u32; memory::ITEM_WORDS]; items];
+		let per = items.div_ceil(threads).max(1);
+		std::thread::scope(|s| {
+			for (t, chunk) in dataset.chunks_mut(per).enumerate() {
+				let cache = &cache;
+				s.spawn(move || {
+					for (i, item) in chunk.iter_mut().enumerate() {
+						*item = memory::dataset_item(spec, cache, (t * per + i) as u64);
+					}
+				});
+			}
+		});
+		let fill = started.elapsed();
+		let groups = challenge.walks.div_ceil(GROUP_WALKS);
+		let dataset = &dataset;
+		let mut roots: Vec<(u64, Hash32)> = std::thread::scope(|s| {
+			let handles: Vec<_> = (0..threads as u64)
+				.map(|t| {
+					s.spawn(move || {
+						(t..groups)
+							.step_by(threads)
+							.map(|g| {
+								let results: Vec<Hash32> = (g * GROUP_WALKS..(g + 1) * GROUP_WALKS)
+									.map(|w| memory::walk(spec, w, |i| dataset[i as usize]))
+									.collect();
+								(g, memory::walk_root(&results))
+							})
+							.collect::<Vec<_>>()
+					})
+				})
+				.collect();
+			handles.into_iter().flat_map(|h| h.join().expect("a walk thread")).collect()
+		});
+		roots.sort_unstable_by_key(|(g, _)| *g);
+		let walks = started.elapsed() - fill;
+		MemoryCommitment::new(*challenge, cache, roots.into_iter().map(|(_, r)| r).collect(), fill, walks)
+	}
+}
+
+#[cfg(test)]
+mod memory_tests {
+	use pog_primitives::{
+		memory::{challenge, check_walks, MemoryRules},
+		sampling::opened_walks,
+	};
+
+	use super::*;
+
+	#[test]
+	fn the_cpu_prover_commits_to_the_walks_and_opens_any_of_them() {
+		let rules = MemoryRules { walk_ms: 3, ..MemoryRules::dev() };
+		// a 4 MiB unit reading 200 M/s for 3 ms: 600,000 reads, 9,375 walks, in 10 groups
+		let c = challenge(&[8; 32], 4, 200, 16, &rules).unwrap();
+		assert_eq!(c.walks, 10 * GROUP_WALKS);
+		let committed = CpuProver::new(2).prove_memory(&c).unwrap();
+		let cache = memory::cache(&c.spec);
+		let results: Vec<Hash32> = (0..c.walks).map(|w| memory::walk_from_cache(&c.spec, &cache, w)).collect();
+		assert_eq!(committed.root(), memory::walk_root(&results), "the root over every walk");
+		let asked = opened_walks(&[1; 32], c.walks, 16);
+		let opened = committed.open(&asked).unwrap();
+		assert_eq!(opened.iter().map(|o| o.walk).collect::<Vec<_>>(), asked);
+		let report =
+			check_walks(&c, &cache, &committed.root(), opened.iter().map(|o| (o.walk, &o.result, o.proof.as_slice())));
+		assert!(report.passed(), "{report:?}");
+		assert!(committed.open(&[c.walks]).is_err(), "no walk past the last");
 	}
 }

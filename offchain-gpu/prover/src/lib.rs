@@ -5,6 +5,8 @@
 //! opens the sampled leaves ([`OpenedLeaf`]). Where the time went is a [`Timing`], with the
 //! throughput-over-time trace of [`trace`].
 //!
+//! - [`memory::MemoryProver`] runs the memory-hard phase and commits to its walks; the
+//!   [`memory::MemoryCommitment`] it gives opens any walk later from the cache alone.
 //! - [`cpu::CpuProver`] is the reference device: `pog-primitives`' GEMM on all cores (CI, the dev
 //!   chain's `cpu-reference` profile, and the fallback when no GPU is found).
 //! - `pog-cuda` implements [`Prover`] for CUDA GPUs; this crate never depends on it.
@@ -18,6 +20,7 @@ use pog_primitives::{verify::ChallengeSpec, Hash32};
 #[cfg(feature = "adversary")]
 pub mod adversary;
 pub mod cpu;
+pub mod memory;
 pub mod trace;
 
 /// One opened leaf with its Merkle path (siblings from the leaf level up).

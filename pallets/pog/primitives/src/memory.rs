@@ -17,6 +17,8 @@
 //! of the bytes `x`.
 
 use alloc::vec::Vec;
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use scale_info::TypeInfo;
 
 use crate::commitment::{keccak256_concat, Hash32};
 
@@ -256,6 +258,127 @@ pub fn expected_ms(spec: &MemorySpec, walks: u64, parent_mps: u32, read_mps: u32
 	(ms(fill, parent_mps) + ms(reads, read_mps)).min(u128::from(u64::MAX)) as u64
 }
 
+// ---- One GPU's memory challenge ----
+
+/// The protocol's memory-hard parameters (part of the chain's configuration).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo)]
+#[cfg_attr(feature = "std", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "std", serde(rename_all = "camelCase"))]
+pub struct MemoryRules {
+	/// Items of the cache (a power of two).
+	pub cache_items: u32,
+	/// Cache items folded into each dataset item.
+	pub parents: u32,
+	/// Dataset reads of each walk.
+	pub reads: u32,
+	/// Target time of the walks at the profile's measured read rate (ms).
+	pub walk_ms: u32,
+	/// Walks opened per selected GPU.
+	pub openings: u32,
+	/// How much slower than its profile's measured rates a GPU may be (%).
+	pub tolerance_percent: u8,
+}
+
+impl MemoryRules {
+	/// Mainnet: a 16 MiB cache, 1,024 parents, 64 reads a walk, a minute of walks, 48 opened
+	/// walks, 10% tolerance (`docs/protocol.md`, "Memory", argues each).
+	pub const fn mainnet() -> Self {
+		Self { cache_items: 1 << 18, parents: 1024, reads: 64, walk_ms: 60_000, openings: 48, tolerance_percent: 10 }
+	}
+
+	/// Dev chains: a 256 KiB cache, 64 parents, two seconds of walks, 16 opened walks, 50%.
+	pub const fn dev() -> Self {
+		Self { cache_items: 1 << 12, parents: 64, reads: 64, walk_ms: 2_000, openings: 16, tolerance_percent: 50 }
+	}
+}
+
+/// One GPU's memory challenge: its phase, its walks and its expected time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryChallenge {
+	/// The phase (its seed from the GPU's challenge seed: [`memory_seed`]).
+	pub spec: MemorySpec,
+	/// Walks to run and commit to.
+	pub walks: u64,
+	/// Expected time at the profile's measured rates (ms).
+	pub expected_ms: u64,
+}
+
+/// The memory phase's seed, from a GPU's challenge seed.
+pub fn memory_seed(gpu_seed: &Hash32) -> Hash32 {
+	keccak256_concat(&[b"pog/mem/seed", gpu_seed])
+}
+
+/// The GEMM's seed: from the GPU's challenge seed and its committed memory root, so that no GEMM
+/// can start before the walks are done (each phase is timed on its own).
+pub fn gemm_seed(gpu_seed: &Hash32, memory_root: &Hash32) -> Hash32 {
+	keccak256_concat(&[b"pog/gemm", gpu_seed, memory_root])
+}
+
+/// The memory challenge of a GPU with `vram_mib` MiB whose profile reads `read_mps` and fills at
+/// `parent_mps` million a second, under `rules`; `None` when the profile has no measured rates.
+pub fn challenge(
+	gpu_seed: &Hash32,
+	vram_mib: u32,
+	read_mps: u32,
+	parent_mps: u32,
+	rules: &MemoryRules,
+) -> Option<MemoryChallenge> {
+	if read_mps == 0 || parent_mps == 0 {
+		return None;
+	}
+	let spec = MemorySpec {
+		seed: memory_seed(gpu_seed),
+		cache_items: rules.cache_items,
+		dataset_items: dataset_items(vram_mib),
+		parents: rules.parents,
+		reads: rules.reads,
+	};
+	if !spec.is_valid() {
+		return None;
+	}
+	let walks = walks_for(read_mps, rules.reads, rules.walk_ms);
+	Some(MemoryChallenge { spec, walks, expected_ms: expected_ms(&spec, walks, parent_mps, read_mps) })
+}
+
+/// What checking opened walks found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WalkReport {
+	/// Walks checked.
+	pub checked: u32,
+	/// Walks whose path does not lead to the root.
+	pub bad_paths: u32,
+	/// Walks whose result differs from the one recomputed from the cache.
+	pub wrong_results: u32,
+}
+
+impl WalkReport {
+	/// Every checked walk is on the root and right.
+	pub fn passed(&self) -> bool {
+		self.checked > 0 && self.bad_paths == 0 && self.wrong_results == 0
+	}
+}
+
+/// Checks opened walks `(walk, result, proof)` of `challenge` against `root`: each path must lead
+/// to the root and each result must be the walk recomputed from `cache` (the verifier's work:
+/// per walk, `reads` dataset items made from the cache).
+pub fn check_walks<'a>(
+	challenge: &MemoryChallenge,
+	cache: &[Item],
+	root: &Hash32,
+	openings: impl IntoIterator<Item = (u64, &'a Hash32, &'a [Hash32])>,
+) -> WalkReport {
+	let mut report = WalkReport::default();
+	for (walk, result, proof) in openings {
+		report.checked += 1;
+		if !verify_walk(root, challenge.walks, walk, result, proof) {
+			report.bad_paths += 1;
+		} else if walk_from_cache(&challenge.spec, cache, walk) != *result {
+			report.wrong_results += 1;
+		}
+	}
+	report
+}
+
 #[cfg(test)]
 mod tests {
 	use super::*;
@@ -380,5 +503,36 @@ mod tests {
 		let s = MemorySpec { dataset_items: 1_000_000_000, parents: 512, ..spec() };
 		// fill: 512 G parent reads at 40 G/s = 12.8 s; walks: 64 G reads at 20 G/s = 3.2 s
 		assert_eq!(expected_ms(&s, 1_000_000_000, 40_000, 20_000), 12_800 + 3_200);
+	}
+
+	#[test]
+	fn a_challenge_is_sized_from_the_profile_and_checked_walk_by_walk() {
+		let rules = MemoryRules { walk_ms: 1, ..MemoryRules::dev() };
+		// a 4 MiB card reading 2 M/s: 2,000 reads in a millisecond → 31 walks → one group
+		let c = challenge(&[3; 32], 4, 2, 16, &rules).unwrap();
+		assert_eq!(c.spec.dataset_items, 4 * (1 << 20) / 100 * 90 / 64);
+		assert_eq!(c.walks, GROUP_WALKS);
+		assert_eq!(c.spec.seed, memory_seed(&[3; 32]));
+		assert!(challenge(&[3; 32], 4, 0, 16, &rules).is_none(), "unmeasured profile");
+		assert_ne!(gemm_seed(&[3; 32], &[1; 32]), gemm_seed(&[3; 32], &[2; 32]), "the GEMM follows the memory root");
+		let cache = cache(&c.spec);
+		let results: Vec<Hash32> = (0..c.walks).map(|w| walk_from_cache(&c.spec, &cache, w)).collect();
+		let levels = levels_from(results.clone(), 0);
+		let root = walk_root(&results);
+		let open = |w: u64, r: Hash32| (w, r, proof_from(&levels, 0, w));
+		let honest: Vec<_> = [5u64, 700].iter().map(|w| open(*w, results[*w as usize])).collect();
+		let report = check_walks(&c, &cache, &root, honest.iter().map(|(w, r, p)| (*w, r, p.as_slice())));
+		assert!(report.passed(), "{report:?}");
+		// a made-up result committed in the tree (its path is right, its result is not)
+		let mut faked = results.clone();
+		faked[9] = [0xAB; 32];
+		let (flevels, froot) = (levels_from(faked.clone(), 0), walk_root(&faked));
+		let fp = proof_from(&flevels, 0, 9);
+		let report = check_walks(&c, &cache, &froot, [(9u64, &faked[9], fp.as_slice())]);
+		assert_eq!((report.bad_paths, report.wrong_results), (0, 1));
+		// a right result with another walk's path
+		let report = check_walks(&c, &cache, &root, [(5u64, &results[5], honest[1].2.as_slice())]);
+		assert_eq!(report.bad_paths, 1);
+		assert!(!WalkReport::default().passed(), "nothing checked is no pass");
 	}
 }

@@ -120,6 +120,21 @@ pub const fn points(gflops: &[u32; 5], int8_gops: u32) -> u32 {
 	(sum / challenged.len() as u64) as u32
 }
 
+/// Points per MiB of memory a passed memory phase proves ([`memory_points`]).
+pub const MEMORY_POINTS_PER_MIB: u32 = 3;
+
+/// The points a passed memory phase adds for `vram_mib` MiB (0 for a profile with no measured
+/// memory rates, which has no memory phase). Three points a MiB make equal-compute profiles
+/// differ as their memory does in price: an H200 (141 GB) scores 21% above an H100 (80 GB), an
+/// A100 80 GB 38% above an A100 40 GB.
+pub const fn memory_points(vram_mib: u32, measured: bool) -> u32 {
+	if measured {
+		vram_mib.saturating_mul(MEMORY_POINTS_PER_MIB)
+	} else {
+		0
+	}
+}
+
 #[cfg(test)]
 mod tests {
 	use super::*;
@@ -336,5 +351,21 @@ mod tests {
 		let mut with_fp32 = h100.gflops;
 		with_fp32[Precision::Fp32.index()] = 50_000;
 		assert_eq!(alias_outruns_native(&with_fp32, h100.int8_gops, 15), Some(Precision::Fp32));
+	}
+
+	#[test]
+	fn memory_points_separate_equal_compute_profiles() {
+		let (h100, h200) = (crate::profiles::H100, crate::profiles::H200);
+		assert_eq!(h100.points(), h200.points(), "the same compute");
+		let total = |p: &crate::profiles::ProfileFigures| {
+			u64::from(p.points()) + u64::from(memory_points(p.vram_mib, p.mem_read_mps > 0))
+		};
+		// H200 over H100: 21% (to the percent)
+		assert_eq!(total(&h200) * 100 / total(&h100), 121);
+		let (a80, a40) = (DEFAULT_PROFILES[2], DEFAULT_PROFILES[3]);
+		let with =
+			|p: &crate::profiles::ProfileFigures| u64::from(p.points()) + u64::from(memory_points(p.vram_mib, true));
+		assert_eq!(with(&a80) * 100 / with(&a40), 137, "once the A100s' rates are measured");
+		assert_eq!(memory_points(1_000, false), 0, "nothing proven, nothing scored");
 	}
 }

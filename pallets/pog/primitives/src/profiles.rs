@@ -23,6 +23,19 @@ pub struct ProfileFigures {
 	/// Whether the figures are per CPU core: a miner's CPU is challenged as one unit of this
 	/// profile with memory and rates times its declared cores ([`unit_figures`]).
 	pub per_core: bool,
+	/// The memory-hard phase's measured rates ([`crate::memory`]; 0: not measured, so no memory
+	/// phase and no memory points): million dataset reads a second of the walks with their
+	/// commitment, over a dataset of 0.9 × `vram_mib` (the slowest of the measured runs).
+	pub mem_read_mps: u32,
+	/// Million cache-parent reads a second of the fill (dataset items a second × parents).
+	pub mem_parent_mps: u32,
+}
+
+impl ProfileFigures {
+	/// The same figures with the memory-hard phase's measured rates.
+	const fn with_memory(self, mem_read_mps: u32, mem_parent_mps: u32) -> Self {
+		Self { mem_read_mps, mem_parent_mps, ..self }
+	}
 }
 
 /// Name of the profile a dev chain uses for miners without a GPU.
@@ -35,7 +48,16 @@ const fn p(
 	int8_gops: u32,
 	tolerance_percent: u8,
 ) -> ProfileFigures {
-	ProfileFigures { name, vram_mib, gflops, int8_gops, tolerance_percent, per_core: false }
+	ProfileFigures {
+		name,
+		vram_mib,
+		gflops,
+		int8_gops,
+		tolerance_percent,
+		per_core: false,
+		mem_read_mps: 0,
+		mem_parent_mps: 0,
+	}
 }
 
 /// Name of the per-core CPU profile: how a miner's declared CPU cores are challenged and earned.
@@ -82,6 +104,13 @@ impl ProfileFigures {
 	}
 }
 
+/// A CPU core's memory-hard rates: a fifth of what one core of this repository's 2-core build
+/// machine does (42 M reads/s over a 4 MiB dataset, 41 M parent reads/s at 64 parents: `cargo
+/// bench -p pog-benchmarking --bench memory`), since CI shares its cores with a node.
+pub const CPU_MEM_READ_MPS: u32 = 8;
+/// See [`CPU_MEM_READ_MPS`].
+pub const CPU_MEM_PARENT_MPS: u32 = 8;
+
 /// The default table: datacenter and consumer GPUs, the CPU reference for dev chains, and the
 /// per-core CPU profile.
 /// Genesis gives them ids 0, 1, … in this order. fp32 is listed only where no int8 alias outruns
@@ -90,8 +119,9 @@ impl ProfileFigures {
 /// on the int8 path at the int8 rate ([`crate::pricing`]).
 pub const DEFAULT_PROFILES: [ProfileFigures; 11] = [
 	//                                  fp32    tf32     fp16     bf16     fp8        int8
-	p("NVIDIA H200", 143_771, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15),
-	p("NVIDIA H100 80GB HBM3", 81_559, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15),
+	p("NVIDIA H200", 143_771, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15).with_memory(5_800, 47_000),
+	p("NVIDIA H100 80GB HBM3", 81_559, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15)
+		.with_memory(15_000, 39_000),
 	p("NVIDIA A100-SXM4-80GB", 81_920, [0, 101_000, 203_000, 203_000, 0], 406_000, 15),
 	p("NVIDIA A100-SXM4-40GB", 40_960, [0, 101_000, 203_000, 203_000, 0], 406_000, 15),
 	p("NVIDIA L40S", 46_068, [0, 119_000, 235_000, 235_000, 476_000], 476_000, 15),
@@ -99,7 +129,7 @@ pub const DEFAULT_PROFILES: [ProfileFigures; 11] = [
 	p("NVIDIA GeForce RTX 3090", 24_576, [0, 23_100, 46_000, 46_000, 0], 184_000, 15),
 	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 0, 15),
 	p("Tesla T4", 15_360, [0, 0, 42_000, 0, 0], 84_000, 20),
-	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 0, 50),
+	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 0, 50).with_memory(CPU_MEM_READ_MPS, CPU_MEM_PARENT_MPS),
 	ProfileFigures {
 		name: CPU_CORE,
 		vram_mib: 4,
@@ -107,6 +137,8 @@ pub const DEFAULT_PROFILES: [ProfileFigures; 11] = [
 		int8_gops: 0,
 		tolerance_percent: 50,
 		per_core: true,
+		mem_read_mps: CPU_MEM_READ_MPS,
+		mem_parent_mps: CPU_MEM_PARENT_MPS,
 	},
 ];
 

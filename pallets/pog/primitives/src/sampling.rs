@@ -25,16 +25,16 @@ pub fn sample_seed(selection_seed: &[u8; 32], challenge_seed: &ChallengeSeed, ro
 	keccak256_concat(&[SAMPLE_TAG, selection_seed, challenge_seed, root])
 }
 
-fn draw(seed: &Hash32, counter: u32, modulus: u32) -> u32 {
+fn draw(seed: &Hash32, counter: u32, modulus: u64) -> u64 {
 	let h = keccak256_concat(&[seed, &counter.to_le_bytes()]);
 	let mut word = [0u8; 8];
 	word.copy_from_slice(&h[..8]);
-	(u64::from_le_bytes(word) % u64::from(modulus.max(1))) as u32
+	u64::from_le_bytes(word) % modulus.max(1)
 }
 
-fn distinct(seed: &Hash32, modulus: u32, count: u32) -> Vec<u32> {
-	let count = count.min(modulus);
-	let mut out: Vec<u32> = Vec::with_capacity(count as usize);
+fn distinct(seed: &Hash32, modulus: u64, count: u32) -> Vec<u64> {
+	let count = u64::from(count).min(modulus) as u32;
+	let mut out: Vec<u64> = Vec::with_capacity(count as usize);
 	let mut counter = 0u32;
 	// Rejection of repeats; the cap only matters when `count` is close to `modulus`, where the
 	// remaining values are then taken in ascending order.
@@ -56,16 +56,24 @@ fn distinct(seed: &Hash32, modulus: u32, count: u32) -> Vec<u32> {
 	out
 }
 
+/// The `count` distinct walks (in draw order) whose results a memory commitment over `walks`
+/// results opens, drawn as leaves are (`walks` need not be a power of two: the draw's bias is
+/// below walks / 2^64).
+pub fn opened_walks(sample_seed: &Hash32, walks: u64, count: u32) -> Vec<u64> {
+	let seed = keccak256_concat(&[b"pog/walks", sample_seed]);
+	distinct(&seed, walks, count)
+}
+
 /// The `count` distinct leaves (in draw order) to open, out of `num_leaves`.
 pub fn opened_leaves(sample_seed: &Hash32, num_leaves: u32, count: u32) -> Vec<u32> {
-	distinct(sample_seed, num_leaves, count)
+	distinct(sample_seed, u64::from(num_leaves), count).into_iter().map(|l| l as u32).collect()
 }
 
 /// The `count` distinct offsets (0..256) a verifier checks inside opened leaf `leaf`, from its
 /// local `entropy`.
 pub fn checked_offsets(entropy: &Hash32, leaf: u32, count: u32) -> Vec<u16> {
 	let seed = keccak256_concat(&[b"pog/entries", entropy, &leaf.to_le_bytes()]);
-	distinct(&seed, LEAF_VALUES as u32, count).into_iter().map(|v| v as u16).collect()
+	distinct(&seed, LEAF_VALUES as u64, count).into_iter().map(|v| v as u16).collect()
 }
 
 #[cfg(test)]
@@ -88,6 +96,15 @@ mod tests {
 		let mut all_sorted = all.clone();
 		all_sorted.sort();
 		assert_eq!(all_sorted, (0..256).collect::<Vec<_>>());
+	}
+
+	#[test]
+	fn opened_walks_reach_past_two_to_the_32() {
+		let w = opened_walks(&[4u8; 32], 1 << 40, 64);
+		assert_eq!(w.len(), 64);
+		assert!(w.iter().all(|i| *i < 1 << 40));
+		assert!(w.iter().filter(|i| **i >= 1 << 32).count() > 48, "nearly all of them above 2^32");
+		assert_ne!(opened_walks(&[4u8; 32], 1 << 40, 4)[0], opened_leaves(&[4u8; 32], 1 << 31, 1)[0] as u64);
 	}
 
 	#[test]
