@@ -405,5 +405,39 @@ mod benchmarks {
 		assert_eq!(WeightShares::<T>::get().len() as u32, m);
 	}
 
+	/// What an off-chain worker will spend checking one GPU's memory phase at mainnet settings
+	/// (`docs/protocol.md` §16; rounds do not run the phase yet): the 16 MiB cache from the seed
+	/// and 64 opened walks of 1,024 parents recomputed from it, paths included. Not a call: run
+	/// alone (`--extrinsic check_memory_walks`) to time the node's WASM, it writes no weight.
+	#[benchmark]
+	fn check_memory_walks() {
+		use pog_primitives::{memory, sampling::opened_walks};
+		let rules = memory::MemoryRules::mainnet();
+		let h200 = pog_primitives::profiles::H200;
+		let full = memory::challenge(&[7; 32], h200.vram_mib, h200.mem_read_mps, h200.mem_parent_mps, &rules)
+			.expect("the H200 profile has measured memory rates");
+		// 2^16 walks instead of 5.4 G: the same work per opened walk, 18 fewer path hashes each
+		let challenge = memory::MemoryChallenge { walks: 1 << 16, ..full };
+		let cache = memory::cache(&challenge.spec);
+		let opened = opened_walks(&[9; 32], challenge.walks, rules.openings);
+		// a tree whose opened leaves are the real results (the others play no part in the check)
+		let mut leaves = vec![[0u8; 32]; challenge.walks as usize];
+		for w in &opened {
+			leaves[*w as usize] = memory::walk_from_cache(&challenge.spec, &cache, *w);
+		}
+		let levels = memory::levels_from(leaves.clone(), 0);
+		let root = memory::walk_root(&leaves);
+		let openings: Vec<(u64, [u8; 32], Vec<[u8; 32]>)> =
+			opened.iter().map(|w| (*w, leaves[*w as usize], memory::proof_from(&levels, 0, *w))).collect();
+		let report;
+		#[block]
+		{
+			let cache = memory::cache(&challenge.spec);
+			report =
+				memory::check_walks(&challenge, &cache, &root, openings.iter().map(|(w, r, p)| (*w, r, p.as_slice())));
+		}
+		assert!(report.passed() && report.checked == rules.openings);
+	}
+
 	impl_benchmark_test_suite!(Pog, crate::mock::new_test_ext(), crate::mock::Test);
 }
