@@ -156,6 +156,15 @@ fn parse_precision(s: &str) -> Result<Precision, String> {
 	s.parse().map_err(|e| format!("{s}: {e}"))
 }
 
+fn parse_fraction(s: &str) -> Result<f64, String> {
+	let f: f64 = s.parse().map_err(|e| format!("{s}: {e}"))?;
+	if f > 0.0 && f <= 1.0 {
+		Ok(f)
+	} else {
+		Err(format!("{s}: a share of the dataset, more than 0 and at most 1 (e.g. 0.95)"))
+	}
+}
+
 /// `bench` options.
 #[derive(Debug, Args, Clone)]
 pub struct BenchArgs {
@@ -192,10 +201,11 @@ pub struct BenchArgs {
 	/// With --memory: keep only this share of the dataset in memory and make the rest again from
 	/// the cache when it is read (what a card that cannot hold the dataset must do; an
 	/// instrument for the soundness measurements).
-	#[arg(long, value_name = "FRACTION", requires = "memory")]
+	#[arg(long, value_name = "FRACTION", requires = "memory", value_parser = parse_fraction)]
 	pub resident: Option<f64>,
-	/// With --memory: log₂ of the walks per phase.
-	#[arg(long, default_value_t = MemoryBenchConfig::default().walks_log2, requires = "memory")]
+	/// With --memory: log₂ of the walks per phase (10 to 40).
+	#[arg(long, default_value_t = MemoryBenchConfig::default().walks_log2, requires = "memory",
+		value_parser = clap::value_parser!(u32).range(10..=40))]
 	pub walks_log2: u32,
 	/// With --memory: phases per parent count.
 	#[arg(long, default_value_t = MemoryBenchConfig::default().runs, requires = "memory")]
@@ -328,5 +338,15 @@ mod tests {
 		let Command::Bench(args) = cli.command else { panic!("bench") };
 		assert_eq!(args.config().precisions, vec![Precision::Bf16, Precision::Fp8E4M3]);
 		assert!(Cli::try_parse_from(["offchain-gpu", "bench", "--precision", "int8"]).is_err());
+	}
+
+	#[test]
+	fn memory_bench_options_are_checked() {
+		let ok = |args: &[&str]| Cli::try_parse_from([&["offchain-gpu", "bench"], args].concat()).is_ok();
+		assert!(ok(&["--memory", "0", "--parents", "1024", "--resident", "0.95", "--walks-log2", "30"]));
+		assert!(!ok(&["--memory", "0", "--resident", "1.5"]), "more than the whole dataset");
+		assert!(!ok(&["--memory", "0", "--resident", "0"]), "nothing resident");
+		assert!(!ok(&["--memory", "0", "--walks-log2", "41"]), "too many walks");
+		assert!(!ok(&["--resident", "0.9"]), "--resident without --memory");
 	}
 }

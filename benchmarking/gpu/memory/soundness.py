@@ -4,7 +4,8 @@ this script. Python 3, standard library only: `python3 soundness.py [--json]`.
 
 For each card and each parameter choice (parents P, walk time W), with the protocol's deadline
 D = (expected fill + expected walks) / (1 - tolerance) + slack, it prints
-- the honest card's measured time against D (its margin);
+- the honest card's time at its slowest measured run against D (its margin); E and D come from
+  the profile's figures, as the chain computes them;
 - the best cheater's time: a card that keeps a fraction q of the dataset and makes every other
   item again from the cache when a walk reads it, each at the *attacker's* best measured rates
   (the Triton kernels of explore.py: reads faster than the agent's, regeneration without the
@@ -27,6 +28,8 @@ EARLY_S = 6.0  # a friendly author of the round's start block can pass the seed 
 TOLERANCE = 0.10  # MemoryRules::mainnet().tolerance_percent
 OPENINGS = 64  # MemoryRules::mainnet().openings
 GOAL = 1e-6
+# the profiles' figures (pog_primitives::profiles): million reads and parent reads a second
+PROFILE = {"h100": (14_700, 39_000, 81_559), "h200": (5_800, 45_000, 143_771)}
 
 
 def load(name):
@@ -63,21 +66,26 @@ def attacker_rates(card, parents, gib):
 
 
 def scenario(name, claimed_card, prover_card, q, parents, walk_s):
-    read_h, fill_h, gib, source = honest_rates(claimed_card, parents)
-    items = gib * GIB / ITEM
-    reads = read_h * walk_s  # the walks sized for walk_s at the claimed profile's rate
-    expected = items / fill_h + reads / read_h
+    # the chain sizes and times the phase from the claimed profile's figures ...
+    read_p, parent_p, vram_mib = PROFILE[claimed_card]
+    items = vram_mib * (1 << 20) // 100 * 90 // ITEM
+    reads = read_p * 1e6 * walk_s
+    expected = items * parents / (parent_p * 1e6) + reads / (read_p * 1e6)
     deadline = expected / (1 - TOLERANCE) + SLACK_S
-    read_a, regen_a = attacker_rates(prover_card, parents, gib * q)
+    # ... the honest card takes what its slowest measured run says
+    read_h, fill_h, gib, source = honest_rates(claimed_card, parents)
+    honest = items / fill_h + reads / read_h
+    read_a, regen_a = attacker_rates(prover_card, parents, items * ITEM / GIB * q)
     fill_c = q * items / regen_a
     walks_c = reads * (q / read_a + (1 - q) / regen_a)
     f = 1.0 if q == 1 else min(1.0, max(0.0, (deadline + EARLY_S - fill_c) / walks_c))
     p_pass = f ** OPENINGS
     need = math.inf if f >= 1 else (0 if f == 0 else math.ceil(math.log(GOAL) / math.log(f)))
     return {
-        "scenario": name, "parents": parents, "walk_s": walk_s, "dataset_gib": round(gib, 1), "q": q,
+        "scenario": name, "parents": parents, "walk_s": walk_s, "dataset_gib": round(items * ITEM / GIB, 1), "q": q,
         "expected_s": round(expected, 1), "deadline_s": round(deadline, 1),
-        "margin": round(deadline / expected - 1, 3) if q == 1 else None,
+        "honest_s": round(honest, 1) if q == 1 else None,
+        "margin": round(deadline / honest - 1, 3) if q == 1 else None,
         "cheater_s": None if q == 1 else round(fill_c + walks_c, 1),
         "f": None if q == 1 else round(f, 3),
         "pass_probability": None if q == 1 else p_pass,
@@ -89,7 +97,7 @@ def scenario(name, claimed_card, prover_card, q, parents, walk_s):
 def main():
     rows = []
     for parents in (256, 512, 1024):
-        for walk_s in (30, 60, 90):
+        for walk_s in (30, 60, 75, 90):
             rows.append(scenario("H200 honest", "h200", "h200", 1.0, parents, walk_s))
             rows.append(scenario("H200 keeping 95%", "h200", "h200", 0.95, parents, walk_s))
             rows.append(scenario("H100 honest", "h100", "h100", 1.0, parents, walk_s))

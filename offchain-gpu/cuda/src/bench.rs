@@ -293,6 +293,12 @@ impl BenchReport {
 				m.walk_g_reads_per_s, m.walk_read_gbps, m.read_over_regenerate
 			);
 		}
+		if let Some((read, parent)) = profile_memory_rates(&self.memory) {
+			let _ = writeln!(
+				s,
+				"a profile's memory rates from these runs (the slowest whole-dataset run of each): mem_read_mps {read}, mem_parent_mps {parent}"
+			);
+		}
 		let a = &self.gpu_after;
 		let _ = writeln!(
 			s,
@@ -301,6 +307,19 @@ impl BenchReport {
 		);
 		s
 	}
+}
+
+/// The figures a profile's `mem_read_mps` and `mem_parent_mps` take from memory runs: the slowest
+/// run that kept the whole dataset, in million reads (parent reads) a second, rounded down to a
+/// hundred; `None` without such a run.
+pub fn profile_memory_rates(runs: &[MemoryBench]) -> Option<(u32, u32)> {
+	let whole: Vec<&MemoryBench> = runs.iter().filter(|m| m.resident >= 1.0).collect();
+	let slowest = |rate: fn(&MemoryBench) -> f64| {
+		let mps = whole.iter().map(|m| rate(m) * 1e3).fold(f64::INFINITY, f64::min);
+		((mps / 100.0).floor() * 100.0) as u32
+	};
+	(!whole.is_empty())
+		.then(|| (slowest(|m| m.walk_g_reads_per_s), slowest(|m| m.fill_g_items_per_s * f64::from(m.parents))))
 }
 
 /// Runs the benchmark on `config.device`.
@@ -371,4 +390,34 @@ pub fn bench_memory(prover: &GpuProver, m: &MemoryBenchConfig, parents: u32) -> 
 		walk_read_gbps: read_rate * ITEM_BYTES as f64,
 		read_over_regenerate: read_rate / fill_rate,
 	})
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	fn run(parents: u32, resident: f64, reads_g: f64, items_g: f64) -> MemoryBench {
+		MemoryBench {
+			dataset_gib: 125.8,
+			cache_mib: 16.0,
+			parents,
+			reads: 64,
+			resident,
+			walks: 1 << 32,
+			fill_s: 47.7,
+			fill_g_items_per_s: items_g,
+			walk_s: 46.9,
+			walk_g_reads_per_s: reads_g,
+			walk_read_gbps: reads_g * 64.0,
+			read_over_regenerate: reads_g / items_g,
+		}
+	}
+
+	#[test]
+	fn profile_rates_are_the_slowest_whole_dataset_runs() {
+		// the H200's two runs at 1,024 parents, and a 95%-resident run that must not count
+		let runs = [run(1024, 1.0, 5.860, 0.04427), run(1024, 1.0, 5.891, 0.04430), run(1024, 0.95, 0.107, 0.04427)];
+		assert_eq!(profile_memory_rates(&runs), Some((5_800, 45_300)));
+		assert_eq!(profile_memory_rates(&runs[2..]), None, "no whole-dataset run");
+	}
 }
