@@ -77,6 +77,7 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   cheats.lower = await miner('//Eve', 'lower-precision', { run: ['--adversary', 'lower-precision'] });
   cheats.late = await miner('//Alice//stash', 'late-commit', { run: ['--adversary', 'late-commit'] });
   cheats.faster = await miner('//Bob//stash', 'faster-model', { register: ['--profile', fast.name] });
+  cheats.stale = await miner('//Charlie//stash', 'stale-dataset', { run: ['--adversary', 'stale-dataset'] });
   const got = await outcomes([honest, ...Object.values(cheats)], 480_000);
   assert.equal(got[honest], 'Passed', 'the honest miner passes in the same round');
   const honestScore = (await api.query.pog.scores(honest)).unwrap();
@@ -86,6 +87,7 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   assert.equal(got[cheats.forged], 'MissedReveal', 'a forged Merkle path is refused on chain');
   assert.equal(got[cheats.late], 'MissedCommit', 'a late root is refused');
   assert.equal(got[cheats.faster], 'MissedCommit', 'a CPU claiming 100× its throughput cannot meet its deadline');
+  assert.equal(got[cheats.stale], 'WrongWalk', 'walks through a dataset other than the one asked for are caught');
   for (const who of Object.values(cheats)) {
     const score = await api.query.pog.scores(who);
     assert.ok(score.isNone || score.unwrap().total.toNumber() === 0, `${who}'s score did not rise`);
@@ -95,6 +97,11 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
     assert.ok(view.slashed.toBigInt() > 0n, `${who}'s failure cost part of its deposit`);
   }
   assert.match(readFileSync(join(dir, 'forged-path.log'), 'utf8'), /InvalidProof/);
+  // The stale-dataset cheater's walk paths lead to its root: the chain took its reveal, and only
+  // the committee's recomputation from the cache caught it.
+  const staleLog = readFileSync(join(dir, 'stale-dataset.log'), 'utf8');
+  assert.match(staleLog, /memory root committed/);
+  assert.match(staleLog, /openings revealed/);
   // Whatever precision the challenge drew, the lower-precision cheater rounded its operands to
   // fewer mantissa bits than asked (fp8 challenges: FP4 E2M1), so it never answers honestly.
   const lowerLog = readFileSync(join(dir, 'lower-precision.log'), 'utf8');

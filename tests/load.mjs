@@ -83,13 +83,16 @@ try {
   const agent = runAgent(['run', '--url', node.url, '--suri', '//Charlie', '--backend', 'cpu', '--exit-after', '1', '--state-dir', `/tmp/pog-load-${process.pid}`], { name: 'miner', background: true });
 
   // The next round to start (every loaded miner takes part in it, whenever it registered):
-  // every loaded miner commits G random roots in one extrinsic, signed ahead so that all of them
-  // are submitted within the first seconds of the commit window.
+  // every loaded miner commits G random memory roots, then G random GEMM roots, in one extrinsic
+  // each, signed ahead so that all of them are submitted within the first seconds of the commit
+  // window.
   const first = (await api.call.pogApi.round()).index.toNumber() + 1;
   const signed = [];
   for (const [i, m] of miners.entries()) {
     const roots = Array.from({ length: G }, (_, g) => ({ gpu: g, root: '0x' + (i * G + g + 1).toString(16).padStart(64, '0'), report: { elapsedMs: 1, intervalMs: 1000, traceGflops: [] } }));
-    signed.push(await api.tx.pog.commitRoots(first, roots).signAsync(m, { nonce: 1, era: 256 }));
+    const memory = roots.map(({ gpu, root }) => ({ gpu, root }));
+    signed.push(await api.tx.pog.commitMemory(first, memory).signAsync(m, { nonce: 1, era: 256 }));
+    signed.push(await api.tx.pog.commitRoots(first, roots).signAsync(m, { nonce: 2, era: 256 }));
   }
   for (;;) {
     const r = await api.call.pogApi.round();

@@ -23,6 +23,11 @@ after(async () => {
   await stopAll({ api, node });
 });
 
+/** Whether a challenge view's GPU ran a memory phase, committed before its GEMM. */
+function cpuChallengeHadMemory(view) {
+  return view.params.memory.isSome && view.commitment.unwrap().memoryRoot.isSome;
+}
+
 test('an honest CPU miner is challenged, verified and scored while tipped remarks fill every block', { timeout: 480_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev-miner' });
   api = await connect(node.url);
@@ -51,6 +56,7 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   const { code, log } = await miner.done;
   const text = readFileSync(log, 'utf8');
   assert.equal(code, 0, text);
+  assert.match(text, /memory root committed/);
   assert.match(text, /root committed/);
   assert.match(text, /openings revealed/);
   assert.match(text, /PASSED/);
@@ -65,7 +71,11 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   const target = (await api.query.pog.configuration()).targetMs.toNumber();
   assert.ok(flops >= cores * perCore * 1e6 * target, `${cores} cores × ${perCore} GFLOPS × ${target} ms in ${flops} flops`);
   const standing = await api.query.pog.standing(charlie.address);
-  assert.equal(standing[1].points.toNumber(), cores * perCore, 'one point per core and GFLOPS');
+  // One point per core and GFLOPS, and 3 per MiB of the unit's memory (4 MiB a core) that its
+  // memory phase proved.
+  const memoryPoints = 3 * cores * cpuCore.vramMib.toNumber();
+  assert.equal(standing[1].points.toNumber(), cores * perCore + memoryPoints, 'compute and memory points');
+  assert.ok(cpuChallengeHadMemory(cpuCh), 'the CPU unit ran a memory phase');
   // The flood filled every block of the round's commit and reveal windows, and the commit, the
   // reveal and the verdict still landed (above).
   const window = flood.blocks.filter((b) => b.round === ev.round && (b.phase === 'Commit' || b.phase === 'Reveal'));

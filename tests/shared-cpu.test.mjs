@@ -48,8 +48,13 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
   await sudo(api.tx.pog.setConfig({ ...config, targetMs: 10_000, slackMs: 2_000 }));
 
   // Round 1: the CPU prover alone, on all cores as the two agents will run, measures this
-  // machine. The two accounts register now and answer nothing in round 1.
-  const solo = await register('//Charlie', 'solo');
+  // machine's GEMM (a profile like cpu-reference without its memory phase, so that the GEMM alone
+  // is timed and nothing else is due in a 2 s slack). The two accounts register now and answer
+  // nothing in round 1.
+  const [, ref] = (await api.call.pogApi.profiles())
+    .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
+  await sudo(api.tx.pog.addProfile({ name: 'cpu-gemm', vramMib: ref.vramMib, gflops: ref.gflops, int8Gops: 0, tolerancePercent: ref.tolerancePercent, perCore: false }));
+  const solo = await register('//Charlie', 'solo', 'cpu-gemm');
   const [dave, eve] = [await register('//Dave', 'dave'), await register('//Eve', 'eve')];
   const committed = waitForEvent(api, (e) => (api.events.pog.RootsCommitted.is(e) && e.data.miner.toString() === solo ? e.data : null),
     300_000, 'the measuring commitment');

@@ -4,7 +4,7 @@
 //! chain catches each cheat. Every such behaviour is here; the miner loop only calls the hooks of
 //! [`Behaviour`], which are the honest steps without the feature.
 
-use pog_primitives::verify::ChallengeSpec;
+use pog_primitives::{memory::MemoryChallenge, verify::ChallengeSpec};
 use pog_prover::{Committed, OpenedLeaf, Progress, Prover};
 
 /// The ways a cheating miner answers (tests only).
@@ -23,6 +23,10 @@ pub enum Adversary {
 	/// Commit a constant C at once, computing nothing (also measures the validators' cost of a
 	/// full-size challenge without a GPU).
 	Constant,
+	/// Answer every memory phase from one dataset made once from a fixed seed, instead of the
+	/// dataset the round's seed demands (a miner reusing a stale dataset): the walks' paths lead
+	/// to the committed root, their results are not the demanded walks'.
+	StaleDataset,
 }
 
 /// What the miner does at each step where a cheater would differ.
@@ -71,6 +75,17 @@ impl Behaviour {
 		self.cheat == Some(Adversary::LateCommit)
 	}
 
+	/// The memory phase this miner runs for `challenge`.
+	pub fn memory_challenge(self, challenge: MemoryChallenge) -> MemoryChallenge {
+		if self.cheat != Some(Adversary::StaleDataset) {
+			return challenge;
+		}
+		tracing::warn!("adversary: answering the memory phase from a stale dataset");
+		let mut stale = challenge;
+		stale.spec.seed = [0x5a; 32];
+		stale
+	}
+
 	/// Changes the openings before they are revealed.
 	pub fn tamper(self, opened: &mut [OpenedLeaf]) {
 		if self.cheat == Some(Adversary::ForgedPath) {
@@ -96,6 +111,11 @@ impl Behaviour {
 	/// Whether the root is sent only after the deadline: never.
 	pub fn commits_late(self) -> bool {
 		false
+	}
+
+	/// The memory phase this miner runs for `challenge`: the one demanded.
+	pub fn memory_challenge(self, challenge: MemoryChallenge) -> MemoryChallenge {
+		challenge
 	}
 
 	/// Changes the openings before they are revealed: never.

@@ -1,13 +1,15 @@
 //! The miner loop, following rounds from the block stream's events.
 //!
-//! - `RoundStarted`: ask the runtime API for this miner's challenges (one per GPU), compute every
-//!   C on the GPU it names (one challenge per device at a time), and commit all roots in one
-//!   extrinsic before their deadlines.
-//! - `SampleDrawn`: reveal the sampled leaves of every selected GPU.
+//! - `RoundStarted`: ask the runtime API for this miner's challenges (one per GPU) and answer each
+//!   on the GPU it names (one challenge per device at a time): the memory phase first where the
+//!   profile has one, its root committed as soon as it is ready (the GEMM is seeded from it and
+//!   due from the block it lands in), then C, whose roots are committed before their deadlines.
+//! - `SampleDrawn`: reveal the sampled leaves and walks of every selected GPU.
 //! - `MinerSettled`: record each GPU's outcome.
 //!
-//! Every step is recorded in the state file first, so a restart resumes the round (recomputing C
-//! to open it, and giving up if the root differs) and never submits anything twice.
+//! Every step is recorded in the state file first, so a restart resumes the round (recomputing
+//! the memory phase and C to open them, and giving up if a root differs) and never submits
+//! anything twice.
 
 use std::{
 	collections::{BTreeMap, BTreeSet},
@@ -17,8 +19,9 @@ use std::{
 
 use anyhow::{anyhow, bail, Context as _};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use pog_primitives::memory::MemoryChallenge;
 use pog_primitives::verify::ChallengeSpec;
-use pog_prover::{cpu::CpuProver, Committed, Prover};
+use pog_prover::{cpu::CpuProver, memory::MemoryCommitment, Committed, Prover};
 use subxt::utils::AccountId32;
 use tokio::sync::watch;
 use tracing::{error, info, warn};
@@ -45,6 +48,8 @@ struct Ctx {
 	bars: MultiProgress,
 	/// Computed results kept until their round is settled, to open them.
 	results: Mutex<BTreeMap<Key, Box<dyn Committed>>>,
+	/// Memory phases kept until their round is settled, to open their walks.
+	memory: Mutex<BTreeMap<Key, MemoryCommitment>>,
 }
 
 /// Opens the devices that answer for the miner's claimed GPUs, by UUID; those in `int8_fp8` run
@@ -149,6 +154,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		head: head_rx,
 		bars: MultiProgress::new(),
 		results: Mutex::new(BTreeMap::new()),
+		memory: Mutex::new(BTreeMap::new()),
 	});
 
 	// Resume the current round (after a restart, or when started mid-round).
@@ -213,6 +219,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 						warn!(round = ev.round, slashed = %ev.slashed, "deposit slashed for failed challenges");
 					}
 					ctx.results.lock().expect("results lock").retain(|k, _| k.round > ev.round);
+					ctx.memory.lock().expect("memory lock").retain(|k, _| k.round > ev.round);
 					if args.exit_after > 0 && settled >= args.exit_after {
 						info!(settled, "done");
 						return Ok(());
@@ -236,6 +243,7 @@ fn outcome_of(o: &RoundOutcome) -> Outcome {
 		RoundOutcome::Failed(FailReason::MissedCommit) => Outcome::MissedCommit,
 		RoundOutcome::Failed(FailReason::MissedReveal) => Outcome::MissedReveal,
 		RoundOutcome::Failed(FailReason::WrongResult) => Outcome::WrongResult,
+		RoundOutcome::Failed(FailReason::WrongWalk) => Outcome::WrongWalk,
 		RoundOutcome::Unverified(UnverifiedReason::NotSelected) => Outcome::NotSelected,
 		RoundOutcome::Unverified(UnverifiedReason::Inconclusive) => Outcome::Inconclusive,
 	}
@@ -248,6 +256,9 @@ pub fn describe(o: Outcome) -> &'static str {
 		Outcome::MissedCommit => "failed: missed the deadline (no root in time)",
 		Outcome::MissedReveal => "failed: openings not revealed (or not proven) in the window",
 		Outcome::WrongResult => "failed: validators found wrong entries",
+		Outcome::WrongWalk => {
+			"failed: validators found a wrong walk (the memory phase's dataset was not the one asked for)"
+		},
 		Outcome::NotSelected => "committed in time, not in this round's sample (credit kept, one round older)",
 		Outcome::Inconclusive => "inconclusive (no committee majority; credit one round older)",
 		Outcome::GaveUp => "given up by the agent",
@@ -275,13 +286,16 @@ fn give_up(ctx: &Ctx, key: Key, why: &str) -> anyhow::Result<()> {
 	ctx.state.lock().expect("state lock").set(key, Phase::Done { outcome: Outcome::GaveUp })
 }
 
-/// Computes every challenge of `round` on its device and commits each root as soon as it is ready.
+/// Answers every challenge of `round` on its device and commits each root as soon as it is ready.
 async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 	let challenges = ctx.chain.my_challenges().await?;
 	let todo: Vec<ChallengeView<AccountId32>> = challenges
 		.into_iter()
 		.filter(|c| c.round == round && c.commitment.is_none())
-		.filter(|c| ctx.state.lock().expect("state lock").phase(Key { round, gpu: c.params.gpu }).is_none())
+		.filter(|c| {
+			let state = ctx.state.lock().expect("state lock");
+			matches!(state.phase(Key { round, gpu: c.params.gpu }), None | Some(Phase::MemoryCommitted { .. }))
+		})
 		.collect();
 	if todo.is_empty() {
 		return Ok(());
@@ -293,25 +307,30 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 			give_up(ctx, key, &format!("GPU {} is not on this machine", hex::encode(ch.params.uuid)))?;
 			continue;
 		};
-		let spec = convert::spec(&ch);
-		let deadline_in_s = (ch.params.deadline_ms as i64 - chain_now_ms(ctx).await? as i64) / 1000;
+		// The first deadline ahead: the memory root's while it is not committed, else the GEMM's.
+		let first_deadline = match (&ch.params.memory, &ch.memory_commitment) {
+			(Some(m), None) => m.deadline_ms,
+			_ => ch.params.deadline_ms,
+		};
+		let deadline_in_s = (first_deadline as i64 - chain_now_ms(ctx).await? as i64) / 1000;
 		if deadline_in_s < 0 {
 			// Started (or restarted) after this GPU's deadline: nothing can be committed.
 			give_up(ctx, key, &format!("its deadline passed {} s ago, before the agent saw it", -deadline_in_s))?;
 			continue;
 		}
+		let p = &ch.params;
 		info!(
 			challenge = %key,
-			precision = spec.precision.name(),
-			m = spec.dims.m,
-			n = spec.dims.n,
-			k = spec.dims.k,
+			precision = convert::precision(&p.precision).name(),
+			m = p.dims.m,
+			n = p.dims.n,
+			k = p.dims.k,
+			memory_walks = p.memory.as_ref().map_or(0, |m| m.walks),
 			deadline_in_s,
 			"challenge issued"
 		);
 		let ctx2 = ctx.clone();
-		let deadline_ms = ch.params.deadline_ms;
-		tasks.spawn(async move { (key, deadline_ms, compute(&ctx2, key, &device, spec).await) });
+		tasks.spawn(async move { (key, prove_gpu(&ctx2, key, &device, ch).await) });
 	}
 	// Each root is committed as soon as it is ready, with those ready at the same moment in one
 	// extrinsic: a GPU that takes longer never makes the others miss their deadlines.
@@ -321,16 +340,101 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 			ready.push(more.context("the compute task panicked")?);
 		}
 		let mut roots = Vec::new();
-		for (key, deadline_ms, c) in ready {
+		for (key, answer) in ready {
 			// A GPU whose computation failed is given up alone; the others still commit.
-			match c {
-				Ok(c) => roots.push((key, deadline_ms, c)),
+			match answer {
+				Ok((deadline_ms, c)) => roots.push((key, deadline_ms, c)),
 				Err(e) => give_up(ctx, key, &format!("its computation failed: {e:#}"))?,
 			}
 		}
 		commit_roots(ctx, round, roots).await?;
 	}
 	Ok(())
+}
+
+/// Answers one GPU's challenge up to its GEMM root: the memory phase first where its profile has
+/// one, its root committed as soon as it is ready, then C seeded from that root. Returns the
+/// GEMM's deadline (from the block the memory root landed in) and the committed C.
+async fn prove_gpu(
+	ctx: &Arc<Ctx>,
+	key: Key,
+	device: &Device,
+	ch: ChallengeView<AccountId32>,
+) -> anyhow::Result<(u64, Box<dyn Committed>)> {
+	let Some(challenge) = convert::memory_challenge(&ch) else {
+		let c = compute(ctx, key, device, convert::spec(&ch, None)).await?;
+		return Ok((ch.params.deadline_ms, c));
+	};
+	let root = match &ch.memory_commitment {
+		// Resumed after the memory root landed: to open its walks, the phase is run again at the
+		// reveal.
+		Some(committed) => committed.root,
+		None => {
+			let m = prove_memory(ctx, key, device, challenge).await?;
+			let deadline_ms = ch.params.memory.as_ref().map_or(0, |p| p.deadline_ms);
+			let now = chain_now_ms(ctx).await?;
+			if now > deadline_ms {
+				bail!(
+					"the memory phase took {:.1} s and the chain's time is {:.1} s past its deadline; the device is \
+					 slower than its profile's memory rates require, so no memory root is sent",
+					(m.fill + m.walks).as_secs_f64(),
+					(now - deadline_ms) as f64 / 1000.0
+				);
+			}
+			let root = m.root();
+			let memory_root = pog::runtime_types::pallet_pog::types::MemoryRoot { gpu: key.gpu, root };
+			let call = pog::transactions().pog().commit_memory(
+				key.round,
+				pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(vec![memory_root]),
+			);
+			ctx.chain.submit(&call).await.context("the memory root was rejected")?;
+			info!(
+				challenge = %key,
+				root = %hex::encode(root),
+				fill_ms = m.fill.as_millis() as u64,
+				walks_ms = m.walks.as_millis() as u64,
+				"memory root committed"
+			);
+			ctx.state.lock().expect("state lock").set(key, Phase::MemoryCommitted { root: hex::encode(root) })?;
+			ctx.memory.lock().expect("memory lock").insert(key, m);
+			root
+		},
+	};
+	// The GEMM's deadline counts from the block the memory root landed in: read it back.
+	let ch = ctx
+		.chain
+		.my_challenges()
+		.await?
+		.into_iter()
+		.find(|c| c.round == key.round && c.params.gpu == key.gpu)
+		.context("the challenge is no longer on chain")?;
+	let c = compute(ctx, key, device, convert::spec(&ch, Some(&root))).await?;
+	Ok((ch.params.deadline_ms, c))
+}
+
+/// Runs `challenge`'s memory phase on `device` (one phase or GEMM per device at a time).
+async fn prove_memory(
+	ctx: &Arc<Ctx>,
+	key: Key,
+	device: &Device,
+	challenge: MemoryChallenge,
+) -> anyhow::Result<MemoryCommitment> {
+	let challenge = ctx.behaviour.memory_challenge(challenge);
+	info!(
+		challenge = %key,
+		dataset_mib = challenge.spec.dataset_bytes() >> 20,
+		walks = challenge.walks,
+		expected_ms = challenge.expected_ms,
+		"memory phase"
+	);
+	let device = device.clone();
+	tokio::task::spawn_blocking(move || {
+		let _one_at_a_time = device.0.lock().expect("device lock");
+		device.1.prove_memory(&challenge)
+	})
+	.await
+	.context("the memory thread panicked")?
+	.with_context(|| format!("challenge {key}: the memory phase failed"))
 }
 
 /// Commits the roots of `round` computed so far; a root whose deadline has passed is given up.
@@ -401,13 +505,14 @@ async fn reveal_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 		if matches!(phase, Some(Phase::RevealSent | Phase::Done { .. })) || ch.sample_seed.is_some() {
 			continue;
 		}
+		let Some(walks) = open_walks(ctx, key, &ch).await? else { continue };
 		let kept = ctx.results.lock().expect("results lock").remove(&key);
 		let c = match kept {
 			Some(c) => c,
 			None => {
 				let Some(device) = ctx.devices.get(&ch.params.uuid).cloned() else { continue };
 				info!(challenge = %key, "recomputing C after a restart to open it");
-				let c = compute(ctx, key, &device, convert::spec(&ch)).await?;
+				let c = compute(ctx, key, &device, convert::spec(&ch, commitment.memory_root.as_ref())).await?;
 				if c.root() != commitment.root {
 					give_up(ctx, key, "the recomputed C differs from the committed one; cannot open it")?;
 					continue;
@@ -421,12 +526,47 @@ async fn reveal_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 		let openings = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
 			opened.into_iter().map(convert::opening).collect(),
 		);
-		match ctx.chain.submit(&pog::transactions().pog().reveal_openings(round, key.gpu, openings)).await {
-			Ok(_) => info!(challenge = %key, leaves = ch.leaves.len(), "openings revealed"),
+		let walks = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
+			walks.into_iter().map(convert::walk_opening).collect(),
+		);
+		match ctx.chain.submit(&pog::transactions().pog().reveal_openings(round, key.gpu, openings, walks)).await {
+			Ok(_) => info!(challenge = %key, leaves = ch.leaves.len(), walks = ch.walks.len(), "openings revealed"),
 			Err(e) => warn!(challenge = %key, "reveal rejected: {e:#}"),
 		}
 	}
 	Ok(())
+}
+
+/// The sampled walks of a selected challenge, opened from its memory phase (none without one).
+/// After a restart the phase is run again; `None` (given up) if its root differs from the
+/// committed one.
+async fn open_walks(
+	ctx: &Arc<Ctx>,
+	key: Key,
+	ch: &ChallengeView<AccountId32>,
+) -> anyhow::Result<Option<Vec<pog_prover::memory::OpenedWalk>>> {
+	if ch.walks.is_empty() {
+		return Ok(Some(Vec::new()));
+	}
+	let kept = ctx.memory.lock().expect("memory lock").remove(&key);
+	let m = match kept {
+		Some(m) => m,
+		None => {
+			let (Some(device), Some(challenge)) =
+				(ctx.devices.get(&ch.params.uuid).cloned(), convert::memory_challenge(ch))
+			else {
+				return Ok(None);
+			};
+			info!(challenge = %key, "running the memory phase again after a restart to open its walks");
+			let m = prove_memory(ctx, key, &device, challenge).await?;
+			if Some(m.root()) != ch.memory_commitment.as_ref().map(|c| c.root) {
+				give_up(ctx, key, "the memory phase run again differs from the committed one; cannot open it")?;
+				return Ok(None);
+			}
+			m
+		},
+	};
+	Ok(Some(m.open(&ch.walks)?))
 }
 
 /// Tunes each device for the challenge shapes its claimed profile can be given (every precision

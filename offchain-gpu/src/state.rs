@@ -47,6 +47,8 @@ pub enum Outcome {
 	MissedReveal,
 	/// The committee found wrong entries.
 	WrongResult,
+	/// The committee found an opened walk that differs from the walk recomputed from the cache.
+	WrongWalk,
 	/// Committed in time, not in the round's sample.
 	NotSelected,
 	/// Revealed, but the committee reached no majority.
@@ -67,6 +69,11 @@ impl Outcome {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
+	/// The memory root (hex) landed; the GEMM seeded from it is next.
+	MemoryCommitted {
+		/// The committed memory root, hex.
+		root: String,
+	},
 	/// The commitment extrinsic was sent with this root (hex); it may or may not have landed.
 	CommitSent {
 		/// The committed root, hex.

@@ -110,8 +110,13 @@ fn off_chain_worker_submits_signed_extrinsics_of_this_runtime() {
 		pallet_pog::Round::<Runtime>::put(&round);
 		let info = pallet_pog::Miners::<Runtime>::get(&bob).unwrap();
 		let params = Pog::challenge_params(&round, &bob, &info, 0).unwrap();
-		let commitment =
-			pallet_pog::Commitment { params, root: [2; 32], committed_ms: 6_000, report: Default::default() };
+		let commitment = pallet_pog::Commitment {
+			params,
+			root: [2; 32],
+			committed_ms: 6_000,
+			report: Default::default(),
+			memory_root: None,
+		};
 		pallet_pog::Commitments::<Runtime>::insert(
 			1,
 			&bob,
@@ -234,7 +239,13 @@ fn draws_of_block_one(author: Sr25519Keyring, index: u32, parent: Hash) -> Draws
 		pallet_pog::Round::<Runtime>::put(&round);
 		let info = pallet_pog::Miners::<Runtime>::get(&bob).unwrap();
 		let params = Pog::challenge_params(&round, &bob, &info, 0).unwrap();
-		let commitment = pallet_pog::Commitment { params, root: [2; 32], committed_ms: 0, report: Default::default() };
+		let commitment = pallet_pog::Commitment {
+			params,
+			root: [2; 32],
+			committed_ms: 0,
+			report: Default::default(),
+			memory_root: None,
+		};
 		pallet_pog::Commitments::<Runtime>::insert(
 			1,
 			&bob,
@@ -301,8 +312,9 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 		assert_eq!(Pog::round().phase, pallet_pog::RoundPhase::Commit);
 		let parent = frame_system::BlockHash::<Runtime>::get(0);
 
-		let roots = vec![pallet_pog::RootCommit { gpu: 0, root: [5; 32], report: Default::default() }];
-		let commit = RuntimeCall::Pog(pallet_pog::Call::commit_roots { round: 1, roots: roots.try_into().unwrap() });
+		// The cpu-reference GPU's first duty: its memory root.
+		let roots = vec![pallet_pog::MemoryRoot { gpu: 0, root: [5; 32] }];
+		let commit = RuntimeCall::Pog(pallet_pog::Call::commit_memory { round: 1, roots: roots.try_into().unwrap() });
 		let remark = |nonce| {
 			signed(
 				Sr25519Keyring::Charlie,
@@ -365,7 +377,7 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 			.expect("the commit is valid")
 			.expect("the commit dispatches");
 		assert_eq!(free(&bob), bob_before, "a successful duty is free");
-		assert!(pallet_pog::Commitments::<Runtime>::get(1, &bob).unwrap()[0].is_some());
+		assert!(pallet_pog::MemoryCommitments::<Runtime>::get(1, &bob).unwrap()[0].is_some());
 		// Once done, the same duty is no longer due.
 		assert!(Executive::validate_transaction(
 			TransactionSource::External,

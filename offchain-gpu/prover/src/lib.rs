@@ -66,8 +66,8 @@ pub trait Committed: Send {
 /// Progress callback: fraction of the GEMM done, in `0.0..=1.0`.
 pub type Progress<'a> = &'a (dyn Fn(f64) + Sync);
 
-/// A device that answers challenges.
-pub trait Prover: Send + Sync {
+/// A device that answers challenges: the memory phase ([`memory::MemoryProver`]) and the GEMM.
+pub trait Prover: memory::MemoryProver + Send + Sync {
 	/// Human-readable name of the device (e.g. `GPU 0: NVIDIA H100 80GB HBM3`).
 	fn name(&self) -> String;
 

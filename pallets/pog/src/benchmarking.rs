@@ -124,13 +124,40 @@ fn zero_commitment() -> (Dims, Hash32, Vec<Hash32>) {
 	(dims, zero_c.root(), zero_c.proof())
 }
 
-/// Stores `miner`'s commitment of GPU `gpu` in round 1 with an all-zero C of the deepest tree.
+/// Walks of the memory commitments the benchmarks open: 2^40, a deeper tree than any profile's
+/// (an H200's 6.8 G walks make 33 levels).
+const ZERO_WALKS_LOG2: u32 = 40;
+
+/// The memory commitment over 2^40 all-zero walk results: its root and the path every walk
+/// shares.
+fn zero_walk_tree() -> (Hash32, Vec<Hash32>) {
+	let path = (0..ZERO_WALKS_LOG2).map(pog_primitives::memory::empty_node).collect();
+	(pog_primitives::memory::empty_node(ZERO_WALKS_LOG2), path)
+}
+
+/// Stores `miner`'s memory roots of its first `gpus` GPUs in round 1.
+fn commit_memory_zero<T: Config>(miner: &T::AccountId, gpus: u32) {
+	let info = Miners::<T>::get(miner).expect("registered");
+	let (root, _) = zero_walk_tree();
+	let mut slots = vec![None; info.gpu_count() as usize];
+	for slot in slots.iter_mut().take(gpus as usize) {
+		*slot = Some(MemoryCommitment { root, committed_ms: 0 });
+	}
+	MemoryCommitments::<T>::insert(1, miner, BoundedVec::<_, T::MaxGpusPerMiner>::truncate_from(slots));
+}
+
+/// Stores `miner`'s commitment of GPU `gpu` in round 1 with an all-zero C of the deepest tree,
+/// after an all-zero memory commitment of 2^40 walks.
 fn commit_zero<T: Config>(miner: &T::AccountId, gpu: GpuIndex) -> Commitment {
 	let info = Miners::<T>::get(miner).expect("registered");
 	let mut params = Pog::<T>::challenge_params(&Pog::<T>::round(), miner, &info, gpu).expect("claimed GPU");
 	let (dims, root, _) = zero_commitment();
 	params.dims = dims;
-	let c = Commitment { params, root, committed_ms: 0, report: AgentReport::default() };
+	if let Some(memory) = params.memory.as_mut() {
+		memory.walks = 1 << ZERO_WALKS_LOG2;
+	}
+	let memory_root = params.memory.map(|_| zero_walk_tree().0);
+	let c = Commitment { params, root, committed_ms: 0, report: AgentReport::default(), memory_root };
 	Commitments::<T>::mutate(1, miner, |slots| {
 		let slots = slots.get_or_insert_with(|| BoundedVec::truncate_from(vec![None; info.gpu_count() as usize]));
 		slots[gpu as usize] = Some(c.clone());
@@ -151,6 +178,26 @@ fn zero_openings<T: Config>(c: &Commitment) -> Vec<Opening> {
 			proof: path.clone().try_into().expect("depth ≤ 32"),
 		})
 		.collect()
+}
+
+/// The opened walks of a zero memory commitment that round 1's sample asks for.
+fn zero_walks<T: Config>(c: &Commitment) -> Vec<WalkOpening> {
+	let selection = Pog::<T>::round().selection.expect("sample drawn");
+	let (_, path) = zero_walk_tree();
+	Pog::<T>::walks_for(&selection, c)
+		.into_iter()
+		.map(|walk| WalkOpening { walk, result: [0; 32], proof: path.clone().try_into().expect("depth ≤ 64") })
+		.collect()
+}
+
+/// A passing verdict.
+fn pass() -> Verdict {
+	Verdict {
+		passed: true,
+		failed_leaf: None,
+		failed_walk: None,
+		reported: SelfReported { entries_checked: 64, worst_permille: 300, walks_checked: 64 },
+	}
 }
 
 #[benchmarks(where T::Currency: Mutate<T::AccountId>)]
@@ -187,9 +234,23 @@ mod benchmarks {
 	}
 
 	#[benchmark]
-	fn commit_roots(g: Linear<1, { T::MaxGpusPerMiner::get() }>) {
+	fn commit_memory(g: Linear<1, { T::MaxGpusPerMiner::get() }>) {
 		let miner = miner_with::<T>(0, g);
 		open_round::<T>();
+		let roots: Vec<MemoryRoot> = (0..g).map(|gpu| MemoryRoot { gpu, root: [7u8; 32] }).collect();
+		let roots: BoundedVec<_, _> = roots.try_into().expect("g ≤ MaxGpusPerMiner");
+		#[extrinsic_call]
+		_(RawOrigin::Signed(miner.clone()), 1, roots);
+		let slots = MemoryCommitments::<T>::get(1, &miner).expect("committed");
+		assert!(slots.iter().all(|s| s.is_some()));
+	}
+
+	#[benchmark]
+	fn commit_roots(g: Linear<1, { T::MaxGpusPerMiner::get() }>) {
+		// Worst case: every GPU has a memory phase, whose root is read.
+		let miner = miner_with::<T>(0, g);
+		open_round::<T>();
+		commit_memory_zero::<T>(&miner, g);
 		let report = AgentReport {
 			elapsed_ms: 1,
 			interval_ms: 1_000,
@@ -204,9 +265,10 @@ mod benchmarks {
 	}
 
 	#[benchmark]
-	fn reveal_openings(o: Linear<1, { T::MaxOpenings::get() }>) {
+	fn reveal_openings(o: Linear<1, { T::MaxOpenings::get() }>, w: Linear<1, { MaxWalkOpenings::get() }>) {
 		let mut config = Configuration::<T>::get();
 		config.openings = o;
+		config.memory.openings = w;
 		Configuration::<T>::put(config);
 		let _ = validator::<T>();
 		let miner = miner_with::<T>(1, 1);
@@ -214,9 +276,11 @@ mod benchmarks {
 		let c = commit_zero::<T>(&miner, 0);
 		select_all::<T>();
 		let openings: BoundedVec<_, _> = zero_openings::<T>(&c).try_into().expect("o ≤ MaxOpenings");
+		let walks: BoundedVec<_, _> = zero_walks::<T>(&c).try_into().expect("w ≤ MaxWalkOpenings");
 		#[extrinsic_call]
-		_(RawOrigin::Signed(miner.clone()), 1, 0, openings);
+		_(RawOrigin::Signed(miner.clone()), 1, 0, openings, walks);
 		assert!(Verifications::<T>::contains_key((1, &miner, 0)));
+		assert_eq!(WalkResults::<T>::get((1, &miner, 0)).expect("walks stored").len() as u32, w);
 	}
 
 	#[benchmark]
@@ -231,14 +295,17 @@ mod benchmarks {
 		open_round::<T>();
 		let c = commit_zero::<T>(&miner, 0);
 		select_all::<T>();
-		Pog::<T>::do_reveal(miner.clone(), 1, 0, zero_openings::<T>(&c).try_into().expect("bounded"))
-			.expect("valid openings");
+		let (openings, walks) = (zero_openings::<T>(&c), zero_walks::<T>(&c));
+		Pog::<T>::do_reveal(
+			miner.clone(),
+			1,
+			0,
+			openings.try_into().expect("bounded"),
+			walks.try_into().expect("bounded"),
+		)
+		.expect("valid openings");
 		let committee = Verifications::<T>::get((1, &miner, 0)).expect("revealed").committee;
-		let verdict = Verdict {
-			passed: true,
-			failed_leaf: None,
-			reported: SelfReported { entries_checked: 64, worst_permille: 300 },
-		};
+		let verdict = pass();
 		let quorum = Pog::<T>::quorum_of(committee.len() as u32) as usize;
 		for member in committee.iter().take(quorum - 1) {
 			Pog::<T>::do_verdict(member.clone(), 1, miner.clone(), 0, verdict).expect("member votes");
@@ -293,11 +360,7 @@ mod benchmarks {
 			}
 		}
 		select_all::<T>();
-		let verdict = Verdict {
-			passed: true,
-			failed_leaf: None,
-			reported: SelfReported { entries_checked: 64, worst_permille: 300 },
-		};
+		let verdict = pass();
 		for miner in &miners {
 			for gpu in 0..g {
 				Verifications::<T>::insert(
@@ -405,8 +468,8 @@ mod benchmarks {
 		assert_eq!(WeightShares::<T>::get().len() as u32, m);
 	}
 
-	/// What an off-chain worker will spend checking one GPU's memory phase at mainnet settings
-	/// (`docs/protocol.md` §16; rounds do not run the phase yet): the 16 MiB cache from the seed
+	/// What an off-chain worker spends checking one GPU's memory phase at mainnet settings
+	/// (`docs/protocol.md` §16): the 16 MiB cache from the seed
 	/// and 64 opened walks of 1,024 parents recomputed from it, paths included. Not a call: run
 	/// alone (`--extrinsic check_memory_walks`) to time the node's WASM, it writes no weight.
 	#[benchmark]

@@ -16,8 +16,10 @@ impl<T: Config> Pallet<T> {
 
 	/// Refuses a configuration with zero periods, windows or counts, a start window longer than
 	/// the period, more verifications per validator than its off-chain worker can send in the
-	/// verdict window (`MAX_VERIFICATIONS_PER_RUN` a block), or declared hardware scaling a score
-	/// by more than half.
+	/// verdict window (`MAX_VERIFICATIONS_PER_RUN` a block), declared hardware scaling a score
+	/// by more than half, or memory rules no phase can be made from (a cache that is not a power
+	/// of two of at least two items, no parents or reads, no walk time, no or more than
+	/// `MaxWalkOpenings` opened walks, a tolerance of 100% or more).
 	pub(crate) fn validate_config(c: &ProtocolConfig) -> DispatchResult {
 		let ok = c.period > 0
 			&& c.start_jitter < c.period
@@ -40,7 +42,15 @@ impl<T: Config> Pallet<T> {
 			&& c.caps.gpus > 0
 			&& c.caps.gpu_points > 0
 			&& c.caps.ram_gib > 0
-			&& c.caps.disk_gib > 0;
+			&& c.caps.disk_gib > 0
+			&& c.memory.cache_items >= 2
+			&& c.memory.cache_items.is_power_of_two()
+			&& c.memory.parents > 0
+			&& c.memory.reads > 0
+			&& c.memory.walk_ms > 0
+			&& c.memory.openings > 0
+			&& c.memory.openings <= <MaxWalkOpenings as Get<u32>>::get()
+			&& c.memory.tolerance_percent < 100;
 		ensure!(ok, Error::<T>::InvalidConfig);
 		Ok(())
 	}

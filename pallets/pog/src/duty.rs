@@ -1,6 +1,7 @@
 //! PoG's own transactions before ordinary traffic: [`CheckDuty`].
 //!
-//! A miner's `commit_roots` and `reveal_openings` and a validator's `submit_verdict` are
+//! A miner's `commit_memory`, `commit_roots` and `reveal_openings` and a validator's
+//! `submit_verdict` are
 //! *duties*: each has a deadline, and a miner whose commit is kept out of every block of its
 //! window fails the round. So they are `Operational` dispatches (the 25% of every block that
 //! ordinary transactions cannot fill), and this transaction extension gives them the highest
@@ -66,6 +67,8 @@ impl<T: Config> Pallet<T> {
 				(b"pog", kind, round, miner, gpu, extra).encode()
 			};
 		Some(match call {
+			Call::commit_memory { round, roots } => Self::memory_due(who, *round, roots)
+				.map(|_| Duty { tags: roots.iter().map(|r| tag(b"memory", *round, who, r.gpu, None)).collect() }),
 			Call::commit_roots { round, roots } => Self::commit_due(who, *round, roots)
 				.map(|_| Duty { tags: roots.iter().map(|r| tag(b"commit", *round, who, r.gpu, None)).collect() }),
 			Call::reveal_openings { round, gpu, .. } => Self::reveal_due(who, *round, *gpu)
@@ -99,9 +102,12 @@ where
 	fn weight(&self, call: &<T as frame_system::Config>::RuntimeCall) -> Weight {
 		// The round, the miner or validator set, and one commitment or verification record.
 		match call.is_sub_type() {
-			Some(Call::commit_roots { .. } | Call::reveal_openings { .. } | Call::submit_verdict { .. }) => {
-				T::DbWeight::get().reads(3)
-			},
+			Some(
+				Call::commit_memory { .. }
+				| Call::commit_roots { .. }
+				| Call::reveal_openings { .. }
+				| Call::submit_verdict { .. },
+			) => T::DbWeight::get().reads(3),
 			_ => Weight::zero(),
 		}
 	}

@@ -12,13 +12,18 @@
 //!   generated from the seed (see `pog-primitives` and `docs/protocol.md`), sized to take the
 //!   configured target time at the claimed profile's throughput. One GPU cannot answer two
 //!   challenges whose windows overlap: time, not accounts, is what it cannot share.
+//! - A GPU whose profile has measured memory rates first proves its memory: it fills 0.9 of the
+//!   claimed memory with a dataset made from a small cache, runs data-dependent walks through it,
+//!   and **commits** their Merkle root before its own deadline (`commit_memory`); its GEMM is
+//!   seeded from that root, so the two phases run one after the other (`docs/protocol.md` §16).
 //! - Each miner **commits** the Merkle roots of all its GPUs in one extrinsic. When the commit
 //!   window has closed, randomness no committer could know **selects** the committed GPUs that
 //!   are verified (all of them while the validators' capacity allows). Selected GPUs **reveal**
-//!   the sampled leaves with Merkle proofs (checked here).
+//!   the sampled leaves and walks with Merkle proofs (checked here).
 //! - Each revealed challenge goes to a **committee** of validators chosen by hash ranking
 //!   ([`verification`]); their off-chain workers ([`offchain`]) recompute sampled entries exactly
-//!   and submit signed verdicts; ⌊2c/3⌋+1 matching verdicts finalise it.
+//!   and opened walks (from the cache alone) and submit signed verdicts; ⌊2c/3⌋+1 matching
+//!   verdicts finalise it.
 //! - Commits, reveals and verdicts are **duties** ([`duty`]): `Operational` dispatches with the
 //!   highest pool priority, refused before they reach a block when nothing is due.
 //! - When the verdict window is over every miner is **settled** ([`miners`], [`scoring`]), a
@@ -125,6 +130,14 @@ pub mod pallet {
 	pub type CommitmentsOf<T> = BoundedVec<Option<Commitment>, <T as Config>::MaxGpusPerMiner>;
 	/// Openings as passed to `reveal_openings`.
 	pub type OpeningsOf<T> = BoundedVec<Opening, <T as Config>::MaxOpenings>;
+	/// Memory roots as passed to `commit_memory`.
+	pub type MemoryRootsOf<T> = BoundedVec<MemoryRoot, <T as Config>::MaxGpusPerMiner>;
+	/// One miner's memory roots in a round, in GPU order (`None`: not committed).
+	pub type MemoryCommitmentsOf<T> = BoundedVec<Option<MemoryCommitment>, <T as Config>::MaxGpusPerMiner>;
+	/// Opened walks as passed to `reveal_openings`.
+	pub type WalkOpeningsOf = BoundedVec<WalkOpening, MaxWalkOpenings>;
+	/// Opened walks' results as stored for the committee (their paths are checked at reveal).
+	pub type WalkResultsOf = BoundedVec<(u64, Hash32), MaxWalkOpenings>;
 	/// Outcomes of one miner's GPUs in a round, in GPU order.
 	pub type OutcomesOf<T> = BoundedVec<(GpuUuid, RoundOutcome), <T as Config>::MaxGpusPerMiner>;
 
@@ -239,6 +252,11 @@ pub mod pallet {
 	pub type Commitments<T: Config> =
 		StorageDoubleMap<_, Twox64Concat, RoundIndex, Blake2_128Concat, T::AccountId, CommitmentsOf<T>>;
 
+	/// Committed memory roots per round and miner, one slot per GPU index.
+	#[pallet::storage]
+	pub type MemoryCommitments<T: Config> =
+		StorageDoubleMap<_, Twox64Concat, RoundIndex, Blake2_128Concat, T::AccountId, MemoryCommitmentsOf<T>>;
+
 	/// Revealed challenges: sample seed, committee, verdicts and status.
 	#[pallet::storage]
 	pub type Verifications<T: Config> = StorageNMap<
@@ -253,6 +271,14 @@ pub mod pallet {
 		_,
 		(NMapKey<Twox64Concat, RoundIndex>, NMapKey<Blake2_128Concat, T::AccountId>, NMapKey<Twox64Concat, GpuIndex>),
 		OpeningsOf<T>,
+	>;
+
+	/// Opened walks' results, kept until the miner is settled.
+	#[pallet::storage]
+	pub type WalkResults<T: Config> = StorageNMap<
+		_,
+		(NMapKey<Twox64Concat, RoundIndex>, NMapKey<Blake2_128Concat, T::AccountId>, NMapKey<Twox64Concat, GpuIndex>),
+		WalkResultsOf,
 	>;
 
 	/// Each miner's GPUs in claim order: credit, or why none.
@@ -408,6 +434,16 @@ pub mod pallet {
 			/// Its randomness (each GPU's seed is derived from it).
 			seed: Hash32,
 		},
+		/// A miner committed memory roots; each GPU's GEMM is seeded from its root and due its
+		/// allowed time after this block.
+		MemoryCommitted {
+			/// The round.
+			round: RoundIndex,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPUs whose memory roots landed.
+			gpus: BoundedVec<GpuIndex, T::MaxGpusPerMiner>,
+		},
 		/// A miner committed roots.
 		RootsCommitted {
 			/// The round.
@@ -511,7 +547,7 @@ pub mod pallet {
 		/// The profile table is full.
 		TooManyProfiles,
 		/// A profile needs a name, memory, a throughput in at least one challenged precision (not
-		/// tf32 alone), and a tolerance below 100%.
+		/// tf32 alone), a tolerance below 100%, and both memory rates or neither.
 		InvalidProfile,
 		/// GPUs of this profile are claimed; it cannot be removed.
 		ProfileInUse,
@@ -595,6 +631,18 @@ pub mod pallet {
 		/// A CPU is claimed as one unit of one per-core profile (`cpu-core`), and needs
 		/// `cpu_cores` declared: its challenge is sized at those cores.
 		InvalidCpuClaim,
+		/// The GPU's profile has no measured memory rates, so its rounds have no memory phase:
+		/// commit its GEMM root alone.
+		NoMemoryPhase,
+		/// The GPU's memory root must land first: its GEMM is seeded from it.
+		MemoryNotCommitted,
+		/// The number of opened walks differs from the sampled walks (none without a memory
+		/// phase).
+		WrongWalkCount,
+		/// An opened walk is another walk than the one sampled at its position.
+		WrongWalkIndex,
+		/// A walk's Merkle proof does not lead from its result to the committed memory root.
+		InvalidWalkProof,
 	}
 
 	#[pallet::hooks]
@@ -664,18 +712,23 @@ pub mod pallet {
 			Ok(Pays::No.into())
 		}
 
-		/// Miner: reveal a selected GPU's sampled leaves with their Merkle proofs, in sample order,
-		/// within the reveal window. A duty ([`duty::CheckDuty`]), free when it succeeds.
+		/// Miner: reveal a selected GPU's sampled leaves and (with a memory phase) its sampled
+		/// walks with their Merkle proofs, in sample order, within the reveal window. A duty
+		/// ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(4)]
-		#[pallet::weight((T::WeightInfo::reveal_openings(openings.len() as u32), DispatchClass::Operational))]
+		#[pallet::weight((
+			T::WeightInfo::reveal_openings(openings.len() as u32, walks.len() as u32),
+			DispatchClass::Operational
+		))]
 		pub fn reveal_openings(
 			origin: OriginFor<T>,
 			round: RoundIndex,
 			gpu: GpuIndex,
 			openings: OpeningsOf<T>,
+			walks: WalkOpeningsOf,
 		) -> DispatchResultWithPostInfo {
 			let who = ensure_signed(origin)?;
-			Self::do_reveal(who, round, gpu, openings)?;
+			Self::do_reveal(who, round, gpu, openings, walks)?;
 			Ok(Pays::No.into())
 		}
 
@@ -692,6 +745,22 @@ pub mod pallet {
 		) -> DispatchResultWithPostInfo {
 			let who = ensure_signed(origin)?;
 			Self::do_verdict(who, round, miner, gpu, verdict)?;
+			Ok(Pays::No.into())
+		}
+
+		/// Miner: commit the memory roots of its GPUs in `round` (those whose profile has a memory
+		/// phase), each before its own deadline; each GPU's GEMM is then seeded from its root and
+		/// due its allowed time after the block this lands in. A duty ([`duty::CheckDuty`]), free
+		/// when it succeeds.
+		#[pallet::call_index(14)]
+		#[pallet::weight((T::WeightInfo::commit_memory(roots.len() as u32), DispatchClass::Operational))]
+		pub fn commit_memory(
+			origin: OriginFor<T>,
+			round: RoundIndex,
+			roots: MemoryRootsOf<T>,
+		) -> DispatchResultWithPostInfo {
+			let who = ensure_signed(origin)?;
+			Self::do_commit_memory(who, round, roots)?;
 			Ok(Pays::No.into())
 		}
 

@@ -126,6 +126,23 @@ pub const CPU_PROFILE: u32 = 9;
 pub const CPU_CORE_PROFILE: u32 = 10;
 /// Index of the H100 profile in the default table.
 pub const H100_PROFILE: u32 = 1;
+/// Id of the CPU profile with a memory phase in the mock genesis (`cpu-memory`).
+pub const CPU_MEMORY_PROFILE: u32 = 11;
+
+/// The mock's profiles: the default table with the CPU profiles' memory rates cleared, so that
+/// the tests of the GEMM, the deadlines and the scores answer a GEMM alone (as a profile without
+/// measured memory rates does), and `cpu-memory` (id [`CPU_MEMORY_PROFILE`]): the dev chains'
+/// `cpu-reference` as it is, memory phase included, for the memory tests.
+pub fn mock_profiles() -> Vec<profiles::GenesisProfile> {
+	let mut table = profiles::default_profiles();
+	let with_memory = table[CPU_PROFILE as usize].clone();
+	for p in table.iter_mut().filter(|p| p.name.starts_with("cpu-")) {
+		p.mem_read_mps = 0;
+		p.mem_parent_mps = 0;
+	}
+	table.push(profiles::GenesisProfile { name: "cpu-memory".into(), ..with_memory });
+	table
+}
 
 /// A dev account by name ("alice" → //Alice).
 pub fn account(name: &str) -> AccountId {
@@ -149,6 +166,8 @@ pub fn test_config() -> PogProtocolConfig {
 		verdict_window: 10,
 		settle_per_block: 4,
 		chunk_k: 512,
+		// 200 ms of walks: 25,600 walks at the CPU profile's 8 M reads a second
+		memory: crate::MemoryRules { walk_ms: 200, ..crate::MemoryRules::dev() },
 		..PogProtocolConfig::dev()
 	}
 }
@@ -186,7 +205,7 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 	.assimilate_storage(&mut storage)
 	.unwrap();
 	pallet_pog::GenesisConfig::<Test> {
-		profiles: profiles::default_profiles(),
+		profiles: mock_profiles(),
 		validators: validators(),
 		config: Some(test_config()),
 	}

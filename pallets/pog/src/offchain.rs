@@ -3,7 +3,9 @@
 //! On every imported best block, a node holding a `pog!` key whose account is a PoG validator
 //! verifies the current round's revealed challenges whose committee it is on and that it has not
 //! voted on: it recomputes `entries_per_opening` entries of every opened leaf, chosen from the
-//! node's local randomness, exactly (see `pog_primitives::verify`), and submits a signed verdict.
+//! node's local randomness, exactly (see `pog_primitives::verify`), and every opened walk from
+//! the memory phase's cache alone (`pog_primitives::memory`: a 16 MiB cache at mainnet settings),
+//! and submits a signed verdict.
 //! Committees split the work, so V validators verify about V / committee times what one does.
 //!
 //! Runs are serialised by a storage lock. What was sent is remembered in one local-storage entry
@@ -16,7 +18,10 @@ use frame_system::{
 	offchain::{Account, SendSignedTransaction, Signer},
 	pallet_prelude::BlockNumberFor,
 };
-use pog_primitives::verify::{check_openings, CheckReport};
+use pog_primitives::{
+	memory,
+	verify::{check_openings, CheckReport},
+};
 use sp_runtime::offchain::{
 	storage::StorageValueRef,
 	storage_lock::{BlockAndTime, StorageLock},
@@ -120,28 +125,40 @@ pub fn sent_marks() -> usize {
 }
 
 /// The verification of `miner`'s revealed GPU `gpu` in `round` by this node: entries chosen from
-/// `entropy`.
+/// `entropy`, and every opened walk. Returns the verdict, what the GEMM check found and the first
+/// wrong walk.
 pub fn verify_challenge<T: Config>(
 	round: RoundIndex,
 	miner: &T::AccountId,
 	gpu: GpuIndex,
 	entropy: &Hash32,
-) -> Option<(Verdict, CheckReport)> {
+) -> Option<(Verdict, CheckReport, Option<u64>)> {
 	let commitment = Commitments::<T>::get(round, miner)?.get(gpu as usize).cloned().flatten()?;
 	let openings = Openings::<T>::get((round, miner, gpu))?;
-	let spec = commitment.params.spec();
+	let spec = commitment.spec();
 	let per_leaf = Configuration::<T>::get().entries_per_opening;
 	let report = check_openings(&spec, openings.iter().map(|o| (o.leaf, &o.values[..])), per_leaf, entropy);
+	let walks = WalkResults::<T>::get((round, miner, gpu)).unwrap_or_default();
+	let wrong_walk = match commitment.params.memory_challenge() {
+		Some(challenge) if !walks.is_empty() => {
+			let cache = memory::cache(&challenge.spec);
+			memory::first_wrong_walk(&challenge, &cache, walks.iter().map(|(w, r)| (*w, r)))
+		},
+		_ => None,
+	};
 	let ratio_ppm = (report.worst_ratio_sq * 1e6).min(u64::MAX as f64) as u64;
+	let failed_leaf = report.failure.map(|f| f.leaf);
 	let verdict = Verdict {
-		passed: report.passed(),
-		failed_leaf: report.failure.map(|f| f.leaf),
+		passed: report.passed() && wrong_walk.is_none(),
+		failed_leaf,
+		failed_walk: if failed_leaf.is_none() { wrong_walk } else { None },
 		reported: SelfReported {
 			entries_checked: report.checked,
 			worst_permille: ratio_ppm.isqrt().min(u64::from(u32::MAX)) as u32,
+			walks_checked: walks.len() as u32,
 		},
 	};
-	Some((verdict, report))
+	Some((verdict, report, wrong_walk))
 }
 
 /// The current round's revealed challenges whose committee holds `me` and that `me` has not
@@ -168,7 +185,7 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {
 			continue;
 		}
 		let started = sp_io::offchain::timestamp();
-		let Some((verdict, report)) = verify_challenge::<T>(round, &miner, gpu, &entropy) else { continue };
+		let Some((verdict, report, wrong_walk)) = verify_challenge::<T>(round, &miner, gpu, &entropy) else { continue };
 		done += 1;
 		let ms = sp_io::offchain::timestamp().diff(&started).millis();
 		if let Some(f) = report.failure {
@@ -177,11 +194,16 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {
 				"round {round} miner {miner:?} GPU {gpu} FAILS: leaf {} offset {} claimed {} exact {} ({:?}); verified in {ms} ms",
 				f.leaf, f.offset, f.claimed, f.exact, f.fault
 			);
+		} else if let Some(walk) = wrong_walk {
+			log::warn!(
+				target: crate::LOG_TARGET,
+				"round {round} miner {miner:?} GPU {gpu} FAILS: walk {walk} differs from the walk recomputed from the cache; verified in {ms} ms"
+			);
 		} else {
 			log::info!(
 				target: crate::LOG_TARGET,
-				"round {round} miner {miner:?} GPU {gpu} passes: {} entries, worst {}‰ of the threshold; verified in {ms} ms",
-				verdict.reported.entries_checked, verdict.reported.worst_permille
+				"round {round} miner {miner:?} GPU {gpu} passes: {} entries, worst {}‰ of the threshold, {} walks; verified in {ms} ms",
+				verdict.reported.entries_checked, verdict.reported.worst_permille, verdict.reported.walks_checked
 			);
 		}
 		send::<T>(me, Call::submit_verdict { round, miner, gpu, verdict });

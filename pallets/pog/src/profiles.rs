@@ -23,6 +23,12 @@ pub struct GenesisProfile {
 	/// Whether the figures are per CPU core (a miner's CPU, claimed as one unit).
 	#[serde(default)]
 	pub per_core: bool,
+	/// Measured memory-phase read rate, million reads a second (0: no memory phase).
+	#[serde(default)]
+	pub mem_read_mps: u32,
+	/// Measured memory-phase fill rate, million parent reads a second (0: no memory phase).
+	#[serde(default)]
+	pub mem_parent_mps: u32,
 }
 
 impl GenesisProfile {
@@ -35,6 +41,8 @@ impl GenesisProfile {
 			int8_gops: self.int8_gops,
 			tolerance_percent: self.tolerance_percent,
 			per_core: self.per_core,
+			mem_read_mps: self.mem_read_mps,
+			mem_parent_mps: self.mem_parent_mps,
 		})
 	}
 }
@@ -53,6 +61,8 @@ impl From<&pog_primitives::profiles::ProfileFigures> for GenesisProfile {
 			int8_gops: f.int8_gops,
 			tolerance_percent: f.tolerance_percent,
 			per_core: f.per_core,
+			mem_read_mps: f.mem_read_mps,
+			mem_parent_mps: f.mem_parent_mps,
 		}
 	}
 }
@@ -79,7 +89,8 @@ mod calls {
 				p.vram_mib > 0
 					&& Precision::CHALLENGED.iter().any(|q| p.challenged_in(*q))
 					&& p.tolerance_percent < 100
-					&& !p.name.is_empty(),
+					&& !p.name.is_empty()
+					&& (p.mem_read_mps == 0) == (p.mem_parent_mps == 0),
 				Error::<T>::InvalidProfile
 			);
 			ensure!(

@@ -6,7 +6,11 @@
 //!    blocks of the period): the block's entry of the entropy chain decides, so the start is known
 //!    at most one block ahead. Starting costs O(1): nothing is written per miner.
 //! 2. **Commit**: each GPU's challenge is derived on demand from the round seed, the miner and the
-//!    GPU; its root must land before round start + its own profile's allowed time.
+//!    GPU. A GPU whose profile has measured memory rates first runs the memory phase, whose root
+//!    must land before round start + the phase's allowed time (`commit_memory`); its GEMM is
+//!    seeded from that root, and its root must land before the memory root's block + the GEMM's
+//!    allowed time. Without a memory phase the GEMM root must land before round start + the
+//!    GEMM's allowed time.
 //! 3. **Reveal**: the first block whose clock (`TimeProvider`: on PoG chain the start of the
 //!    block's BABE slot) is at or after the commit window's close draws the sample (randomness no
 //!    committer could know): each committed GPU is selected with probability
@@ -35,6 +39,8 @@ pub const KEPT_ROUNDS: RoundIndex = 4;
 
 /// What a commit is checked against: the round, the miner and its commitment slots.
 pub(crate) type CommitContext<T> = (RoundOf<T>, MinerOf<T>, CommitmentsOf<T>);
+/// What a memory commit is checked against: the round, the miner and its memory slots.
+pub(crate) type MemoryContext<T> = (RoundOf<T>, MinerOf<T>, MemoryCommitmentsOf<T>);
 
 impl<T: Config> Pallet<T> {
 	/// Current block number.
@@ -179,7 +185,20 @@ impl<T: Config> Pallet<T> {
 		(dims, expected, allowed)
 	}
 
-	/// The longest allowed time of any profile in any precision: the commit window.
+	/// `profile`'s memory phase under `config` (its size does not depend on the seed) and its
+	/// allowed time (ms); `None` without one.
+	fn memory_allowed_ms(
+		profile: &GpuProfile,
+		config: &ProtocolConfig,
+	) -> Option<(pog_primitives::memory::MemoryChallenge, u64)> {
+		let rules = &config.memory;
+		let challenge = profile.memory_challenge(&[0; 32], rules)?;
+		let allowed = sizing::allowed_ms(challenge.expected_ms, rules.tolerance_percent, u64::from(config.slack_ms));
+		Some((challenge, allowed))
+	}
+
+	/// The longest allowed time of any profile in any precision, its memory phase included: the
+	/// commit window.
 	fn longest_allowed_ms() -> u64 {
 		let config = Configuration::<T>::get();
 		Profiles::<T>::iter_values()
@@ -194,7 +213,10 @@ impl<T: Config> Pallet<T> {
 						Precision::CHALLENGED
 							.into_iter()
 							.filter(|q| p.challenged_in(*q))
-							.map(|q| Self::allowed_ms_of(&p, q, &config).2)
+							.map(|q| {
+								let memory = Self::memory_allowed_ms(&p, &config).map_or(0, |m| m.1);
+								memory.saturating_add(Self::allowed_ms_of(&p, q, &config).2)
+							})
 							.collect::<Vec<_>>()
 					})
 					.collect::<Vec<_>>()
@@ -213,7 +235,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The challenge of `miner`'s GPU `gpu` in `round`: seed from the round's randomness, the
-	/// miner and the GPU; its own deadline.
+	/// miner and the GPU; its memory phase, if its profile has one; its own deadlines (the GEMM's
+	/// from the memory root's block once that has landed, see [`ChallengeParams::deadline_ms`]).
 	pub fn challenge_params(
 		round: &RoundOf<T>,
 		miner: &T::AccountId,
@@ -227,6 +250,19 @@ impl<T: Config> Pallet<T> {
 		let seed = sp_io::hashing::blake2_256(&(b"pog/gpu", round.seed, miner, gpu, uuid).encode());
 		let precision = Self::precision_for(&profile, &seed).ok_or(Error::<T>::NoPrecision)?;
 		let (dims, expected_ms, allowed) = Self::allowed_ms_of(&profile, precision, &config);
+		let memory = Self::memory_allowed_ms(&profile, &config).map(|(c, allowed)| MemoryParams {
+			cache_items: c.spec.cache_items,
+			dataset_items: c.spec.dataset_items,
+			parents: c.spec.parents,
+			reads: c.spec.reads,
+			walks: c.walks,
+			expected_ms: c.expected_ms,
+			deadline_ms: round.start_ms.saturating_add(allowed),
+		});
+		let gemm_from = match &memory {
+			None => round.start_ms,
+			Some(m) => Self::memory_commitment(round.index, miner, gpu).map_or(m.deadline_ms, |c| c.committed_ms),
+		};
 		Ok(ChallengeParams {
 			gpu,
 			uuid,
@@ -236,8 +272,81 @@ impl<T: Config> Pallet<T> {
 			dims,
 			chunk_k: config.chunk_k,
 			expected_ms,
-			deadline_ms: round.start_ms.saturating_add(allowed),
+			deadline_ms: gemm_from.saturating_add(allowed),
+			memory,
 		})
+	}
+
+	/// `miner`'s committed memory root of GPU `gpu` in round `index`.
+	pub fn memory_commitment(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex) -> Option<MemoryCommitment> {
+		MemoryCommitments::<T>::get(index, miner).and_then(|slots| slots.get(gpu as usize).copied().flatten())
+	}
+
+	/// The round, if `index` is the current one and in its commit phase (else the error a commit
+	/// in it fails with).
+	fn commit_phase(index: RoundIndex) -> Result<RoundOf<T>, DispatchError> {
+		let round = Self::round();
+		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
+		match round.phase {
+			RoundPhase::Commit => Ok(round),
+			RoundPhase::Idle => Err(Error::<T>::WrongPhase.into()),
+			// The commit window has closed: every GPU's deadline has passed.
+			RoundPhase::Reveal | RoundPhase::Settle => Err(Error::<T>::DeadlinePassed.into()),
+		}
+	}
+
+	/// What any commit by `who` in round `index` of the GPUs `gpus` needs before its roots are
+	/// checked one by one: the round's commit phase, at least one root, a miner taking part, and a
+	/// GPU among `gpus` whose slot in `stored` (its commitments of this kind so far) is open.
+	/// Returns the round, the miner and its slots (all open if none were stored).
+	fn commit_slots<S: Clone>(
+		who: &T::AccountId,
+		index: RoundIndex,
+		mut gpus: impl ExactSizeIterator<Item = GpuIndex>,
+		stored: impl FnOnce() -> Option<BoundedVec<Option<S>, T::MaxGpusPerMiner>>,
+	) -> Result<(RoundOf<T>, MinerOf<T>, BoundedVec<Option<S>, T::MaxGpusPerMiner>), DispatchError> {
+		let round = Self::commit_phase(index)?;
+		ensure!(gpus.len() > 0, Error::<T>::NoRoots);
+		let info = Miners::<T>::get(who).ok_or(Error::<T>::NotRegistered)?;
+		ensure!(info.takes_part_in(index), Error::<T>::NotTakingPart);
+		let slots = stored().unwrap_or_else(|| BoundedVec::truncate_from(alloc::vec![None; info.gpu_count() as usize]));
+		// An unknown GPU passes here and is refused by name (`UnknownGpu`) when committed.
+		ensure!(gpus.any(|g| slots.get(g as usize).is_none_or(|s| s.is_none())), Error::<T>::AlreadyCommitted);
+		Ok((round, info, slots))
+	}
+
+	/// What a memory commit of `roots` by `who` in round `index` needs before its roots are
+	/// checked one by one (as [`Self::commit_due`] for GEMM roots).
+	pub(crate) fn memory_due(
+		who: &T::AccountId,
+		index: RoundIndex,
+		roots: &[MemoryRoot],
+	) -> Result<MemoryContext<T>, DispatchError> {
+		Self::commit_slots(who, index, roots.iter().map(|r| r.gpu), || MemoryCommitments::<T>::get(index, who))
+	}
+
+	pub(crate) fn do_commit_memory(who: T::AccountId, index: RoundIndex, roots: MemoryRootsOf<T>) -> DispatchResult {
+		let (round, info, mut slots) = Self::memory_due(&who, index, &roots)?;
+		let now_ms = Self::now_ms();
+		let mut landed = Vec::with_capacity(roots.len());
+		for MemoryRoot { gpu, root } in roots {
+			ensure!(gpu < info.gpu_count(), Error::<T>::UnknownGpu);
+			ensure!(!landed.contains(&gpu), Error::<T>::DuplicateGpu);
+			let slot = slots.get_mut(gpu as usize).ok_or(Error::<T>::UnknownGpu)?;
+			ensure!(slot.is_none(), Error::<T>::AlreadyCommitted);
+			let params = Self::challenge_params(&round, &who, &info, gpu)?;
+			let memory = params.memory.ok_or(Error::<T>::NoMemoryPhase)?;
+			ensure!(now_ms <= memory.deadline_ms, Error::<T>::DeadlinePassed);
+			*slot = Some(MemoryCommitment { root, committed_ms: now_ms });
+			landed.push(gpu);
+		}
+		MemoryCommitments::<T>::insert(index, &who, slots);
+		Self::deposit_event(Event::MemoryCommitted {
+			round: index,
+			miner: who,
+			gpus: BoundedVec::truncate_from(landed),
+		});
+		Ok(())
 	}
 
 	/// What a commit of `roots` by `who` in round `index` needs before its roots are checked one by
@@ -248,24 +357,7 @@ impl<T: Config> Pallet<T> {
 		index: RoundIndex,
 		roots: &[RootCommit],
 	) -> Result<CommitContext<T>, DispatchError> {
-		let round = Self::round();
-		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
-		match round.phase {
-			RoundPhase::Commit => {},
-			RoundPhase::Idle => return Err(Error::<T>::WrongPhase.into()),
-			// The commit window has closed: every GPU's deadline has passed.
-			RoundPhase::Reveal | RoundPhase::Settle => return Err(Error::<T>::DeadlinePassed.into()),
-		}
-		ensure!(!roots.is_empty(), Error::<T>::NoRoots);
-		let info = Miners::<T>::get(who).ok_or(Error::<T>::NotRegistered)?;
-		ensure!(info.takes_part_in(index), Error::<T>::NotTakingPart);
-		let gpus = info.gpu_count();
-		let slots = Commitments::<T>::get(index, who)
-			.unwrap_or_else(|| BoundedVec::truncate_from(alloc::vec![None; gpus as usize]));
-		// An unknown GPU passes here and is refused by name (`UnknownGpu`) in `do_commit`.
-		let open = roots.iter().any(|r| slots.get(r.gpu as usize).is_none_or(|s| s.is_none()));
-		ensure!(open, Error::<T>::AlreadyCommitted);
-		Ok((round, info, slots))
+		Self::commit_slots(who, index, roots.iter().map(|r| r.gpu), || Commitments::<T>::get(index, who))
 	}
 
 	pub(crate) fn do_commit(who: T::AccountId, index: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
@@ -280,9 +372,13 @@ impl<T: Config> Pallet<T> {
 			let slot = slots.get_mut(gpu as usize).ok_or(Error::<T>::UnknownGpu)?;
 			ensure!(slot.is_none(), Error::<T>::AlreadyCommitted);
 			let params = Self::challenge_params(&round, &who, &info, gpu)?;
+			let memory_root = match params.memory {
+				None => None,
+				Some(_) => Some(Self::memory_commitment(index, &who, gpu).ok_or(Error::<T>::MemoryNotCommitted)?.root),
+			};
 			ensure!(now_ms <= params.deadline_ms, Error::<T>::DeadlinePassed);
 			report.elapsed_ms = report.elapsed_ms.min(seen_ms);
-			*slot = Some(Commitment { params, root, committed_ms: now_ms, report });
+			*slot = Some(Commitment { params, root, committed_ms: now_ms, report, memory_root });
 			landed.push(gpu);
 		}
 		round.committed = round.committed.saturating_add(landed.len() as u32);
@@ -356,6 +452,17 @@ impl<T: Config> Pallet<T> {
 		sampling::opened_leaves(&seed, commitment.params.dims.num_leaves(), count)
 	}
 
+	/// The walks a selected challenge opens (none without a memory phase). Drawn from the same
+	/// sample seed as the leaves, which no committer could know before its roots landed.
+	pub fn walks_for(selection: &Selection<BlockNumberFor<T>>, commitment: &Commitment) -> Vec<u64> {
+		let Some(memory) = commitment.params.memory.filter(|_| commitment.memory_root.is_some()) else {
+			return Vec::new();
+		};
+		let count = Configuration::<T>::get().memory.openings.min(<MaxWalkOpenings as Get<u32>>::get());
+		let seed = Self::sample_seed_for(selection, commitment);
+		sampling::opened_walks(&seed, memory.walks, count)
+	}
+
 	/// Settles up to `settle_per_block` miners at block `n`; finishes the round after the last.
 	fn settle_some(round: &mut RoundOf<T>, n: BlockNumberFor<T>) -> u32 {
 		let budget = Configuration::<T>::get().settle_per_block.max(1) as usize;
@@ -397,16 +504,22 @@ impl<T: Config> Pallet<T> {
 		let Some(old) = PruneRound::<T>::get() else { return Weight::zero() };
 		let per_item = T::DbWeight::get().reads_writes(1, 1);
 		let limit = (remaining.ref_time() / per_item.ref_time().max(1)).min(1024) as u32;
-		if limit < 2 {
+		if limit < 5 {
 			return Weight::zero();
 		}
-		let c = Commitments::<T>::clear_prefix(old, limit / 2, None);
-		let v = Verifications::<T>::clear_prefix((old,), limit / 2, None);
-		let o = Openings::<T>::clear_prefix((old,), limit / 2, None);
-		if c.maybe_cursor.is_none() && v.maybe_cursor.is_none() && o.maybe_cursor.is_none() {
+		let share = limit / 5;
+		let results = [
+			Commitments::<T>::clear_prefix(old, share, None),
+			MemoryCommitments::<T>::clear_prefix(old, share, None),
+			Verifications::<T>::clear_prefix((old,), share, None),
+			Openings::<T>::clear_prefix((old,), share, None),
+			WalkResults::<T>::clear_prefix((old,), share, None),
+		];
+		if results.iter().all(|r| r.maybe_cursor.is_none()) {
 			PruneRound::<T>::kill();
 		}
-		per_item.saturating_mul(u64::from(c.loops + v.loops + o.loops).saturating_add(1))
+		let loops: u32 = results.iter().map(|r| r.loops).sum();
+		per_item.saturating_mul(u64::from(loops).saturating_add(1))
 	}
 
 	/// The current round's challenges of `miner`, with what was committed and selected.

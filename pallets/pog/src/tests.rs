@@ -92,7 +92,7 @@ enum Compute {
 }
 
 fn compute(p: &ChallengeParams, how: Compute) -> CommittedMatrix {
-	let spec = p.spec();
+	let spec = p.spec(None);
 	let mut c = match how {
 		Compute::LowerPrecision => {
 			cpu::gemm_rows_rounded(&spec, 0, spec.dims.m, Some(p.precision.substitute_mantissa_bits()))
@@ -144,19 +144,30 @@ fn openings_for(who: AccountId, gpu: GpuIndex, result: &CommittedMatrix) -> Open
 }
 
 fn reveal(who: AccountId, gpu: GpuIndex, result: &CommittedMatrix) -> DispatchResultOf {
-	Pog::reveal_openings(RuntimeOrigin::signed(who), Pog::round().index, gpu, openings_for(who, gpu, result))
-		.map(|_| ())
-		.map_err(|e| e.error)
+	Pog::reveal_openings(
+		RuntimeOrigin::signed(who),
+		Pog::round().index,
+		gpu,
+		openings_for(who, gpu, result),
+		Default::default(),
+	)
+	.map(|_| ())
+	.map_err(|e| e.error)
 }
 
 fn verdict_by(validator: AccountId, who: AccountId, gpu: GpuIndex, entropy: u8) -> DispatchResultOf {
 	let index = Pog::round().index;
-	let (v, _) = offchain::verify_challenge::<Test>(index, &who, gpu, &[entropy; 32]).expect("revealed");
+	let (v, ..) = offchain::verify_challenge::<Test>(index, &who, gpu, &[entropy; 32]).expect("revealed");
 	Pog::submit_verdict(RuntimeOrigin::signed(validator), index, who, gpu, v).map(|_| ()).map_err(|e| e.error)
 }
 
 fn false_verdict(passed: bool, leaf: Option<u32>) -> Verdict {
-	Verdict { passed, failed_leaf: leaf, reported: SelfReported { entries_checked: 16, worst_permille: 0 } }
+	Verdict {
+		passed,
+		failed_leaf: leaf,
+		failed_walk: None,
+		reported: SelfReported { entries_checked: 16, worst_permille: 0, walks_checked: 0 },
+	}
 }
 
 fn committee(who: AccountId, gpu: GpuIndex) -> Vec<AccountId> {
@@ -210,7 +221,7 @@ fn play_round(miners: &[(AccountId, Compute)]) -> RoundIndex {
 #[test]
 fn genesis_has_profiles_validators_config_and_the_first_start_window() {
 	new_test_ext().execute_with(|| {
-		assert_eq!(ProfileCount::<Test>::get(), 11);
+		assert_eq!(ProfileCount::<Test>::get(), 12);
 		assert_eq!(Profiles::<Test>::get(CPU_PROFILE).unwrap().name.to_vec(), b"cpu-reference".to_vec());
 		assert_eq!(Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap().name.to_vec(), b"cpu-core".to_vec());
 		assert_eq!(Validators::<Test>::get().to_vec(), validators());
@@ -229,15 +240,15 @@ fn root_manages_profiles_validators_and_config() {
 		assert_noop!(Pog::add_profile(RuntimeOrigin::signed(account("Alice")), p.clone()), DispatchError::BadOrigin);
 		p.name = b"Test GPU".to_vec().try_into().unwrap();
 		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), p.clone()));
-		assert_eq!(Profiles::<Test>::get(11), Some(p.clone()));
-		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 11, GpuProfile { tolerance_percent: 20, ..p.clone() }));
+		assert_eq!(Profiles::<Test>::get(12), Some(p.clone()));
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 12, GpuProfile { tolerance_percent: 20, ..p.clone() }));
 		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), 99, p.clone()), Error::<Test>::UnknownProfile);
 		assert_noop!(
 			Pog::add_profile(RuntimeOrigin::root(), GpuProfile { gflops: [0; 5], int8_gops: 0, ..p.clone() }),
 			Error::<Test>::InvalidProfile
 		);
-		assert_ok!(Pog::remove_profile(RuntimeOrigin::root(), 11));
-		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), 11), Error::<Test>::UnknownProfile);
+		assert_ok!(Pog::remove_profile(RuntimeOrigin::root(), 12));
+		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), 12), Error::<Test>::UnknownProfile);
 		register_cpu_miner(account("Miner1"), &[uuid(1)]);
 		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), CPU_PROFILE), Error::<Test>::ProfileInUse);
 
@@ -478,8 +489,12 @@ fn each_gpu_has_its_own_deadline() {
 		run_until(RoundPhase::Commit);
 		let start = Pog::round().start_ms;
 		let h100 = params(m, 0);
+		let memory = h100.memory.expect("the H100 has measured memory rates");
+		let memory_own = sizing::allowed_ms(memory.expected_ms, 10, 30_000);
+		assert_eq!(memory.deadline_ms - start, memory_own);
+		assert!((140_000..160_000).contains(&memory_own), "≈ 148 s of memory phase on mainnet: {memory_own}");
 		let own = sizing::allowed_ms(h100.expected_ms, 15, 30_000);
-		assert_eq!(h100.deadline_ms - start, own);
+		assert_eq!(h100.deadline_ms - memory.deadline_ms, own, "the GEMM's time counts from the memory root");
 		assert!((160_000..180_000).contains(&own), "≈ 171 s on mainnet, not 270 s: {own}");
 		let cpu = params(m, 1);
 		assert!(cpu.deadline_ms - start > 250_000, "the cpu-reference claim keeps its own, longer window");
@@ -584,13 +599,13 @@ fn every_cheat_fails_is_slashed_and_earns_nothing() {
 		let mut o = openings_for(forged, 0, &f[0]);
 		o[0].proof[0][0] ^= 1;
 		assert_noop!(
-			Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o.clone()),
+			Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o.clone(), Default::default()),
 			Error::<Test>::InvalidProof
 		);
 		o = openings_for(forged, 0, &f[0]);
 		o[0].leaf += 1;
 		assert_noop!(
-			Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o),
+			Pog::reveal_openings(RuntimeOrigin::signed(forged), Pog::round().index, 0, o, Default::default()),
 			Error::<Test>::WrongOpeningIndex
 		);
 		for who in [corrupt, lower] {
@@ -884,6 +899,7 @@ fn beyond_capacity_a_uniform_sample_is_verified() {
 				RuntimeOrigin::signed(miners[0]),
 				Pog::round().index,
 				(0..8).find(|g| !Pog::is_selected(&s, &miners[0], *g)).unwrap(),
+				Default::default(),
 				Default::default()
 			),
 			Error::<Test>::NotSelected
@@ -923,10 +939,26 @@ fn round_records_are_pruned_after_kept_rounds() {
 fn oversized_vectors_do_not_decode() {
 	let opening = Opening { leaf: 0, values: vec![0u32; 256].try_into().unwrap(), proof: Default::default() };
 	let too_many: Vec<Opening> = vec![opening.clone(); 65];
-	let mut encoded = crate::Call::<Test>::reveal_openings { round: 1, gpu: 0, openings: Default::default() }.encode();
-	encoded.truncate(encoded.len() - 1);
-	encoded.extend(too_many.encode());
-	assert!(crate::Call::<Test>::decode(&mut &encoded[..]).is_err());
+	let call = |openings: Vec<Opening>, walks: Vec<WalkOpening>| {
+		// the call with empty vectors, its two empty vectors replaced by these
+		let mut encoded = crate::Call::<Test>::reveal_openings {
+			round: 1,
+			gpu: 0,
+			openings: Default::default(),
+			walks: Default::default(),
+		}
+		.encode();
+		encoded.truncate(encoded.len() - 2);
+		encoded.extend(openings.encode());
+		encoded.extend(walks.encode());
+		encoded
+	};
+	assert!(crate::Call::<Test>::decode(&mut &call(vec![], vec![])[..]).is_ok(), "the layout is right");
+	assert!(crate::Call::<Test>::decode(&mut &call(too_many, vec![])[..]).is_err());
+	let walk = WalkOpening { walk: 0, result: [0; 32], proof: Default::default() };
+	assert!(crate::Call::<Test>::decode(&mut &call(vec![], vec![walk; 129])[..]).is_err(), "at most 128 walks");
+	let deep_walk = (0u64, [0u8; 32], vec![[0u8; 32]; 65]).encode();
+	assert!(WalkOpening::decode(&mut &deep_walk[..]).is_err(), "a walk path has at most 64 siblings");
 	let long_leaf = (0u32, vec![0u32; 257], Vec::<[u8; 32]>::new()).encode();
 	assert!(Opening::decode(&mut &long_leaf[..]).is_err());
 	let many_uuids = (CPU_PROFILE, 9u32, vec![[0u8; 16]; 9]).encode();
@@ -1286,9 +1318,15 @@ fn random_call_sequences_keep_the_invariants() {
 						Some((w, g)) if phase() == RoundPhase::Reveal && rng.random_bool(0.9) => {
 							reveal(*w, *g, &results[&(*w, *g)])
 						},
-						_ => Pog::reveal_openings(RuntimeOrigin::signed(m), index, gpu, Default::default())
-							.map(|_| ())
-							.map_err(|e| e.error),
+						_ => Pog::reveal_openings(
+							RuntimeOrigin::signed(m),
+							index,
+							gpu,
+							Default::default(),
+							Default::default(),
+						)
+						.map(|_| ())
+						.map_err(|e| e.error),
 					}
 				},
 				5 | 6 => {
@@ -1300,7 +1338,7 @@ fn random_call_sequences_keep_the_invariants() {
 						Some(((w, g), members)) if rng.random_bool(0.9) => {
 							let voter = members[rng.random_range(0..members.len())];
 							let verdict = offchain::verify_challenge::<Test>(index, w, *g, &[step as u8; 32])
-								.map_or(false_verdict(true, None), |(v, _)| v);
+								.map_or(false_verdict(true, None), |(v, ..)| v);
 							Pog::submit_verdict(RuntimeOrigin::signed(voter), index, *w, *g, verdict)
 								.map(|_| ())
 								.map_err(|e| e.error)
@@ -1404,13 +1442,23 @@ fn duties_are_first_while_owed_and_refused_once_not() {
 		run_until(RoundPhase::Reveal);
 		assert_eq!(check(m, Call::commit_roots { round: index, roots: roots(&[0]) }), refused(Error::DeadlinePassed));
 		let openings = openings_for(m, 0, &r[0]);
-		assert!(check(m, Call::reveal_openings { round: index, gpu: 0, openings: openings.clone() }).is_ok());
+		assert!(check(
+			m,
+			Call::reveal_openings { round: index, gpu: 0, openings: openings.clone(), walks: Default::default() }
+		)
+		.is_ok());
 		assert_eq!(
-			check(stranger, Call::reveal_openings { round: index, gpu: 0, openings: openings.clone() }),
+			check(
+				stranger,
+				Call::reveal_openings { round: index, gpu: 0, openings: openings.clone(), walks: Default::default() }
+			),
 			refused(Error::NotCommitted)
 		);
 		assert_ok!(reveal(m, 0, &r[0]));
-		assert_eq!(check(m, Call::reveal_openings { round: index, gpu: 0, openings }), refused(Error::AlreadyRevealed));
+		assert_eq!(
+			check(m, Call::reveal_openings { round: index, gpu: 0, openings, walks: Default::default() }),
+			refused(Error::AlreadyRevealed)
+		);
 
 		let member = committee(m, 0)[0];
 		let verdict = false_verdict(true, None);
@@ -1428,5 +1476,262 @@ fn duties_are_first_while_owed_and_refused_once_not() {
 		// Not a duty: no priority, no refusal.
 		let other = check(stranger, Call::deregister_miner {}).expect("not a duty");
 		assert_eq!(other.priority, 0);
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// the memory phase
+
+/// How a (possibly cheating) miner answers a memory phase.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Memory {
+	/// Every walk through the dataset.
+	Honest,
+	/// Results made up without the dataset (a commitment with valid paths over wrong walks).
+	MadeUp,
+}
+
+/// A CPU's answer to `p`'s memory phase: every level of its walk commitment.
+fn memory_levels(p: &ChallengeParams, how: Memory) -> Vec<Vec<Hash32>> {
+	use pog_primitives::memory;
+	let ch = p.memory_challenge().expect("a memory phase");
+	let results: Vec<Hash32> = match how {
+		Memory::MadeUp => (0..ch.walks).map(|w| sp_io::hashing::keccak_256(&w.to_le_bytes())).collect(),
+		Memory::Honest => {
+			let cache = memory::cache(&ch.spec);
+			let data = memory::dataset(&ch.spec, &cache);
+			(0..ch.walks).map(|w| memory::walk(&ch.spec, w, |i| data[i as usize])).collect()
+		},
+	};
+	memory::levels_from(results, 0)
+}
+
+fn root_of(levels: &[Vec<Hash32>]) -> Hash32 {
+	levels.last().unwrap()[0]
+}
+
+fn commit_memory(who: AccountId, roots: &[(GpuIndex, Hash32)]) -> DispatchResultOf {
+	let roots: Vec<MemoryRoot> = roots.iter().map(|(gpu, root)| MemoryRoot { gpu: *gpu, root: *root }).collect();
+	Pog::commit_memory(RuntimeOrigin::signed(who), Pog::round().index, roots.try_into().unwrap())
+		.map(|_| ())
+		.map_err(|e| e.error)
+}
+
+/// The sampled walks of `who`'s GPU `gpu`, opened from `levels`.
+fn walk_openings(who: AccountId, gpu: GpuIndex, levels: &[Vec<Hash32>]) -> Vec<WalkOpening> {
+	let round = Pog::round();
+	let c = Commitments::<Test>::get(round.index, who).unwrap()[gpu as usize].clone().unwrap();
+	Pog::walks_for(round.selection.as_ref().unwrap(), &c)
+		.into_iter()
+		.map(|walk| WalkOpening {
+			walk,
+			result: levels[0][walk as usize],
+			proof: pog_primitives::memory::proof_from(levels, 0, walk).try_into().unwrap(),
+		})
+		.collect()
+}
+
+fn reveal_with_walks(
+	who: AccountId,
+	gpu: GpuIndex,
+	result: &CommittedMatrix,
+	walks: Vec<WalkOpening>,
+) -> DispatchResultOf {
+	let openings = openings_for(who, gpu, result);
+	Pog::reveal_openings(RuntimeOrigin::signed(who), Pog::round().index, gpu, openings, walks.try_into().unwrap())
+		.map(|_| ())
+		.map_err(|e| e.error)
+}
+
+/// Answers every GPU of `who` (all with a memory phase): the memory phase as `memory`, its root
+/// committed, then the GEMM seeded from the root (or, with `gemm_from_root` false, from the GPU's
+/// seed alone) committed. Returns each GPU's C and walk commitment.
+fn answer_memory(who: AccountId, memory: Memory, gemm_from_root: bool) -> Vec<(CommittedMatrix, Vec<Vec<Hash32>>)> {
+	let gpus = Miners::<Test>::get(who).unwrap().gpu_count();
+	let levels: Vec<Vec<Vec<Hash32>>> = (0..gpus).map(|g| memory_levels(&params(who, g), memory)).collect();
+	let roots: Vec<(GpuIndex, Hash32)> = levels.iter().enumerate().map(|(g, l)| (g as u32, root_of(l))).collect();
+	assert_ok!(commit_memory(who, &roots));
+	let answers: Vec<(CommittedMatrix, Vec<Vec<Hash32>>)> = levels
+		.into_iter()
+		.enumerate()
+		.map(|(g, l)| {
+			let p = params(who, g as u32);
+			let root = root_of(&l);
+			let spec = p.spec(gemm_from_root.then_some(&root));
+			(CommittedMatrix::new(cpu::gemm(&spec)), l)
+		})
+		.collect();
+	let gemm: Vec<(GpuIndex, Hash32)> = answers.iter().enumerate().map(|(g, a)| (g as u32, a.0.root())).collect();
+	assert_ok!(commit(who, &gemm));
+	answers
+}
+
+fn register_memory_miner(who: AccountId, uuids: &[GpuUuid]) {
+	let c = claims(vec![claim(CPU_MEMORY_PROFILE, uuids)]);
+	assert_ok!(Pog::register_miner(RuntimeOrigin::signed(who), c, hardware()));
+}
+
+#[test]
+fn a_gpu_with_a_memory_phase_proves_its_memory_then_its_gemm_and_scores_both() {
+	let mut e = env(&["Alice", "Bob", "Charlie"]);
+	let pool = e.pool.clone();
+	e.ext.execute_with(|| {
+		let m = account("Miner1");
+		register_memory_miner(m, &[uuid(1)]);
+		let r = next_round();
+		let p = params(m, 0);
+		let memory = p.memory.expect("cpu-memory has measured memory rates");
+		assert!(
+			memory.walks >= 24_000 && memory.walks.is_multiple_of(1024),
+			"8 M reads a second for 200 ms: {}",
+			memory.walks
+		);
+		assert_eq!(memory.deadline_ms - Pog::round().start_ms, sizing::allowed_ms(memory.expected_ms, 50, 12_000));
+		assert!(params(account("Miner1"), 0).memory.is_some());
+
+		// The GEMM cannot be committed first: its seed follows the memory root.
+		assert_eq!(commit(m, &[(0, [1; 32])]), Err(Error::<Test>::MemoryNotCommitted.into()));
+		let levels = memory_levels(&p, Memory::Honest);
+		let root = root_of(&levels);
+		next_block();
+		assert_ok!(commit_memory(m, &[(0, root)]));
+		assert!(events().iter().any(
+			|e| matches!(e, Event::MemoryCommitted { round, gpus, .. } if *round == r && gpus.to_vec() == vec![0])
+		));
+		assert_eq!(commit_memory(m, &[(0, root)]), Err(Error::<Test>::AlreadyCommitted.into()));
+		let landed = Pog::memory_commitment(r, &m, 0).expect("committed").committed_ms;
+		let p = params(m, 0);
+		assert_eq!(
+			p.deadline_ms,
+			landed + sizing::allowed_ms(p.expected_ms, 50, 12_000),
+			"from the memory root's block"
+		);
+		assert_ne!(p.spec(Some(&root)).seed, p.spec(None).seed, "A and B follow the memory root");
+		let gemm = CommittedMatrix::new(cpu::gemm(&p.spec(Some(&root))));
+		assert_ok!(commit(m, &[(0, gemm.root())]));
+		assert_eq!(Commitments::<Test>::get(r, m).unwrap()[0].as_ref().unwrap().memory_root, Some(root));
+
+		run_until(RoundPhase::Reveal);
+		let view = Pog::challenge_view(r, m, 0).unwrap();
+		assert_eq!(view.walks.len(), 16, "the dev rules open 16 walks");
+		assert_eq!(view.memory_commitment.map(|c| c.root), Some(root));
+		// Leaves alone are not a reveal: the sampled walks come with them.
+		assert_eq!(reveal(m, 0, &gemm), Err(Error::<Test>::WrongWalkCount.into()));
+		assert_ok!(reveal_with_walks(m, 0, &gemm, walk_openings(m, 0, &levels)));
+		assert_eq!(WalkResults::<Test>::get((r, m, 0)).unwrap().len(), 16);
+
+		let sent = run_ocw_and_include(&pool);
+		assert!(sent.len() >= 2 && sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		let walks_checked: Vec<u32> = events()
+			.iter()
+			.filter_map(|e| match e {
+				Event::VerdictSubmitted { verdict, .. } => Some(verdict.reported.walks_checked),
+				_ => None,
+			})
+			.collect();
+		assert_eq!(walks_checked, vec![16, 16], "each member recomputed every opened walk");
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+		let profile = Profiles::<Test>::get(CPU_MEMORY_PROFILE).unwrap();
+		let compute = pog_primitives::pricing::points(&profile.gflops, profile.int8_gops);
+		assert_eq!(standing(m)[0].points, compute + 3 * profile.vram_mib, "compute and memory points");
+		assert!(WalkResults::<Test>::get((r, m, 0)).is_none(), "dropped once settled");
+		try_state();
+	});
+}
+
+#[test]
+fn made_up_walks_and_a_gemm_that_skips_the_memory_root_are_caught() {
+	let mut e = env(&["Alice", "Bob", "Charlie"]);
+	let pool = e.pool.clone();
+	e.ext.execute_with(|| {
+		let (honest, made_up, skipper) = (account("Miner1"), account("Miner2"), account("Miner3"));
+		register_memory_miner(honest, &[uuid(1)]);
+		register_memory_miner(made_up, &[uuid(2)]);
+		register_memory_miner(skipper, &[uuid(3)]);
+		let r = next_round();
+		let answers = [
+			(honest, answer_memory(honest, Memory::Honest, true)),
+			(made_up, answer_memory(made_up, Memory::MadeUp, true)),
+			(skipper, answer_memory(skipper, Memory::Honest, false)),
+		];
+		run_until(RoundPhase::Reveal);
+		for (m, a) in &answers {
+			// The made-up walks' paths lead to their root: only recomputing them shows the lie.
+			assert_ok!(reveal_with_walks(*m, 0, &a[0].0, walk_openings(*m, 0, &a[0].1)));
+		}
+		let sent = run_ocw_and_include(&pool);
+		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		let named_walk = events().iter().any(|e| {
+			matches!(e, Event::VerdictSubmitted { miner, verdict, .. }
+				if *miner == made_up && !verdict.passed && verdict.failed_walk.is_some())
+		});
+		assert!(named_walk, "the committee names a wrong walk");
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(honest), vec![RoundOutcome::Passed]);
+		assert_eq!(settled(made_up), vec![RoundOutcome::Failed(FailReason::WrongWalk)]);
+		assert_eq!(settled(skipper), vec![RoundOutcome::Failed(FailReason::WrongResult)]);
+		assert_eq!(standing(made_up)[0].zero_reason, Some(ZeroReason::Failed(FailReason::WrongWalk)));
+		assert_eq!(Scores::<Test>::get(made_up).unwrap_or_default().total, Perbill::zero());
+		assert!(Miners::<Test>::get(made_up).unwrap().slashed > 0, "slashed");
+		let _ = r;
+		try_state();
+	});
+}
+
+#[test]
+fn walk_openings_and_memory_commits_are_checked_on_chain() {
+	new_test_ext().execute_with(|| {
+		let (m, plain) = (account("Miner1"), account("Miner2"));
+		register_memory_miner(m, &[uuid(1)]);
+		register_cpu_miner(plain, &[uuid(2)]);
+		let r = next_round();
+		// A GPU whose profile has no measured memory rates has no memory phase.
+		assert!(params(plain, 0).memory.is_none());
+		assert_eq!(commit_memory(plain, &[(0, [1; 32])]), Err(Error::<Test>::NoMemoryPhase.into()));
+		assert_eq!(commit_memory(m, &[(5, [1; 32])]), Err(Error::<Test>::UnknownGpu.into()));
+		let plain_c = answer(plain, Compute::Honest);
+		let a = answer_memory(m, Memory::Honest, true);
+		let (gemm, levels) = &a[0];
+		run_until(RoundPhase::Reveal);
+		let honest = walk_openings(m, 0, levels);
+
+		let mut fewer = honest.clone();
+		fewer.pop();
+		assert_eq!(reveal_with_walks(m, 0, gemm, fewer), Err(Error::<Test>::WrongWalkCount.into()));
+		let mut swapped = honest.clone();
+		swapped.swap(0, 1);
+		assert_eq!(reveal_with_walks(m, 0, gemm, swapped), Err(Error::<Test>::WrongWalkIndex.into()));
+		let mut wrong_result = honest.clone();
+		wrong_result[3].result[0] ^= 1;
+		assert_eq!(reveal_with_walks(m, 0, gemm, wrong_result), Err(Error::<Test>::InvalidWalkProof.into()));
+		let mut short_path = honest.clone();
+		short_path[2].proof.pop();
+		assert_eq!(reveal_with_walks(m, 0, gemm, short_path), Err(Error::<Test>::InvalidWalkProof.into()));
+		// A GPU without a memory phase reveals no walks.
+		assert_eq!(reveal_with_walks(plain, 0, &plain_c[0], honest.clone()), Err(Error::<Test>::WrongWalkCount.into()));
+		assert_ok!(reveal(plain, 0, &plain_c[0]));
+		assert_ok!(reveal_with_walks(m, 0, gemm, honest));
+		assert!(Verifications::<Test>::contains_key((r, m, 0)));
+		try_state();
+	});
+}
+
+#[test]
+fn a_late_memory_root_is_refused_and_misses_the_round() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_memory_miner(m, &[uuid(1)]);
+		next_round();
+		let memory = params(m, 0).memory.unwrap();
+		while Pog::now_ms() <= memory.deadline_ms {
+			next_block();
+		}
+		assert_eq!(Pog::round().phase, RoundPhase::Commit, "the commit window is still open for the GEMM");
+		assert_eq!(commit_memory(m, &[(0, [1; 32])]), Err(Error::<Test>::DeadlinePassed.into()));
+		assert_eq!(commit(m, &[(0, [1; 32])]), Err(Error::<Test>::MemoryNotCommitted.into()));
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Failed(FailReason::MissedCommit)]);
+		try_state();
 	});
 }

@@ -27,6 +27,12 @@ pub type LeafLen = ConstU32<{ pog_primitives::LEAF_VALUES as u32 }>;
 pub type MaxProofLen = ConstU32<32>;
 /// Longest throughput trace in an agent report.
 pub type MaxTraceLen = ConstU32<{ pog_primitives::MAX_TRACE_LEN }>;
+/// Most walks opened per selected GPU (`MemoryRules::openings` is at most this).
+pub type MaxWalkOpenings = ConstU32<128>;
+/// Longest Merkle proof of a walk (one sibling per level of a tree over at most 2^64 walks).
+pub type MaxWalkProofLen = ConstU32<64>;
+
+pub use pog_primitives::memory::MemoryRules;
 
 /// A GPU model the chain knows: what it must be able to do.
 #[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
@@ -47,6 +53,13 @@ pub struct GpuProfile {
 	/// Whether the figures are per CPU core: a miner claims its CPU as one unit of this profile,
 	/// challenged at the figures times its declared cores ([`Self::for_cores`]).
 	pub per_core: bool,
+	/// Measured rate of the memory phase's walks with their commitment, in million dataset
+	/// reads a second over a dataset of 0.9 × `vram_mib` (`offchain-gpu bench --memory`). With
+	/// `mem_parent_mps` it sizes and times the memory phase; both 0: not measured, so the
+	/// profile's rounds have no memory phase and it earns no memory points.
+	pub mem_read_mps: u32,
+	/// Measured rate of the memory phase's fill, in million cache-parent reads a second.
+	pub mem_parent_mps: u32,
 }
 
 impl GpuProfile {
@@ -60,15 +73,35 @@ impl GpuProfile {
 			int8_gops: f.int8_gops,
 			tolerance_percent: f.tolerance_percent,
 			per_core: f.per_core,
+			mem_read_mps: f.mem_read_mps,
+			mem_parent_mps: f.mem_parent_mps,
 		}
 	}
 
 	/// The profile a unit of it is challenged and scored at, for a miner declaring `cores` CPU
 	/// cores: itself, or for a per-core profile its memory and rates times `cores`.
 	pub fn for_cores(&self, cores: u32) -> GpuProfile {
+		use pog_primitives::profiles::{unit_figures, unit_memory_rates};
 		let (vram_mib, gflops, int8_gops) =
-			pog_primitives::profiles::unit_figures(self.vram_mib, &self.gflops, self.int8_gops, self.per_core, cores);
-		GpuProfile { vram_mib, gflops, int8_gops, ..self.clone() }
+			unit_figures(self.vram_mib, &self.gflops, self.int8_gops, self.per_core, cores);
+		let (mem_read_mps, mem_parent_mps) =
+			unit_memory_rates(self.mem_read_mps, self.mem_parent_mps, self.per_core, cores);
+		GpuProfile { vram_mib, gflops, int8_gops, mem_read_mps, mem_parent_mps, ..self.clone() }
+	}
+
+	/// Whether the profile's memory rates were measured: its rounds run the memory phase.
+	pub fn memory_measured(&self) -> bool {
+		self.mem_read_mps > 0 && self.mem_parent_mps > 0
+	}
+
+	/// The memory phase of a GPU of this profile whose challenge seed is `seed`, under `rules`
+	/// (`None`: the profile has no measured memory rates, so no memory phase).
+	pub fn memory_challenge(
+		&self,
+		seed: &Hash32,
+		rules: &MemoryRules,
+	) -> Option<pog_primitives::memory::MemoryChallenge> {
+		pog_primitives::memory::challenge(seed, self.vram_mib, self.mem_read_mps, self.mem_parent_mps, rules)
 	}
 
 	/// Whether a challenge may be drawn in `precision`: the profile lists a native rate for it
@@ -83,10 +116,11 @@ impl GpuProfile {
 		pog_primitives::pricing::priced_gflops(&self.gflops, self.int8_gops, precision)
 	}
 
-	/// Score points of a verified GPU of this model: the mean priced rate over the challenged
-	/// precisions ([`pog_primitives::pricing::points`]).
+	/// Score points of a GPU of this model whose round passed: the mean priced rate over the
+	/// challenged precisions, plus its memory's points where it has a memory phase
+	/// ([`pog_primitives::pricing::proven_points`]).
 	pub fn points(&self) -> u32 {
-		pog_primitives::pricing::points(&self.gflops, self.int8_gops)
+		pog_primitives::pricing::proven_points(&self.gflops, self.int8_gops, self.vram_mib, self.memory_measured())
 	}
 }
 
@@ -301,7 +335,9 @@ pub struct ChallengeParams {
 	pub uuid: GpuUuid,
 	/// The profile it is claimed to be.
 	pub profile: ProfileId,
-	/// Seed of A and B.
+	/// The GPU's challenge seed: the memory phase's seed is derived from it
+	/// (`pog_primitives::memory::memory_seed`), and so are A and B: from it alone without a memory
+	/// phase, else from it and the committed memory root ([`Self::spec`]).
 	pub seed: Hash32,
 	/// Input precision of the GEMM.
 	pub precision: Precision,
@@ -311,21 +347,95 @@ pub struct ChallengeParams {
 	pub chunk_k: u32,
 	/// Expected GEMM time at the profile's throughput (ms).
 	pub expected_ms: u64,
-	/// The root must land in a block stamped at or before this (ms): round start + this
-	/// profile's own allowed time.
+	/// The GEMM root must land in a block stamped at or before this (ms). Without a memory
+	/// phase: round start + the GEMM's allowed time. With one: the memory root's block + the
+	/// GEMM's allowed time; before the memory root lands, the latest that can be (round start +
+	/// the memory phase's and the GEMM's allowed times).
 	pub deadline_ms: u64,
+	/// The memory phase that comes first (`None`: the profile has no measured memory rates).
+	pub memory: Option<MemoryParams>,
 }
 
 impl ChallengeParams {
-	/// Everything that defines this challenge's C (what a prover computes and a verifier checks).
-	pub fn spec(&self) -> pog_primitives::verify::ChallengeSpec {
+	/// Everything that defines this challenge's C (what a prover computes and a verifier checks):
+	/// A and B from the GPU's seed, or with a memory phase from its seed and `memory_root`
+	/// (`pog_primitives::memory::gemm_seed`), so that the GEMM cannot start before the memory
+	/// phase has ended.
+	pub fn spec(&self, memory_root: Option<&Hash32>) -> pog_primitives::verify::ChallengeSpec {
+		let seed = match memory_root {
+			Some(root) => pog_primitives::memory::gemm_seed(&self.seed, root),
+			None => self.seed,
+		};
 		pog_primitives::verify::ChallengeSpec {
-			seed: self.seed,
+			seed,
 			precision: self.precision,
 			dims: self.dims,
 			chunk_k: self.chunk_k,
 		}
 	}
+
+	/// The memory phase as the primitives define it (`None` without one).
+	pub fn memory_challenge(&self) -> Option<pog_primitives::memory::MemoryChallenge> {
+		self.memory.as_ref().map(|m| m.challenge(&self.seed))
+	}
+}
+
+/// One GPU's memory phase in a round: a dataset of 0.9 × its profile's memory made from a small
+/// cache, then `walks` walks of data-dependent reads, committed as a Merkle root before
+/// `deadline_ms` (`pog_primitives::memory`; `docs/protocol.md` §16).
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct MemoryParams {
+	/// Items of the cache.
+	pub cache_items: u32,
+	/// Items of the dataset.
+	pub dataset_items: u64,
+	/// Cache items folded into each dataset item.
+	pub parents: u32,
+	/// Dataset reads of each walk.
+	pub reads: u32,
+	/// Walks to run and commit to.
+	pub walks: u64,
+	/// Expected time of the fill and the walks at the profile's measured rates (ms).
+	pub expected_ms: u64,
+	/// The memory root must land in a block stamped at or before this (ms): round start + the
+	/// phase's allowed time.
+	pub deadline_ms: u64,
+}
+
+impl MemoryParams {
+	/// The phase as the primitives define it, for a GPU whose challenge seed is `gpu_seed`.
+	pub fn challenge(&self, gpu_seed: &Hash32) -> pog_primitives::memory::MemoryChallenge {
+		use pog_primitives::memory::{memory_seed, MemoryChallenge, MemorySpec};
+		MemoryChallenge {
+			spec: MemorySpec {
+				seed: memory_seed(gpu_seed),
+				cache_items: self.cache_items,
+				dataset_items: self.dataset_items,
+				parents: self.parents,
+				reads: self.reads,
+			},
+			walks: self.walks,
+			expected_ms: self.expected_ms,
+		}
+	}
+}
+
+/// One memory root in a `commit_memory` call.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct MemoryRoot {
+	/// The GPU.
+	pub gpu: GpuIndex,
+	/// The Merkle root of its walks' results.
+	pub root: Hash32,
+}
+
+/// A committed memory root as stored.
+#[derive(Clone, Copy, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct MemoryCommitment {
+	/// The Merkle root of the walks' results.
+	pub root: Hash32,
+	/// Timestamp (ms) of the block it landed in: the GEMM's deadline counts from here.
+	pub committed_ms: u64,
 }
 
 /// One root in a `commit_roots` call.
@@ -350,6 +460,15 @@ pub struct Commitment {
 	pub committed_ms: u64,
 	/// The agent's timing report (self-reported; `elapsed_ms` capped at what the chain saw).
 	pub report: AgentReport,
+	/// The memory root the GEMM's seed was derived from (`None` without a memory phase).
+	pub memory_root: Option<Hash32>,
+}
+
+impl Commitment {
+	/// What defines the committed C.
+	pub fn spec(&self) -> pog_primitives::verify::ChallengeSpec {
+		self.params.spec(self.memory_root.as_ref())
+	}
 }
 
 /// Where a revealed challenge's verification stands.
@@ -386,6 +505,9 @@ pub enum FailReason {
 	MissedReveal,
 	/// The committee found recomputed entries outside the tolerance.
 	WrongResult,
+	/// The committee found an opened walk whose result differs from the walk recomputed from the
+	/// cache: the dataset was not held (or the walks were not run).
+	WrongWalk,
 }
 
 /// Why a committed GPU was not verified this round (no slash).
@@ -482,16 +604,20 @@ pub struct SelfReported {
 	pub entries_checked: u32,
 	/// Largest error over threshold seen, in permille (1000 = at the threshold).
 	pub worst_permille: u32,
+	/// Opened walks recomputed from the cache.
+	pub walks_checked: u32,
 }
 
 /// A validator's verdict on a revealed challenge.
 #[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub struct Verdict {
-	/// Whether every checked entry was within tolerance (the vote).
+	/// Whether every checked entry was within tolerance and every opened walk right (the vote).
 	pub passed: bool,
-	/// The first failing leaf: required when failing, absent when passing, and one of the opened
-	/// leaves (checked on chain).
+	/// The first failing leaf, or else the first wrong walk: a failing verdict names exactly one
+	/// of the opened leaves or walks (checked on chain), a passing one none.
 	pub failed_leaf: Option<u32>,
+	/// See `failed_leaf`.
+	pub failed_walk: Option<u64>,
 	/// The validator's own figures (not checked).
 	pub reported: SelfReported,
 }
@@ -505,6 +631,17 @@ pub struct Opening {
 	pub values: BoundedVec<u32, LeafLen>,
 	/// Sibling hashes from the leaf level up.
 	pub proof: BoundedVec<Hash32, MaxProofLen>,
+}
+
+/// One opened walk with its Merkle proof.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct WalkOpening {
+	/// Walk index.
+	pub walk: u64,
+	/// Its result (`pog_primitives::memory::walk`).
+	pub result: Hash32,
+	/// Sibling hashes from the walk level up.
+	pub proof: BoundedVec<Hash32, MaxWalkProofLen>,
 }
 
 /// The miner agent's own timing report, stored as information.
@@ -635,6 +772,8 @@ pub struct ProtocolConfig {
 	pub hardware_bound: Perbill,
 	/// Score caps.
 	pub caps: ScoreCaps,
+	/// The memory phase of GPUs whose profile has measured memory rates.
+	pub memory: MemoryRules,
 }
 
 impl ProtocolConfig {
@@ -648,7 +787,9 @@ impl ProtocolConfig {
 			openings: 32,
 			entries_per_opening: 2,
 			committee: 5,
-			verifications_per_validator: 40,
+			// The GEMM check and the memory check fill 158 s of a validator's 180 s verdict time
+			// at 36 (docs/protocol.md §16).
+			verifications_per_validator: 36,
 			reveal_window: 10,
 			verdict_window: 20,
 			settle_per_block: 64,
@@ -659,10 +800,11 @@ impl ProtocolConfig {
 			// Eight of the table's largest GPU fill the GPU component.
 			caps: ScoreCaps {
 				gpus: 8,
-				gpu_points: 8 * pog_primitives::profiles::H200.points() as u64,
+				gpu_points: 8 * pog_primitives::profiles::H200.proven_points() as u64,
 				ram_gib: 1024,
 				disk_gib: 8192,
 			},
+			memory: MemoryRules::mainnet(),
 		}
 	}
 
@@ -678,6 +820,7 @@ impl ProtocolConfig {
 			verifications_per_validator: 48,
 			reveal_window: 4,
 			verdict_window: 6,
+			memory: MemoryRules::dev(),
 			..Self::mainnet()
 		}
 	}
@@ -723,10 +866,14 @@ pub struct ChallengeView<AccountId> {
 	pub params: ChallengeParams,
 	/// The committed root, when and the agent's report.
 	pub commitment: Option<Commitment>,
+	/// The committed memory root and when (with a memory phase).
+	pub memory_commitment: Option<MemoryCommitment>,
 	/// Whether it is in the round's sample (`None` before the sample is drawn).
 	pub selected: Option<bool>,
 	/// The leaves to open (selected and committed only).
 	pub leaves: alloc::vec::Vec<u32>,
+	/// The walks to open (selected and committed, with a memory phase, only).
+	pub walks: alloc::vec::Vec<u64>,
 	/// Its verification, once revealed.
 	pub sample_seed: Option<Hash32>,
 	/// Its committee.

@@ -82,6 +82,7 @@ impl<T: Config> Pallet<T> {
 		index: RoundIndex,
 		gpu: GpuIndex,
 		openings: OpeningsOf<T>,
+		walks: WalkOpeningsOf,
 	) -> DispatchResult {
 		let (selection, commitment) = Self::reveal_due(&who, index, gpu)?;
 		let expected = Self::leaves_for(&selection, &commitment);
@@ -99,6 +100,20 @@ impl<T: Config> Pallet<T> {
 				Error::<T>::InvalidProof
 			);
 		}
+		let expected = Self::walks_for(&selection, &commitment);
+		ensure!(walks.len() == expected.len(), Error::<T>::WrongWalkCount);
+		let (memory_root, total) = match (commitment.memory_root, commitment.params.memory) {
+			(Some(root), Some(m)) => (root, m.walks),
+			// No memory phase: no walks were sampled, and none were given.
+			_ => ([0; 32], 0),
+		};
+		for (opening, walk) in walks.iter().zip(expected) {
+			ensure!(opening.walk == walk, Error::<T>::WrongWalkIndex);
+			ensure!(
+				pog_primitives::memory::verify_walk(&memory_root, total, walk, &opening.result, &opening.proof),
+				Error::<T>::InvalidWalkProof
+			);
+		}
 		let sample_seed = Self::sample_seed_for(&selection, &commitment);
 		let committee = Self::committee_for(&selection.seed, &who, gpu);
 		Verifications::<T>::insert(
@@ -111,6 +126,10 @@ impl<T: Config> Pallet<T> {
 			},
 		);
 		Openings::<T>::insert((index, &who, gpu), openings);
+		if !walks.is_empty() {
+			let results = walks.into_iter().map(|w| (w.walk, w.result)).collect::<Vec<_>>();
+			WalkResults::<T>::insert((index, &who, gpu), BoundedVec::truncate_from(results));
+		}
 		Self::deposit_event(Event::OpeningsRevealed { round: index, miner: who, gpu, sample_seed });
 		Ok(())
 	}
@@ -145,9 +164,14 @@ impl<T: Config> Pallet<T> {
 	) -> DispatchResult {
 		let mut v = Self::verdict_due(&who, index, &miner, gpu)?;
 		let opened = Openings::<T>::get((index, &miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
-		let consistent = match verdict.failed_leaf {
-			None => verdict.passed,
-			Some(leaf) => !verdict.passed && opened.iter().any(|o| o.leaf == leaf),
+		let consistent = match (verdict.failed_leaf, verdict.failed_walk) {
+			(None, None) => verdict.passed,
+			(Some(leaf), None) => !verdict.passed && opened.iter().any(|o| o.leaf == leaf),
+			(None, Some(walk)) => {
+				!verdict.passed
+					&& WalkResults::<T>::get((index, &miner, gpu)).is_some_and(|w| w.iter().any(|o| o.0 == walk))
+			},
+			(Some(_), Some(_)) => false,
 		};
 		ensure!(consistent, Error::<T>::InconsistentVerdict);
 		// Cannot fail: the committee is bounded like the votes and each member votes once.
@@ -201,6 +225,7 @@ impl<T: Config> Pallet<T> {
 			return RoundOutcome::Failed(FailReason::MissedReveal);
 		};
 		Openings::<T>::remove(key);
+		WalkResults::<T>::remove(key);
 		let outcome = match v.status {
 			VerificationStatus::Passed => Some(true),
 			VerificationStatus::Failed => Some(false),
@@ -219,8 +244,22 @@ impl<T: Config> Pallet<T> {
 		}
 		match outcome {
 			Some(true) => RoundOutcome::Passed,
-			Some(false) => RoundOutcome::Failed(FailReason::WrongResult),
+			Some(false) => RoundOutcome::Failed(Self::fail_reason(&v)),
 			None => RoundOutcome::Unverified(UnverifiedReason::Inconclusive),
+		}
+	}
+
+	/// Why a failed verification failed: `WrongWalk` when more of the failing verdicts name a
+	/// walk than a leaf, else `WrongResult`.
+	fn fail_reason(v: &VerificationOf<T>) -> FailReason {
+		let failing = v.votes.iter().filter(|(_, x)| !x.passed);
+		let (walks, leaves) = failing.fold((0u32, 0u32), |(w, l), (_, x)| {
+			(w + u32::from(x.failed_walk.is_some()), l + u32::from(x.failed_leaf.is_some()))
+		});
+		if walks > leaves {
+			FailReason::WrongWalk
+		} else {
+			FailReason::WrongResult
 		}
 	}
 }

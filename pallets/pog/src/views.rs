@@ -48,17 +48,20 @@ impl<T: Config> Pallet<T> {
 		};
 		let selection = current.selection.as_ref().filter(|_| round == current.index);
 		let selected = selection.map(|s| Self::is_selected(s, &miner, gpu));
-		let leaves = match (selection, &commitment) {
-			(Some(s), Some(c)) if selected == Some(true) => Self::leaves_for(s, c),
-			_ => Vec::new(),
+		let (leaves, walks) = match (selection, &commitment) {
+			(Some(s), Some(c)) if selected == Some(true) => (Self::leaves_for(s, c), Self::walks_for(s, c)),
+			_ => (Vec::new(), Vec::new()),
 		};
+		let memory_commitment = Self::memory_commitment(round, &miner, gpu);
 		let verification = Verifications::<T>::get((round, &miner, gpu));
 		Some(ChallengeView {
 			round,
 			params,
 			commitment,
+			memory_commitment,
 			selected,
 			leaves,
+			walks,
 			sample_seed: verification.as_ref().map(|v| v.sample_seed),
 			committee: verification.as_ref().map(|v| v.committee.to_vec()).unwrap_or_default(),
 			votes: verification.as_ref().map(|v| v.votes.to_vec()).unwrap_or_default(),

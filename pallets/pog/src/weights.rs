@@ -39,7 +39,8 @@ pub trait WeightInfo {
 	fn update_miner(g: u32, ) -> Weight;
 	fn deregister_miner(g: u32, ) -> Weight;
 	fn commit_roots(g: u32, ) -> Weight;
-	fn reveal_openings(o: u32, ) -> Weight;
+	fn commit_memory(g: u32, ) -> Weight;
+	fn reveal_openings(o: u32, w: u32, ) -> Weight;
 	fn submit_verdict(v: u32, ) -> Weight;
 	fn start_round(p: u32, ) -> Weight;
 	fn draw_sample() -> Weight;
@@ -175,10 +176,17 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Storage: `Pog::Openings` (r:0 w:1)
 	/// Proof: `Pog::Openings` (`max_values`: None, `max_size`: Some(131594), added: 134069, mode: `MaxEncodedLen`)
 	/// Component `o` in `[1, 64]`.
-	fn reveal_openings(o: u32, ) -> Weight {
+	fn commit_memory(g: u32, ) -> Weight {
+		Weight::from_parts(31_337_523, 22214)
+			.saturating_add(Weight::from_parts(3_407_387, 0).saturating_mul(g.into()))
+			.saturating_add(T::DbWeight::get().reads(6_u64))
+			.saturating_add(T::DbWeight::get().writes(1_u64))
+	}
+	fn reveal_openings(o: u32, w: u32, ) -> Weight {
 		// Proof size: measured 832, estimated 22214 bytes; fastest run 62_816 ns.
 		Weight::from_parts(38_572_512, 22214)
 			.saturating_add(Weight::from_parts(22_467_131, 0).saturating_mul(o.into()))
+			.saturating_add(Weight::from_parts(22_467_131, 0).saturating_mul(w.into()))
 			.saturating_add(T::DbWeight::get().reads(5_u64))
 			.saturating_add(T::DbWeight::get().writes(2_u64))
 	}
@@ -394,9 +402,16 @@ impl WeightInfo for () {
 			.saturating_add(ParityDbWeight::get().reads(6_u64))
 			.saturating_add(ParityDbWeight::get().writes(2_u64))
 	}
-	fn reveal_openings(o: u32, ) -> Weight {
+	fn commit_memory(g: u32, ) -> Weight {
+		Weight::from_parts(31_337_523, 22214)
+			.saturating_add(Weight::from_parts(3_407_387, 0).saturating_mul(g.into()))
+			.saturating_add(ParityDbWeight::get().reads(6_u64))
+			.saturating_add(ParityDbWeight::get().writes(1_u64))
+	}
+	fn reveal_openings(o: u32, w: u32, ) -> Weight {
 		Weight::from_parts(38_572_512, 22214)
 			.saturating_add(Weight::from_parts(22_467_131, 0).saturating_mul(o.into()))
+			.saturating_add(Weight::from_parts(22_467_131, 0).saturating_mul(w.into()))
 			.saturating_add(ParityDbWeight::get().reads(5_u64))
 			.saturating_add(ParityDbWeight::get().writes(2_u64))
 	}

@@ -262,8 +262,8 @@ pub fn expected_ms(spec: &MemorySpec, walks: u64, parent_mps: u32, read_mps: u32
 
 /// The protocol's memory-hard parameters (part of the chain's configuration).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo)]
-#[cfg_attr(feature = "std", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "std", serde(rename_all = "camelCase"))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct MemoryRules {
 	/// Items of the cache (a power of two).
 	pub cache_items: u32,
@@ -372,11 +372,26 @@ pub fn check_walks<'a>(
 		report.checked += 1;
 		if !verify_walk(root, challenge.walks, walk, result, proof) {
 			report.bad_paths += 1;
-		} else if walk_from_cache(&challenge.spec, cache, walk) != *result {
+		} else if !walk_is_right(challenge, cache, walk, result) {
 			report.wrong_results += 1;
 		}
 	}
 	report
+}
+
+/// Whether `result` is walk `walk` of `challenge` recomputed from `cache` (its path to the root
+/// checked elsewhere: on PoG chain, when the walk is revealed). Returns the first wrong walk of
+/// `results`, in order, or `None` when every one is right.
+pub fn first_wrong_walk<'a>(
+	challenge: &MemoryChallenge,
+	cache: &[Item],
+	results: impl IntoIterator<Item = (u64, &'a Hash32)>,
+) -> Option<u64> {
+	results.into_iter().find(|(walk, result)| !walk_is_right(challenge, cache, *walk, result)).map(|(walk, _)| walk)
+}
+
+fn walk_is_right(challenge: &MemoryChallenge, cache: &[Item], walk: u64, result: &Hash32) -> bool {
+	walk < challenge.walks && walk_from_cache(&challenge.spec, cache, walk) == *result
 }
 
 #[cfg(test)]

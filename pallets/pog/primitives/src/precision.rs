@@ -22,8 +22,8 @@ pub const FP4_E2M1_MANTISSA_BITS: u32 = 1;
 #[derive(
 	Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo,
 )]
-#[cfg_attr(feature = "std", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "std", serde(rename_all = "kebab-case"))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum Precision {
 	/// IEEE binary32 inputs (24-bit significand), fp32 FMA (CUDA cores).
 	Fp32,
@@ -34,7 +34,7 @@ pub enum Precision {
 	/// bfloat16 inputs (7-bit mantissa).
 	Bf16,
 	/// OCP FP8 E4M3 inputs (3-bit mantissa).
-	#[cfg_attr(feature = "std", serde(rename = "fp8-e4m3"))]
+	#[cfg_attr(feature = "serde", serde(rename = "fp8-e4m3"))]
 	Fp8E4M3,
 }
 

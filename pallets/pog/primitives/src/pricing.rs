@@ -135,6 +135,13 @@ pub const fn memory_points(vram_mib: u32, measured: bool) -> u32 {
 	}
 }
 
+/// Score points of a GPU whose round passed: the compute its GEMM proves ([`points`]) plus the
+/// memory its memory phase proves ([`memory_points`]; `memory_measured`: the profile has
+/// measured memory rates, so its rounds run the phase).
+pub const fn proven_points(gflops: &[u32; 5], int8_gops: u32, vram_mib: u32, memory_measured: bool) -> u32 {
+	points(gflops, int8_gops).saturating_add(memory_points(vram_mib, memory_measured))
+}
+
 #[cfg(test)]
 mod tests {
 	use super::*;

@@ -92,8 +92,31 @@ pub const fn unit_figures(
 	(vram_mib.saturating_mul(cores), scaled, int8_gops.saturating_mul(cores))
 }
 
+/// A unit's memory-hard rates (million reads a second of the walks, and of the fill's parents)
+/// for a miner declaring `cores` CPU cores: a per-core profile's rates times `cores`
+/// (saturating; its dataset grows with its memory, so the phase's time does not depend on the
+/// cores), any other profile's as they are.
+pub const fn unit_memory_rates(read_mps: u32, parent_mps: u32, per_core: bool, cores: u32) -> (u32, u32) {
+	if per_core {
+		(read_mps.saturating_mul(cores), parent_mps.saturating_mul(cores))
+	} else {
+		(read_mps, parent_mps)
+	}
+}
+
 impl ProfileFigures {
-	/// Score points of a verified GPU of this profile ([`crate::pricing::points`]).
+	/// Whether the memory-hard phase's rates were measured: the profile's rounds run the phase.
+	pub const fn memory_measured(&self) -> bool {
+		self.mem_read_mps > 0 && self.mem_parent_mps > 0
+	}
+
+	/// Score points of a GPU of this profile whose round passed: compute and, where measured,
+	/// memory ([`crate::pricing::proven_points`]).
+	pub const fn proven_points(&self) -> u32 {
+		crate::pricing::proven_points(&self.gflops, self.int8_gops, self.vram_mib, self.memory_measured())
+	}
+
+	/// Compute points of a verified GPU of this profile ([`crate::pricing::points`]).
 	pub const fn points(&self) -> u32 {
 		crate::pricing::points(&self.gflops, self.int8_gops)
 	}

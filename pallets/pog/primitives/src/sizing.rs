@@ -56,7 +56,7 @@ pub fn chunks(k: u32, chunk_k: u32) -> impl Iterator<Item = (u32, u32)> {
 #[derive(
 	Clone, Copy, Debug, PartialEq, Eq, Encode, Decode, DecodeWithMemTracking, MaxEncodedLen, TypeInfo, Default,
 )]
-#[cfg_attr(feature = "std", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Dims {
 	/// Rows of A and C.
 	pub m: u32,
