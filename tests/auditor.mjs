@@ -27,6 +27,8 @@ export async function audit(api) {
     int8Gops: p.int8Gops.toNumber(),
     perCore: p.perCore.isTrue,
     tolerancePercent: p.tolerancePercent.toNumber(),
+    memReadMps: p.memReadMps.toNumber(),
+    memParentMps: p.memParentMps.toNumber(),
   }));
   const validators = (await api.query.pog.validators()).map((v) => v.toString());
 
@@ -72,6 +74,9 @@ export async function audit(api) {
       const c = view.unwrap();
       const commitment = c.commitment.isSome ? c.commitment.unwrap() : null;
       const openings = await api.query.pog.openings(r, who, gpu);
+      const walks = await api.query.pog.walkResults(r, who, gpu);
+      const memory = c.params.memory.isSome ? c.params.memory.unwrap() : null;
+      const memoryCommitment = c.memoryCommitment.isSome ? c.memoryCommitment.unwrap() : null;
       challenges.push({
         round: r,
         miner: who,
@@ -81,16 +86,27 @@ export async function audit(api) {
         precision: c.params.precision.toString(),
         dims: [c.params.dims.m.toNumber(), c.params.dims.n.toNumber(), c.params.dims.k.toNumber()],
         deadlineMs: c.params.deadlineMs.toNumber(),
+        memory: memory && {
+          datasetItems: memory.datasetItems.toString(),
+          parents: memory.parents.toNumber(),
+          walks: memory.walks.toString(),
+          deadlineMs: memory.deadlineMs.toNumber(),
+          root: memoryCommitment ? memoryCommitment.root.toHex() : null,
+          committedMs: memoryCommitment ? memoryCommitment.committedMs.toNumber() : null,
+        },
         root: commitment ? commitment.root.toHex() : null,
         elapsedMs: commitment ? commitment.report.elapsedMs.toNumber() : null,
         sampleSeed: c.sampleSeed.isSome ? c.sampleSeed.unwrap().toHex() : null,
         committee: c.committee.map((v) => v.toString()),
         openedLeaves: openings.isSome ? openings.unwrap().map((o) => o.leaf.toNumber()) : [],
+        openedWalks: walks.isSome ? walks.unwrap().map(([w]) => w.toString()) : [],
         verdicts: c.votes.map(([v, verdict]) => ({
           validator: v.toString(),
           passed: verdict.passed.isTrue,
           entriesChecked: verdict.reported.entriesChecked.toNumber(),
           worstPermille: verdict.reported.worstPermille.toNumber(),
+          walksChecked: verdict.reported.walksChecked.toNumber(),
+          failedWalk: verdict.failedWalk.isSome ? verdict.failedWalk.unwrap().toString() : null,
         })),
         status: c.verification.isSome ? c.verification.unwrap().toString() : (commitment ? 'Committed' : 'Issued'),
       });
@@ -111,7 +127,8 @@ function print(a) {
   console.log(`PoG chain at block #${a.block}; validators: ${a.validators.join(', ')}`);
   console.log(`\nGPU profiles (${a.profiles.length})`);
   for (const p of a.profiles) {
-    console.log(`  ${String(p.id).padStart(2)} ${p.name.padEnd(28)} ${String(p.vramMib).padStart(7)} MiB  GFLOPS ${p.gflops.join('/')}  int8 GOPS ${p.int8Gops}${p.perCore ? '  (per CPU core)' : ''}`);
+    console.log(`  ${String(p.id).padStart(2)} ${p.name.padEnd(28)} ${String(p.vramMib).padStart(7)} MiB  GFLOPS ${p.gflops.join('/')}  int8 GOPS ${p.int8Gops}`
+      + `${p.memReadMps ? `  memory ${p.memReadMps}/${p.memParentMps} M reads/parents a second` : '  no memory phase'}${p.perCore ? '  (per CPU core)' : ''}`);
   }
   console.log(`\nMiners (${a.miners.length})`);
   for (const m of a.miners) {
@@ -125,7 +142,9 @@ function print(a) {
   for (const c of a.challenges) {
     const votes = c.verdicts.map((v) => `${v.passed ? 'pass' : 'FAIL'}(${v.worstPermille}‰)`).join(' ');
     console.log(`  round ${c.round} ${c.miner.slice(0, 8)}… GPU ${c.gpu} ${c.precision} ${c.dims.join('×')} ${c.status}`
-      + `${c.root ? ` root ${c.root.slice(0, 18)}…` : ''}${c.openedLeaves.length ? ` opened ${c.openedLeaves.length}` : ''}${votes ? ` verdicts ${votes}` : ''}`);
+      + `${c.memory?.root ? ` memory root ${c.memory.root.slice(0, 18)}… (${c.memory.walks} walks)` : ''}`
+      + `${c.root ? ` root ${c.root.slice(0, 18)}…` : ''}${c.openedLeaves.length ? ` opened ${c.openedLeaves.length}` : ''}`
+      + `${c.openedWalks.length ? ` walks ${c.openedWalks.length}` : ''}${votes ? ` verdicts ${votes}` : ''}`);
   }
   console.log('\nRanking');
   a.ranking.forEach((r, i) => console.log(`  ${i + 1}. ${r.miner} score ${pct(r.total)} share ${pct(r.share)}`));

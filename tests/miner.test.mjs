@@ -100,6 +100,7 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   const c = a.challenges.find((x) => x.round === ev.round && x.miner === charlie.address);
   assert.equal(c.status, 'Passed');
   assert.match(c.root, /^0x[0-9a-f]{64}$/);
+  assert.match(c.memory.root, /^0x[0-9a-f]{64}$/, 'the memory root is on chain for auditors');
   assert.match(c.sampleSeed, /^0x[0-9a-f]{64}$/, 'the sample seed that chose the opened leaves');
   assert.ok(c.elapsedMs > 0, "the agent's timing report");
   assert.equal(c.committee.length, 1, "the dev chain's committee: Alice");

@@ -1,7 +1,7 @@
 
 //! Weights for `pallet_pog`, generated from its benchmarks by `scripts/bench-weights.sh`; do not edit.
 //!
-//! Benchmark CLI 64.0.0, 2026-11-23; steps 50, repeat 20;
+//! Benchmark CLI 64.0.0, 2026-11-24; steps 50, repeat 20;
 //! host `vm`, CPU `Intel(R) Xeon(R) Processor`; WASM execution `Compiled`.
 //!
 //! Command:
@@ -38,8 +38,8 @@ pub trait WeightInfo {
 	fn register_miner(g: u32, ) -> Weight;
 	fn update_miner(g: u32, ) -> Weight;
 	fn deregister_miner(g: u32, ) -> Weight;
-	fn commit_roots(g: u32, ) -> Weight;
 	fn commit_memory(g: u32, ) -> Weight;
+	fn commit_roots(g: u32, ) -> Weight;
 	fn reveal_openings(o: u32, w: u32, ) -> Weight;
 	fn submit_verdict(v: u32, ) -> Weight;
 	fn start_round(p: u32, ) -> Weight;
@@ -53,6 +53,7 @@ pub trait WeightInfo {
 	fn remove_validator() -> Weight;
 	fn set_config() -> Weight;
 	fn update_shares(m: u32, ) -> Weight;
+	fn check_memory_walks() -> Weight;
 }
 
 /// Weights measured for `pallet_pog`, with the runtime's database weights.
@@ -63,7 +64,7 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Storage: `Pog::MinerCount` (r:1 w:1)
 	/// Proof: `Pog::MinerCount` (`max_values`: Some(1), `max_size`: Some(4), added: 499, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Profiles` (r:1 w:0)
-	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(86), added: 2561, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
 	/// Storage: `System::Account` (r:1 w:1)
 	/// Proof: `System::Account` (`max_values`: None, `max_size`: Some(128), added: 2603, mode: `MaxEncodedLen`)
 	/// Storage: `Balances::Holds` (r:1 w:1)
@@ -78,9 +79,9 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Proof: `Pog::Standing` (`max_values`: None, `max_size`: Some(737), added: 3212, mode: `MaxEncodedLen`)
 	/// Component `g` in `[1, 16]`.
 	fn register_miner(g: u32, ) -> Weight {
-		// Proof size: measured 642, estimated 8037 bytes; fastest run 86_577 ns.
-		Weight::from_parts(92_946_267, 8037)
-			.saturating_add(Weight::from_parts(2_729_393, 0).saturating_mul(g.into()))
+		// Proof size: measured 765, estimated 8037 bytes; fastest run 82_899 ns.
+		Weight::from_parts(86_455_060, 8037)
+			.saturating_add(Weight::from_parts(2_394_660, 0).saturating_mul(g.into()))
 			.saturating_add(T::DbWeight::get().reads(7_u64))
 			.saturating_add(T::DbWeight::get().reads((1_u64).saturating_mul(g.into())))
 			.saturating_add(T::DbWeight::get().writes(6_u64))
@@ -90,7 +91,7 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Storage: `Pog::Miners` (r:1 w:1)
 	/// Proof: `Pog::Miners` (`max_values`: None, `max_size`: Some(4572), added: 7047, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Profiles` (r:1 w:0)
-	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(86), added: 2561, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Round` (r:1 w:0)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::ProfileClaims` (r:2 w:2)
@@ -100,14 +101,14 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Storage: `Pog::Standing` (r:1 w:1)
 	/// Proof: `Pog::Standing` (`max_values`: None, `max_size`: Some(737), added: 3212, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Configuration` (r:1 w:0)
-	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(80), added: 575, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(101), added: 596, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Scores` (r:1 w:1)
 	/// Proof: `Pog::Scores` (`max_values`: None, `max_size`: Some(72), added: 2547, mode: `MaxEncodedLen`)
 	/// Component `g` in `[1, 16]`.
 	fn update_miner(g: u32, ) -> Weight {
-		// Proof size: measured 1076, estimated 8037 bytes; fastest run 51_484 ns.
-		Weight::from_parts(53_605_683, 8037)
-			.saturating_add(Weight::from_parts(6_969_650, 0).saturating_mul(g.into()))
+		// Proof size: measured 1045, estimated 8037 bytes; fastest run 47_550 ns.
+		Weight::from_parts(47_334_770, 8037)
+			.saturating_add(Weight::from_parts(6_186_191, 0).saturating_mul(g.into()))
 			.saturating_add(T::DbWeight::get().reads(8_u64))
 			.saturating_add(T::DbWeight::get().reads((2_u64).saturating_mul(g.into())))
 			.saturating_add(T::DbWeight::get().writes(5_u64))
@@ -134,157 +135,178 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Proof: `Pog::Scores` (`max_values`: None, `max_size`: Some(72), added: 2547, mode: `MaxEncodedLen`)
 	/// Component `g` in `[1, 16]`.
 	fn deregister_miner(g: u32, ) -> Weight {
-		// Proof size: measured 743, estimated 8037 bytes; fastest run 63_780 ns.
-		Weight::from_parts(68_516_677, 8037)
-			.saturating_add(Weight::from_parts(4_119_336, 0).saturating_mul(g.into()))
+		// Proof size: measured 743, estimated 8037 bytes; fastest run 60_424 ns.
+		Weight::from_parts(61_645_991, 8037)
+			.saturating_add(Weight::from_parts(3_733_605, 0).saturating_mul(g.into()))
 			.saturating_add(T::DbWeight::get().reads(6_u64))
 			.saturating_add(T::DbWeight::get().reads((1_u64).saturating_mul(g.into())))
 			.saturating_add(T::DbWeight::get().writes(7_u64))
 			.saturating_add(T::DbWeight::get().writes((1_u64).saturating_mul(g.into())))
 			.saturating_add(Weight::from_parts(0, 2511).saturating_mul(g.into()))
 	}
+	/// Storage: `Pog::Round` (r:1 w:0)
+	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Miners` (r:1 w:0)
+	/// Proof: `Pog::Miners` (`max_values`: None, `max_size`: Some(4572), added: 7047, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::MemoryCommitments` (r:1 w:1)
+	/// Proof: `Pog::MemoryCommitments` (`max_values`: None, `max_size`: Some(717), added: 3192, mode: `MaxEncodedLen`)
+	/// Storage: `Babe::CurrentSlot` (r:1 w:0)
+	/// Proof: `Babe::CurrentSlot` (`max_values`: Some(1), `max_size`: Some(8), added: 503, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Profiles` (r:1 w:0)
+	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Configuration` (r:1 w:0)
+	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(101), added: 596, mode: `MaxEncodedLen`)
+	/// Component `g` in `[1, 16]`.
+	fn commit_memory(g: u32, ) -> Weight {
+		// Proof size: measured 1220, estimated 8037 bytes; fastest run 33_370 ns.
+		Weight::from_parts(30_670_855, 8037)
+			.saturating_add(Weight::from_parts(5_151_519, 0).saturating_mul(g.into()))
+			.saturating_add(T::DbWeight::get().reads(6_u64))
+			.saturating_add(T::DbWeight::get().writes(1_u64))
+	}
 	/// Storage: `Pog::Round` (r:1 w:1)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Miners` (r:1 w:0)
 	/// Proof: `Pog::Miners` (`max_values`: None, `max_size`: Some(4572), added: 7047, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Commitments` (r:1 w:1)
-	/// Proof: `Pog::Commitments` (`max_values`: None, `max_size`: Some(18749), added: 21224, mode: `MaxEncodedLen`)
-	/// Storage: `Timestamp::Now` (r:1 w:0)
-	/// Proof: `Timestamp::Now` (`max_values`: Some(1), `max_size`: Some(8), added: 503, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Commitments` (`max_values`: None, `max_size`: Some(19997), added: 22472, mode: `MaxEncodedLen`)
+	/// Storage: `Babe::CurrentSlot` (r:1 w:0)
+	/// Proof: `Babe::CurrentSlot` (`max_values`: Some(1), `max_size`: Some(8), added: 503, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Profiles` (r:1 w:0)
-	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(86), added: 2561, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Configuration` (r:1 w:0)
-	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(80), added: 575, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(101), added: 596, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::MemoryCommitments` (r:1 w:0)
+	/// Proof: `Pog::MemoryCommitments` (`max_values`: None, `max_size`: Some(717), added: 3192, mode: `MaxEncodedLen`)
 	/// Component `g` in `[1, 16]`.
 	fn commit_roots(g: u32, ) -> Weight {
-		// Proof size: measured 955, estimated 22214 bytes; fastest run 30_848 ns.
-		Weight::from_parts(31_337_523, 22214)
-			.saturating_add(Weight::from_parts(3_407_387, 0).saturating_mul(g.into()))
-			.saturating_add(T::DbWeight::get().reads(6_u64))
+		// Proof size: measured 1306, estimated 23462 bytes; fastest run 39_561 ns.
+		Weight::from_parts(35_567_116, 23462)
+			.saturating_add(Weight::from_parts(8_199_906, 0).saturating_mul(g.into()))
+			.saturating_add(T::DbWeight::get().reads(7_u64))
 			.saturating_add(T::DbWeight::get().writes(2_u64))
 	}
 	/// Storage: `Pog::Round` (r:1 w:0)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Commitments` (r:1 w:0)
-	/// Proof: `Pog::Commitments` (`max_values`: None, `max_size`: Some(18749), added: 21224, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Commitments` (`max_values`: None, `max_size`: Some(19997), added: 22472, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Verifications` (r:1 w:1)
-	/// Proof: `Pog::Verifications` (`max_values`: None, `max_size`: Some(5101), added: 7576, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Verifications` (`max_values`: None, `max_size`: Some(5933), added: 8408, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Configuration` (r:1 w:0)
-	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(80), added: 575, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(101), added: 596, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Validators` (r:1 w:0)
 	/// Proof: `Pog::Validators` (`max_values`: Some(1), `max_size`: Some(2050), added: 2545, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Openings` (r:0 w:1)
 	/// Proof: `Pog::Openings` (`max_values`: None, `max_size`: Some(131594), added: 134069, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::WalkResults` (r:0 w:1)
+	/// Proof: `Pog::WalkResults` (`max_values`: None, `max_size`: Some(5194), added: 7669, mode: `MaxEncodedLen`)
 	/// Component `o` in `[1, 64]`.
-	fn commit_memory(g: u32, ) -> Weight {
-		Weight::from_parts(31_337_523, 22214)
-			.saturating_add(Weight::from_parts(3_407_387, 0).saturating_mul(g.into()))
-			.saturating_add(T::DbWeight::get().reads(6_u64))
-			.saturating_add(T::DbWeight::get().writes(1_u64))
-	}
+	/// Component `w` in `[1, 128]`.
 	fn reveal_openings(o: u32, w: u32, ) -> Weight {
-		// Proof size: measured 832, estimated 22214 bytes; fastest run 62_816 ns.
-		Weight::from_parts(38_572_512, 22214)
-			.saturating_add(Weight::from_parts(22_467_131, 0).saturating_mul(o.into()))
-			.saturating_add(Weight::from_parts(22_467_131, 0).saturating_mul(w.into()))
+		// Proof size: measured 931, estimated 23462 bytes; fastest run 1_386_064 ns.
+		Weight::from_parts(71_040_567, 23462)
+			.saturating_add(Weight::from_parts(21_005_430, 0).saturating_mul(o.into()))
+			.saturating_add(Weight::from_parts(22_843_150, 0).saturating_mul(w.into()))
 			.saturating_add(T::DbWeight::get().reads(5_u64))
-			.saturating_add(T::DbWeight::get().writes(2_u64))
+			.saturating_add(T::DbWeight::get().writes(3_u64))
 	}
 	/// Storage: `Pog::Validators` (r:1 w:0)
 	/// Proof: `Pog::Validators` (`max_values`: Some(1), `max_size`: Some(2050), added: 2545, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Round` (r:1 w:0)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Verifications` (r:1 w:1)
-	/// Proof: `Pog::Verifications` (`max_values`: None, `max_size`: Some(5101), added: 7576, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Verifications` (`max_values`: None, `max_size`: Some(5933), added: 8408, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Openings` (r:1 w:0)
 	/// Proof: `Pog::Openings` (`max_values`: None, `max_size`: Some(131594), added: 134069, mode: `MaxEncodedLen`)
 	/// Component `v` in `[1, 64]`.
 	fn submit_verdict(v: u32, ) -> Weight {
-		// Proof size: measured 60263, estimated 135059 bytes; fastest run 60_607 ns.
-		Weight::from_parts(66_340_340, 135059)
-			.saturating_add(Weight::from_parts(223_758, 0).saturating_mul(v.into()))
+		// Proof size: measured 60271, estimated 135059 bytes; fastest run 59_621 ns.
+		Weight::from_parts(66_936_260, 135059)
+			.saturating_add(Weight::from_parts(176_277, 0).saturating_mul(v.into()))
 			.saturating_add(T::DbWeight::get().reads(4_u64))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
 	}
 	/// Storage: `Pog::Round` (r:1 w:1)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
-	/// Storage: `System::ParentHash` (r:1 w:0)
-	/// Proof: `System::ParentHash` (`max_values`: Some(1), `max_size`: Some(32), added: 527, mode: `MaxEncodedLen`)
-	/// Storage: `Timestamp::Now` (r:1 w:0)
-	/// Proof: `Timestamp::Now` (`max_values`: Some(1), `max_size`: Some(8), added: 503, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Entropy` (r:1 w:0)
+	/// Proof: `Pog::Entropy` (`max_values`: Some(1), `max_size`: Some(32), added: 527, mode: `MaxEncodedLen`)
+	/// Storage: `Babe::CurrentSlot` (r:1 w:0)
+	/// Proof: `Babe::CurrentSlot` (`max_values`: Some(1), `max_size`: Some(8), added: 503, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Configuration` (r:1 w:0)
-	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(80), added: 575, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(101), added: 596, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Profiles` (r:129 w:0)
-	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(86), added: 2561, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::ProfileCount` (r:1 w:0)
 	/// Proof: `Pog::ProfileCount` (`max_values`: Some(1), `max_size`: Some(4), added: 499, mode: `MaxEncodedLen`)
 	/// Component `p` in `[1, 128]`.
 	fn start_round(p: u32, ) -> Weight {
-		// Proof size: measured 466, estimated 7813 bytes; fastest run 57_214 ns.
-		Weight::from_parts(29_715_296, 7813)
-			.saturating_add(Weight::from_parts(3_682_392, 0).saturating_mul(p.into()))
+		// Proof size: measured 775, estimated 8614 bytes; fastest run 70_239 ns.
+		Weight::from_parts(22_351_123, 8614)
+			.saturating_add(Weight::from_parts(5_535_192, 0).saturating_mul(p.into()))
 			.saturating_add(T::DbWeight::get().reads(8_u64))
 			.saturating_add(T::DbWeight::get().reads((1_u64).saturating_mul(p.into())))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
-			.saturating_add(Weight::from_parts(0, 2512).saturating_mul(p.into()))
+			.saturating_add(Weight::from_parts(0, 2516).saturating_mul(p.into()))
 	}
 	/// Storage: `Pog::Round` (r:1 w:1)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
-	/// Storage: `Timestamp::Now` (r:1 w:0)
-	/// Proof: `Timestamp::Now` (`max_values`: Some(1), `max_size`: Some(8), added: 503, mode: `MaxEncodedLen`)
+	/// Storage: `Babe::CurrentSlot` (r:1 w:0)
+	/// Proof: `Babe::CurrentSlot` (`max_values`: Some(1), `max_size`: Some(8), added: 503, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Configuration` (r:1 w:0)
-	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(80), added: 575, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(101), added: 596, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Validators` (r:1 w:0)
 	/// Proof: `Pog::Validators` (`max_values`: Some(1), `max_size`: Some(2050), added: 2545, mode: `MaxEncodedLen`)
-	/// Storage: `System::ParentHash` (r:1 w:0)
-	/// Proof: `System::ParentHash` (`max_values`: Some(1), `max_size`: Some(32), added: 527, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Entropy` (r:1 w:0)
+	/// Proof: `Pog::Entropy` (`max_values`: Some(1), `max_size`: Some(32), added: 527, mode: `MaxEncodedLen`)
 	fn draw_sample() -> Weight {
-		// Proof size: measured 383, estimated 3535 bytes; fastest run 16_507 ns.
-		Weight::from_parts(18_336_000, 3535)
+		// Proof size: measured 531, estimated 3535 bytes; fastest run 14_135 ns.
+		Weight::from_parts(15_799_000, 3535)
 			.saturating_add(T::DbWeight::get().reads(5_u64))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
 	}
 	/// Storage: `Pog::Round` (r:1 w:1)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Configuration` (r:1 w:0)
-	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(80), added: 575, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(101), added: 596, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Miners` (r:65 w:64)
 	/// Proof: `Pog::Miners` (`max_values`: None, `max_size`: Some(4572), added: 7047, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Commitments` (r:64 w:0)
-	/// Proof: `Pog::Commitments` (`max_values`: None, `max_size`: Some(18749), added: 21224, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Commitments` (`max_values`: None, `max_size`: Some(19997), added: 22472, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Verifications` (r:1024 w:0)
-	/// Proof: `Pog::Verifications` (`max_values`: None, `max_size`: Some(5101), added: 7576, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Verifications` (`max_values`: None, `max_size`: Some(5933), added: 8408, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::ValidatorStats` (r:1 w:1)
 	/// Proof: `Pog::ValidatorStats` (`max_values`: None, `max_size`: Some(64), added: 2539, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Standing` (r:64 w:64)
 	/// Proof: `Pog::Standing` (`max_values`: None, `max_size`: Some(737), added: 3212, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Profiles` (r:1 w:0)
-	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(86), added: 2561, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Scores` (r:64 w:64)
 	/// Proof: `Pog::Scores` (`max_values`: None, `max_size`: Some(72), added: 2547, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Openings` (r:0 w:1024)
 	/// Proof: `Pog::Openings` (`max_values`: None, `max_size`: Some(131594), added: 134069, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::WalkResults` (r:0 w:1024)
+	/// Proof: `Pog::WalkResults` (`max_values`: None, `max_size`: Some(5194), added: 7669, mode: `MaxEncodedLen`)
 	/// Component `m` in `[1, 64]`.
 	/// Component `g` in `[1, 16]`.
 	fn settle_miners(m: u32, g: u32, ) -> Weight {
-		// Proof size: measured 0, estimated 122206 bytes; fastest run 249_537 ns.
-		Weight::from_parts(252_558_000, 122206)
-			.saturating_add(Weight::from_parts(105_924_221, 0).saturating_mul(m.into()))
-			.saturating_add(Weight::from_parts(280_285_654, 0).saturating_mul(g.into()))
+		// Proof size: measured 0, estimated 135518 bytes; fastest run 296_882 ns.
+		Weight::from_parts(303_758_000, 135518)
+			.saturating_add(Weight::from_parts(119_225_060, 0).saturating_mul(m.into()))
+			.saturating_add(Weight::from_parts(341_487_285, 0).saturating_mul(g.into()))
 			.saturating_add(T::DbWeight::get().reads(25_u64))
 			.saturating_add(T::DbWeight::get().reads((10_u64).saturating_mul(m.into())))
 			.saturating_add(T::DbWeight::get().reads((20_u64).saturating_mul(g.into())))
-			.saturating_add(T::DbWeight::get().writes(21_u64))
-			.saturating_add(T::DbWeight::get().writes((9_u64).saturating_mul(m.into())))
-			.saturating_add(T::DbWeight::get().writes((20_u64).saturating_mul(g.into())))
-			.saturating_add(Weight::from_parts(0, 151853).saturating_mul(g.into()))
-			.saturating_add(Weight::from_parts(0, 47307).saturating_mul(m.into()))
+			.saturating_add(T::DbWeight::get().writes(37_u64))
+			.saturating_add(T::DbWeight::get().writes((15_u64).saturating_mul(m.into())))
+			.saturating_add(T::DbWeight::get().writes((40_u64).saturating_mul(g.into())))
+			.saturating_add(Weight::from_parts(0, 168529).saturating_mul(g.into()))
+			.saturating_add(Weight::from_parts(0, 52502).saturating_mul(m.into()))
 	}
 	/// Storage: `Pog::Round` (r:1 w:0)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
 	fn idle_block() -> Weight {
-		// Proof size: measured 253, estimated 1644 bytes; fastest run 4_432 ns.
-		Weight::from_parts(5_115_000, 1644)
+		// Proof size: measured 253, estimated 1644 bytes; fastest run 4_424 ns.
+		Weight::from_parts(5_127_000, 1644)
 			.saturating_add(T::DbWeight::get().reads(1_u64))
 	}
 	/// Storage: `Pog::ProfileCount` (r:1 w:1)
@@ -292,58 +314,58 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Storage: `Pog::NextProfileId` (r:1 w:1)
 	/// Proof: `Pog::NextProfileId` (`max_values`: Some(1), `max_size`: Some(4), added: 499, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Profiles` (r:0 w:1)
-	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(86), added: 2561, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
 	fn add_profile() -> Weight {
-		// Proof size: measured 188, estimated 1489 bytes; fastest run 10_990 ns.
-		Weight::from_parts(12_184_000, 1489)
+		// Proof size: measured 188, estimated 1489 bytes; fastest run 11_182 ns.
+		Weight::from_parts(12_330_000, 1489)
 			.saturating_add(T::DbWeight::get().reads(2_u64))
 			.saturating_add(T::DbWeight::get().writes(3_u64))
 	}
 	/// Storage: `Pog::Profiles` (r:1 w:1)
-	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(86), added: 2561, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Round` (r:1 w:0)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
 	fn update_profile() -> Weight {
-		// Proof size: measured 520, estimated 3551 bytes; fastest run 13_934 ns.
-		Weight::from_parts(15_643_000, 3551)
+		// Proof size: measured 624, estimated 3564 bytes; fastest run 14_707 ns.
+		Weight::from_parts(16_184_000, 3564)
 			.saturating_add(T::DbWeight::get().reads(2_u64))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
 	}
 	/// Storage: `Pog::Profiles` (r:1 w:1)
-	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(86), added: 2561, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::ProfileClaims` (r:1 w:0)
 	/// Proof: `Pog::ProfileClaims` (`max_values`: None, `max_size`: Some(16), added: 2491, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::ProfileCount` (r:1 w:1)
 	/// Proof: `Pog::ProfileCount` (`max_values`: Some(1), `max_size`: Some(4), added: 499, mode: `MaxEncodedLen`)
 	fn remove_profile() -> Weight {
-		// Proof size: measured 455, estimated 3551 bytes; fastest run 14_503 ns.
-		Weight::from_parts(15_851_000, 3551)
+		// Proof size: measured 559, estimated 3564 bytes; fastest run 15_147 ns.
+		Weight::from_parts(16_672_000, 3564)
 			.saturating_add(T::DbWeight::get().reads(3_u64))
 			.saturating_add(T::DbWeight::get().writes(2_u64))
 	}
 	/// Storage: `Pog::Validators` (r:1 w:1)
 	/// Proof: `Pog::Validators` (`max_values`: Some(1), `max_size`: Some(2050), added: 2545, mode: `MaxEncodedLen`)
 	fn add_validator() -> Weight {
-		// Proof size: measured 2195, estimated 3535 bytes; fastest run 11_086 ns.
-		Weight::from_parts(12_526_000, 3535)
+		// Proof size: measured 2195, estimated 3535 bytes; fastest run 11_116 ns.
+		Weight::from_parts(12_515_000, 3535)
 			.saturating_add(T::DbWeight::get().reads(1_u64))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
 	}
 	/// Storage: `Pog::Validators` (r:1 w:1)
 	/// Proof: `Pog::Validators` (`max_values`: Some(1), `max_size`: Some(2050), added: 2545, mode: `MaxEncodedLen`)
 	fn remove_validator() -> Weight {
-		// Proof size: measured 2228, estimated 3535 bytes; fastest run 10_772 ns.
-		Weight::from_parts(12_104_000, 3535)
+		// Proof size: measured 2228, estimated 3535 bytes; fastest run 10_703 ns.
+		Weight::from_parts(12_016_000, 3535)
 			.saturating_add(T::DbWeight::get().reads(1_u64))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
 	}
 	/// Storage: `Pog::Round` (r:1 w:0)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Configuration` (r:0 w:1)
-	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(80), added: 575, mode: `MaxEncodedLen`)
+	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(101), added: 596, mode: `MaxEncodedLen`)
 	fn set_config() -> Weight {
-		// Proof size: measured 253, estimated 1644 bytes; fastest run 9_735 ns.
-		Weight::from_parts(10_780_000, 1644)
+		// Proof size: measured 253, estimated 1644 bytes; fastest run 10_073 ns.
+		Weight::from_parts(11_213_000, 1644)
 			.saturating_add(T::DbWeight::get().reads(1_u64))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
 	}
@@ -357,21 +379,25 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Proof: `Pog::WeightShares` (`max_values`: Some(1), `max_size`: Some(147458), added: 147953, mode: `MaxEncodedLen`)
 	/// Component `m` in `[0, 4096]`.
 	fn update_shares(m: u32, ) -> Weight {
-		// Proof size: measured 649, estimated 3537 bytes; fastest run 9_389 ns.
-		Weight::from_parts(9_562_000, 3537)
-			.saturating_add(Weight::from_parts(4_008_286, 0).saturating_mul(m.into()))
+		// Proof size: measured 649, estimated 3537 bytes; fastest run 9_669 ns.
+		Weight::from_parts(9_863_000, 3537)
+			.saturating_add(Weight::from_parts(3_860_028, 0).saturating_mul(m.into()))
 			.saturating_add(T::DbWeight::get().reads(2_u64))
 			.saturating_add(T::DbWeight::get().reads((1_u64).saturating_mul(m.into())))
 			.saturating_add(T::DbWeight::get().writes(2_u64))
 			.saturating_add(Weight::from_parts(0, 2547).saturating_mul(m.into()))
+	}
+	fn check_memory_walks() -> Weight {
+		// Proof size: measured 0, estimated 0 bytes; fastest run 668_883_064 ns.
+		Weight::from_parts(680_527_462_000, 0)
 	}
 }
 
 /// The same figures with ParityDB's database weights, for tests and mocks.
 impl WeightInfo for () {
 	fn register_miner(g: u32, ) -> Weight {
-		Weight::from_parts(92_946_267, 8037)
-			.saturating_add(Weight::from_parts(2_729_393, 0).saturating_mul(g.into()))
+		Weight::from_parts(86_455_060, 8037)
+			.saturating_add(Weight::from_parts(2_394_660, 0).saturating_mul(g.into()))
 			.saturating_add(ParityDbWeight::get().reads(7_u64))
 			.saturating_add(ParityDbWeight::get().reads((1_u64).saturating_mul(g.into())))
 			.saturating_add(ParityDbWeight::get().writes(6_u64))
@@ -379,8 +405,8 @@ impl WeightInfo for () {
 			.saturating_add(Weight::from_parts(0, 2511).saturating_mul(g.into()))
 	}
 	fn update_miner(g: u32, ) -> Weight {
-		Weight::from_parts(53_605_683, 8037)
-			.saturating_add(Weight::from_parts(6_969_650, 0).saturating_mul(g.into()))
+		Weight::from_parts(47_334_770, 8037)
+			.saturating_add(Weight::from_parts(6_186_191, 0).saturating_mul(g.into()))
 			.saturating_add(ParityDbWeight::get().reads(8_u64))
 			.saturating_add(ParityDbWeight::get().reads((2_u64).saturating_mul(g.into())))
 			.saturating_add(ParityDbWeight::get().writes(5_u64))
@@ -388,105 +414,108 @@ impl WeightInfo for () {
 			.saturating_add(Weight::from_parts(0, 5022).saturating_mul(g.into()))
 	}
 	fn deregister_miner(g: u32, ) -> Weight {
-		Weight::from_parts(68_516_677, 8037)
-			.saturating_add(Weight::from_parts(4_119_336, 0).saturating_mul(g.into()))
+		Weight::from_parts(61_645_991, 8037)
+			.saturating_add(Weight::from_parts(3_733_605, 0).saturating_mul(g.into()))
 			.saturating_add(ParityDbWeight::get().reads(6_u64))
 			.saturating_add(ParityDbWeight::get().reads((1_u64).saturating_mul(g.into())))
 			.saturating_add(ParityDbWeight::get().writes(7_u64))
 			.saturating_add(ParityDbWeight::get().writes((1_u64).saturating_mul(g.into())))
 			.saturating_add(Weight::from_parts(0, 2511).saturating_mul(g.into()))
 	}
-	fn commit_roots(g: u32, ) -> Weight {
-		Weight::from_parts(31_337_523, 22214)
-			.saturating_add(Weight::from_parts(3_407_387, 0).saturating_mul(g.into()))
-			.saturating_add(ParityDbWeight::get().reads(6_u64))
-			.saturating_add(ParityDbWeight::get().writes(2_u64))
-	}
 	fn commit_memory(g: u32, ) -> Weight {
-		Weight::from_parts(31_337_523, 22214)
-			.saturating_add(Weight::from_parts(3_407_387, 0).saturating_mul(g.into()))
+		Weight::from_parts(30_670_855, 8037)
+			.saturating_add(Weight::from_parts(5_151_519, 0).saturating_mul(g.into()))
 			.saturating_add(ParityDbWeight::get().reads(6_u64))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
 	}
-	fn reveal_openings(o: u32, w: u32, ) -> Weight {
-		Weight::from_parts(38_572_512, 22214)
-			.saturating_add(Weight::from_parts(22_467_131, 0).saturating_mul(o.into()))
-			.saturating_add(Weight::from_parts(22_467_131, 0).saturating_mul(w.into()))
-			.saturating_add(ParityDbWeight::get().reads(5_u64))
+	fn commit_roots(g: u32, ) -> Weight {
+		Weight::from_parts(35_567_116, 23462)
+			.saturating_add(Weight::from_parts(8_199_906, 0).saturating_mul(g.into()))
+			.saturating_add(ParityDbWeight::get().reads(7_u64))
 			.saturating_add(ParityDbWeight::get().writes(2_u64))
 	}
+	fn reveal_openings(o: u32, w: u32, ) -> Weight {
+		Weight::from_parts(71_040_567, 23462)
+			.saturating_add(Weight::from_parts(21_005_430, 0).saturating_mul(o.into()))
+			.saturating_add(Weight::from_parts(22_843_150, 0).saturating_mul(w.into()))
+			.saturating_add(ParityDbWeight::get().reads(5_u64))
+			.saturating_add(ParityDbWeight::get().writes(3_u64))
+	}
 	fn submit_verdict(v: u32, ) -> Weight {
-		Weight::from_parts(66_340_340, 135059)
-			.saturating_add(Weight::from_parts(223_758, 0).saturating_mul(v.into()))
+		Weight::from_parts(66_936_260, 135059)
+			.saturating_add(Weight::from_parts(176_277, 0).saturating_mul(v.into()))
 			.saturating_add(ParityDbWeight::get().reads(4_u64))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
 	}
 	fn start_round(p: u32, ) -> Weight {
-		Weight::from_parts(29_715_296, 7813)
-			.saturating_add(Weight::from_parts(3_682_392, 0).saturating_mul(p.into()))
+		Weight::from_parts(22_351_123, 8614)
+			.saturating_add(Weight::from_parts(5_535_192, 0).saturating_mul(p.into()))
 			.saturating_add(ParityDbWeight::get().reads(8_u64))
 			.saturating_add(ParityDbWeight::get().reads((1_u64).saturating_mul(p.into())))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
-			.saturating_add(Weight::from_parts(0, 2512).saturating_mul(p.into()))
+			.saturating_add(Weight::from_parts(0, 2516).saturating_mul(p.into()))
 	}
 	fn draw_sample() -> Weight {
-		Weight::from_parts(18_336_000, 3535)
+		Weight::from_parts(15_799_000, 3535)
 			.saturating_add(ParityDbWeight::get().reads(5_u64))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
 	}
 	fn settle_miners(m: u32, g: u32, ) -> Weight {
-		Weight::from_parts(252_558_000, 122206)
-			.saturating_add(Weight::from_parts(105_924_221, 0).saturating_mul(m.into()))
-			.saturating_add(Weight::from_parts(280_285_654, 0).saturating_mul(g.into()))
+		Weight::from_parts(303_758_000, 135518)
+			.saturating_add(Weight::from_parts(119_225_060, 0).saturating_mul(m.into()))
+			.saturating_add(Weight::from_parts(341_487_285, 0).saturating_mul(g.into()))
 			.saturating_add(ParityDbWeight::get().reads(25_u64))
 			.saturating_add(ParityDbWeight::get().reads((10_u64).saturating_mul(m.into())))
 			.saturating_add(ParityDbWeight::get().reads((20_u64).saturating_mul(g.into())))
-			.saturating_add(ParityDbWeight::get().writes(21_u64))
-			.saturating_add(ParityDbWeight::get().writes((9_u64).saturating_mul(m.into())))
-			.saturating_add(ParityDbWeight::get().writes((20_u64).saturating_mul(g.into())))
-			.saturating_add(Weight::from_parts(0, 151853).saturating_mul(g.into()))
-			.saturating_add(Weight::from_parts(0, 47307).saturating_mul(m.into()))
+			.saturating_add(ParityDbWeight::get().writes(37_u64))
+			.saturating_add(ParityDbWeight::get().writes((15_u64).saturating_mul(m.into())))
+			.saturating_add(ParityDbWeight::get().writes((40_u64).saturating_mul(g.into())))
+			.saturating_add(Weight::from_parts(0, 168529).saturating_mul(g.into()))
+			.saturating_add(Weight::from_parts(0, 52502).saturating_mul(m.into()))
 	}
 	fn idle_block() -> Weight {
-		Weight::from_parts(5_115_000, 1644)
+		Weight::from_parts(5_127_000, 1644)
 			.saturating_add(ParityDbWeight::get().reads(1_u64))
 	}
 	fn add_profile() -> Weight {
-		Weight::from_parts(12_184_000, 1489)
+		Weight::from_parts(12_330_000, 1489)
 			.saturating_add(ParityDbWeight::get().reads(2_u64))
 			.saturating_add(ParityDbWeight::get().writes(3_u64))
 	}
 	fn update_profile() -> Weight {
-		Weight::from_parts(15_643_000, 3551)
+		Weight::from_parts(16_184_000, 3564)
 			.saturating_add(ParityDbWeight::get().reads(2_u64))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
 	}
 	fn remove_profile() -> Weight {
-		Weight::from_parts(15_851_000, 3551)
+		Weight::from_parts(16_672_000, 3564)
 			.saturating_add(ParityDbWeight::get().reads(3_u64))
 			.saturating_add(ParityDbWeight::get().writes(2_u64))
 	}
 	fn add_validator() -> Weight {
-		Weight::from_parts(12_526_000, 3535)
+		Weight::from_parts(12_515_000, 3535)
 			.saturating_add(ParityDbWeight::get().reads(1_u64))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
 	}
 	fn remove_validator() -> Weight {
-		Weight::from_parts(12_104_000, 3535)
+		Weight::from_parts(12_016_000, 3535)
 			.saturating_add(ParityDbWeight::get().reads(1_u64))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
 	}
 	fn set_config() -> Weight {
-		Weight::from_parts(10_780_000, 1644)
+		Weight::from_parts(11_213_000, 1644)
 			.saturating_add(ParityDbWeight::get().reads(1_u64))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
 	}
 	fn update_shares(m: u32, ) -> Weight {
-		Weight::from_parts(9_562_000, 3537)
-			.saturating_add(Weight::from_parts(4_008_286, 0).saturating_mul(m.into()))
+		Weight::from_parts(9_863_000, 3537)
+			.saturating_add(Weight::from_parts(3_860_028, 0).saturating_mul(m.into()))
 			.saturating_add(ParityDbWeight::get().reads(2_u64))
 			.saturating_add(ParityDbWeight::get().reads((1_u64).saturating_mul(m.into())))
 			.saturating_add(ParityDbWeight::get().writes(2_u64))
 			.saturating_add(Weight::from_parts(0, 2547).saturating_mul(m.into()))
+	}
+	fn check_memory_walks() -> Weight {
+		Weight::from_parts(680_527_462_000, 0)
 	}
 }
