@@ -37,10 +37,12 @@ use crate::{pallet::*, types::*, weights::WeightInfo};
 /// removed in idle time; events keep the whole history).
 pub const KEPT_ROUNDS: RoundIndex = 4;
 
-/// What a commit is checked against: the round, the miner and its commitment slots.
-pub(crate) type CommitContext<T> = (RoundOf<T>, MinerOf<T>, CommitmentsOf<T>);
+/// What a commit is checked against: the round, the miner and its slots of one kind (one per GPU).
+pub(crate) type SlotsContext<T, S> = (RoundOf<T>, MinerOf<T>, BoundedVec<Option<S>, <T as Config>::MaxGpusPerMiner>);
+/// What a GEMM commit is checked against: the round, the miner and its commitment slots.
+pub(crate) type CommitContext<T> = SlotsContext<T, Commitment>;
 /// What a memory commit is checked against: the round, the miner and its memory slots.
-pub(crate) type MemoryContext<T> = (RoundOf<T>, MinerOf<T>, MemoryCommitmentsOf<T>);
+pub(crate) type MemoryContext<T> = SlotsContext<T, MemoryCommitment>;
 
 impl<T: Config> Pallet<T> {
 	/// Current block number.
@@ -304,7 +306,7 @@ impl<T: Config> Pallet<T> {
 		index: RoundIndex,
 		mut gpus: impl ExactSizeIterator<Item = GpuIndex>,
 		stored: impl FnOnce() -> Option<BoundedVec<Option<S>, T::MaxGpusPerMiner>>,
-	) -> Result<(RoundOf<T>, MinerOf<T>, BoundedVec<Option<S>, T::MaxGpusPerMiner>), DispatchError> {
+	) -> Result<SlotsContext<T, S>, DispatchError> {
 		let round = Self::commit_phase(index)?;
 		ensure!(gpus.len() > 0, Error::<T>::NoRoots);
 		let info = Miners::<T>::get(who).ok_or(Error::<T>::NotRegistered)?;
