@@ -1735,3 +1735,20 @@ fn a_late_memory_root_is_refused_and_misses_the_round() {
 		try_state();
 	});
 }
+
+#[test]
+fn an_old_rounds_memory_roots_and_walk_results_are_pruned() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		let slot = MemoryCommitment { root: [1; 32], committed_ms: 6_000 };
+		MemoryCommitments::<Test>::insert(1, m, frame_support::BoundedVec::truncate_from(vec![Some(slot)]));
+		WalkResults::<Test>::insert((1, m, 0), frame_support::BoundedVec::truncate_from(vec![(7u64, [2u8; 32])]));
+		MemoryCommitments::<Test>::insert(2, m, frame_support::BoundedVec::truncate_from(vec![Some(slot)]));
+		PruneRound::<Test>::put(1);
+		Pog::on_idle(System::block_number(), frame_support::weights::Weight::MAX);
+		assert!(!MemoryCommitments::<Test>::contains_key(1, m), "round 1's memory roots pruned");
+		assert!(WalkResults::<Test>::get((1, m, 0)).is_none(), "round 1's walk results pruned");
+		assert!(MemoryCommitments::<Test>::contains_key(2, m), "a newer round kept");
+		assert!(PruneRound::<Test>::get().is_none(), "done");
+	});
+}
