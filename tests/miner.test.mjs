@@ -6,20 +6,26 @@
 // The round runs under a bounded flood of tipped remarks that fills the ordinary space of every
 // block (issue 11): commits, reveals and verdicts are Operational duties with the highest pool
 // priority, so they still land in their windows (before, a 10⁻⁸ POG tip outranked a commit).
+// A registered attacker floods every block of the commit phase with duties that would fail (GPUs
+// it does not have, one GPU named twice), signed mortal(4): the pool refuses every one by name,
+// the node keeps producing blocks, and the honest miner passes (issue 23: before, they all
+// entered the pool at the top priority, and one naming a GPU twice crashed the node).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Keyring } from '@polkadot/api';
-import { connect, runAgent, startNode, stopAll, waitFinalized, waitSettled } from './lib/node.mjs';
-import { ORDINARY_BYTES, REMARK_BYTES, startFlood } from './lib/flood.mjs';
+import { connect, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitSettled } from './lib/node.mjs';
+import { ORDINARY_BYTES, REMARK_BYTES, startDutyFlood, startFlood } from './lib/flood.mjs';
 import { audit } from './auditor.mjs';
 
 let node;
 let api;
 let flood;
+let duties;
 
 after(async () => {
   if (flood) await flood.stop();
+  if (duties) await duties.stop();
   await stopAll({ api, node });
 });
 
@@ -35,6 +41,16 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   const charlie = new Keyring({ type: 'sr25519' }).addFromUri('//Charlie');
   const common = ['--url', node.url, '--suri', '//Charlie'];
 
+  // The duty flooder registers first, so it takes part in every round the honest miner does.
+  const flooder = new Keyring({ type: 'sr25519' }).addFromUri('//Eve//stash');
+  const [referenceId] = (await api.call.pogApi.profiles())
+    .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
+  const registered = await sendAndWait(api, api.tx.pog.registerMiner(
+    [{ profile: referenceId, count: 1, uuids: [`0x${'ee'.repeat(16)}`] }],
+    { cpuCores: 1, cpuModel: 'flooder', ramMib: 1024, diskGib: 10 },
+  ), flooder);
+  assert.ok(registered.some(({ event }) => api.events.pog.MinerRegistered.is(event)), 'the flooder registered');
+
   const reg = await runAgent(['register', ...common, '--backend', 'cpu', '--cpu'], { name: 'register' });
   assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
   const info = (await api.query.pog.miners(charlie.address)).unwrap();
@@ -47,12 +63,14 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   assert.match(readFileSync(again.log, 'utf8'), /already registered/);
 
   flood = await startFlood(api);
+  duties = await startDutyFlood(api, '//Eve//stash');
   const passed = waitSettled(api, charlie.address, 420_000, "Charlie's GPU to pass a round");
   const stateDir = (await import('node:fs')).mkdtempSync('/tmp/pog-state-');
   const miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', stateDir, '--exit-after', '2'],
     { name: 'run', background: true });
   const ev = await passed;
   const { sent, included, paid } = await flood.stop();
+  const dutyFlood = await duties.stop();
   const { code, log } = await miner.done;
   const text = readFileSync(log, 'utf8');
   assert.equal(code, 0, text);
@@ -84,6 +102,13 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   assert.ok(fullness.every((f) => f >= 0.9), `every block of the windows was ≥ 90% full of tipped remarks: ${fullness.join(' ')}`);
   console.log(`flood: ${included} remarks of ${REMARK_BYTES} bytes included (${sent} sent), windows of round ${ev.round}: `
     + `${window.length} blocks, fullness ${fullness.join(' ')}, paid ${paid} POG (tips included)`);
+  // Every failing duty was refused in the pool by the error its dispatch would have failed with.
+  const code = (name) => String(api.errors.pog[name].meta.index.toNumber());
+  console.log(`duty flood: ${JSON.stringify(dutyFlood)} (UnknownGpu ${code('UnknownGpu')}, DuplicateGpu ${code('DuplicateGpu')})`);
+  assert.ok(dutyFlood.blocks >= 3, `the flood ran through the commit phase: ${JSON.stringify(dutyFlood)}`);
+  assert.equal(dutyFlood.accepted, 0, `no failing duty entered the pool: ${JSON.stringify(dutyFlood)}`);
+  assert.ok(dutyFlood.refused[code('UnknownGpu')] >= 8, 'GPUs the flooder does not have are refused by name');
+  assert.ok(dutyFlood.refused[code('DuplicateGpu')] >= 2, 'a GPU named twice is refused by name');
   const ch = (await api.call.pogApi.challenge(ev.round, charlie.address, 0)).unwrap();
   assert.equal(ch.verification.unwrap().toString(), 'Passed');
   assert.ok(ch.commitment.isSome, 'root on chain');

@@ -14,7 +14,7 @@ use sp_keystore::{testing::MemoryKeystore, Keystore, KeystoreExt};
 use sp_runtime::{
 	generic::Era,
 	traits::Header as _,
-	transaction_validity::{InvalidTransaction, TransactionSource, TransactionValidityError},
+	transaction_validity::{InvalidTransaction, TransactionPriority, TransactionSource, TransactionValidityError},
 	DigestItem,
 };
 use sp_runtime::{traits::Checkable, BuildStorage};
@@ -332,7 +332,8 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 			parent,
 		)
 		.expect("Bob has a commit due");
-		assert_eq!(duty.priority, pallet_pog::DUTY_PRIORITY);
+		assert!(duty.priority >= pallet_pog::DUTY_PRIORITY);
+		assert!(duty.priority < TransactionPriority::MAX, "not saturated: duties are not all tied at the maximum");
 		assert!(duty.priority > ordinary.priority);
 
 		// Nothing due, refused with the pallet error's index.
@@ -349,6 +350,28 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 			),
 			Err(TransactionValidityError::Invalid(InvalidTransaction::Custom(code)))
 		);
+
+		// One GPU twice in one duty: refused by name. (It used to pass with one pool tag given
+		// twice, and the node panicked pruning its pool once the block holding it was imported.)
+		let duplicate = match sp_runtime::DispatchError::from(pallet_pog::Error::<Runtime>::DuplicateGpu) {
+			sp_runtime::DispatchError::Module(e) => e.error[0],
+			_ => unreachable!(),
+		};
+		let twice = vec![pallet_pog::MemoryRoot { gpu: 0, root: [5; 32] }; 2];
+		let roots_twice = vec![pallet_pog::RootCommit { gpu: 0, root: [6; 32], report: Default::default() }; 2];
+		for call in [
+			pallet_pog::Call::commit_memory { round: 1, roots: twice.try_into().unwrap() },
+			pallet_pog::Call::commit_roots { round: 1, roots: roots_twice.try_into().unwrap() },
+		] {
+			assert_eq!(
+				Executive::validate_transaction(
+					TransactionSource::External,
+					signed(Sr25519Keyring::Bob, RuntimeCall::Pog(call), 0, 0),
+					parent
+				),
+				Err(TransactionValidityError::Invalid(InvalidTransaction::Custom(duplicate)))
+			);
+		}
 
 		// Fill the block's ordinary space with tipped remarks until it refuses another.
 		let free = |who: &AccountId| pallet_balances::Pallet::<Runtime>::free_balance(who);

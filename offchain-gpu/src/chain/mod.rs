@@ -117,6 +117,12 @@ impl Chain {
 		&self.account
 	}
 
+	/// The chain's genesis hash: which chain this is (a relaunched testnet or a restarted dev chain
+	/// has a new one, and its rounds count from 1 again).
+	pub fn genesis_hash(&self) -> [u8; 32] {
+		self.api.genesis_hash().0
+	}
+
 	/// The subxt client.
 	pub fn api(&self) -> &OnlineClient<PolkadotConfig> {
 		&self.api
@@ -201,6 +207,26 @@ impl Chain {
 		Ok(self.api.at_block(hash).await?)
 	}
 
+	/// A transaction the node refused, by name where it is a PoG duty the pool refused: the pool
+	/// refuses a duty its dispatch would fail with `InvalidTransaction::Custom(i)`, `i` the index
+	/// of that pallet error (`InvalidProof`, `DeadlinePassed`, …) in the metadata.
+	fn refusal(&self, message: &str) -> anyhow::Error {
+		let name = message
+			.split("Custom error: ")
+			.nth(1)
+			.and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+			.and_then(|code| code.parse::<u8>().ok())
+			.and_then(|code| {
+				let metadata = self.api.metadata();
+				let pallet = metadata.pallet_by_name("Pog")?;
+				pallet.error_variant_by_index(code).map(|v| v.name.clone())
+			});
+		match name {
+			Some(name) => anyhow::anyhow!("transaction refused by the pool: {name} ({message})"),
+			None => anyhow::anyhow!("transaction rejected: {message}"),
+		}
+	}
+
 	/// Signs `call` with the miner's key, submits it with the pool's next nonce, and waits until it
 	/// is in a best block; returns that block, or the dispatch error by name.
 	pub async fn submit<C: Payload>(&self, call: &C) -> anyhow::Result<Included> {
@@ -208,8 +234,13 @@ impl Chain {
 		let nonce = self.rpc.system_account_next_index(&self.account).await?.max(*next_nonce);
 		let params =
 			subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(nonce).mortal(64).build();
-		let mut progress =
-			self.best().await?.transactions().sign_and_submit_then_watch(call, &self.signer, params).await?;
+		let mut progress = self
+			.best()
+			.await?
+			.transactions()
+			.sign_and_submit_then_watch(call, &self.signer, params)
+			.await
+			.map_err(|e| self.refusal(&e.to_string()))?;
 		*next_nonce = nonce + 1;
 		drop(next_nonce);
 		while let Some(status) = progress.next().await {
@@ -220,7 +251,7 @@ impl Chain {
 				},
 				TransactionStatus::Error { message }
 				| TransactionStatus::Invalid { message }
-				| TransactionStatus::Dropped { message } => anyhow::bail!("transaction rejected: {message}"),
+				| TransactionStatus::Dropped { message } => return Err(self.refusal(&message)),
 				_ => continue,
 			}
 		}

@@ -1,16 +1,23 @@
 //! PoG's own transactions before ordinary traffic: [`CheckDuty`].
 //!
 //! A miner's `commit_memory`, `commit_roots` and `reveal_openings` and a validator's
-//! `submit_verdict` are
-//! *duties*: each has a deadline, and a miner whose commit is kept out of every block of its
-//! window fails the round. So they are `Operational` dispatches (the 25% of every block that
-//! ordinary transactions cannot fill), and this transaction extension gives them the highest
-//! pool priority. That is not free spam: the extension refuses a duty transaction, before it
-//! reaches a block, from an account that has nothing due (not a miner taking part in the round,
-//! nothing left to commit, not selected, already revealed, not on the committee, already voted),
-//! and tags each duty so the pool keeps one transaction per (round, miner, GPU[, validator]).
-//! A duty that succeeds is refunded its fee (it was owed, and is done once); one that fails in
-//! dispatch pays. docs/protocol.md §15 works out what crowding out costs.
+//! `submit_verdict` are *duties*: each has a deadline, and a miner whose commit is kept out of
+//! every block of its window fails the round. So they are `Operational` dispatches (the 25% of
+//! every block that ordinary transactions cannot fill), and this transaction extension gives them
+//! a pool priority above any ordinary transaction's.
+//!
+//! A duty that passes the pool cannot fail in its block: the extension runs the dispatch's own
+//! checks (`memory_due`, `commit_due`, `reveal_due`, `verdict_due`: every root's GPU known, open
+//! and named once, its memory root first, its deadline; a reveal's exact counts, indices and
+//! Merkle paths; a verdict's committee seat and named leaf or walk), written once and called by
+//! both. So nothing nobody owes, and nothing of a size other than what is due, reaches a block at
+//! duty priority. Each duty is tagged (round, miner, GPU[, validator]), one tag per GPU, unique
+//! in its transaction, so the pool keeps one transaction per duty. Should a duty still fail in
+//! dispatch (the state moved between the pool and the block), its tags are marked spent
+//! ([`SpentDuties`]): the same duty is refused from then on (`DutySpent`), the GPU counts as
+//! missed at settlement (slashed like any missed commit or reveal), and a verdict counts as
+//! silent. A duty that succeeds is refunded its fee; one that fails pays it.
+//! docs/protocol.md §15 works out what crowding out costs.
 
 use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode};
@@ -19,21 +26,68 @@ use frame_support::{
 	dispatch::DispatchInfo,
 	pallet_prelude::{Get, TransactionSource, Weight},
 	traits::{IsSubType, OriginTrait},
-	DefaultNoBound,
+	BoundedVec, DefaultNoBound,
 };
 use scale_info::TypeInfo;
 use sp_runtime::{
-	impl_tx_ext_default,
-	traits::{DispatchInfoOf, Dispatchable, TransactionExtension, ValidateResult},
-	transaction_validity::{InvalidTransaction, TransactionPriority, ValidTransaction},
-	DispatchError,
+	traits::{DispatchInfoOf, Dispatchable, PostDispatchInfoOf, TransactionExtension, ValidateResult},
+	transaction_validity::{InvalidTransaction, TransactionPriority, TransactionValidityError, ValidTransaction},
+	DispatchError, DispatchResult,
 };
 
 use crate::{pallet::*, types::*};
 
-/// Priority of a duty transaction: the highest there is (it is added to the fee-based priority
-/// and saturates), so a duty is tried before any ordinary transaction, whatever its tip.
-pub const DUTY_PRIORITY: TransactionPriority = TransactionPriority::MAX;
+/// Priority of a duty transaction: 2^63, above what any ordinary transaction's fee and tip buy
+/// (a 100-byte transfer would need a tip of ≈ 230 POG for every one of the ≈ 40,000 that fit a
+/// block), and far enough below `u64::MAX` that the fee-based priority added to it by
+/// `ChargeTransactionPayment` never saturates: duties are ordered among themselves by fee and
+/// tip, not tied at the maximum where a shorter mortality or an earlier arrival would decide.
+pub const DUTY_PRIORITY: TransactionPriority = 1 << 63;
+
+/// Which duty a transaction performs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DutyKind {
+	/// A GPU's memory root (`commit_memory`).
+	Memory,
+	/// A GPU's GEMM root (`commit_roots`).
+	Commit,
+	/// A selected GPU's openings (`reveal_openings`).
+	Reveal,
+	/// A committee member's verdict (`submit_verdict`).
+	Verdict,
+}
+
+/// One duty: its kind, round, the miner and GPU it is about, and the validator owing a verdict.
+pub struct DutyKey<'a, AccountId> {
+	/// What is owed.
+	pub kind: DutyKind,
+	/// The round it is owed in.
+	pub round: RoundIndex,
+	/// The miner whose GPU it is about.
+	pub miner: &'a AccountId,
+	/// The GPU.
+	pub gpu: GpuIndex,
+	/// The committee member owing it (verdicts only).
+	pub validator: Option<&'a AccountId>,
+}
+
+impl<AccountId: Encode> DutyKey<'_, AccountId> {
+	/// The duty's pool tag: one transaction per duty in the pool.
+	pub fn tag(&self) -> Vec<u8> {
+		let kind: &[u8] = match self.kind {
+			DutyKind::Memory => b"memory",
+			DutyKind::Commit => b"commit",
+			DutyKind::Reveal => b"reveal",
+			DutyKind::Verdict => b"verdict",
+		};
+		(b"pog", kind, self.round, self.miner, self.gpu, self.validator).encode()
+	}
+
+	/// The key under which the duty is marked spent in [`SpentDuties`].
+	pub fn spent_key(&self) -> Hash32 {
+		sp_io::hashing::blake2_256(&self.tag())
+	}
+}
 
 /// The transaction extension that puts PoG duties first and refuses the ones nobody owes.
 #[derive(Encode, Decode, DecodeWithMemTracking, DefaultNoBound, Clone, Eq, PartialEq, TypeInfo)]
@@ -53,39 +107,116 @@ impl<T: Config + Send + Sync> core::fmt::Debug for CheckDuty<T> {
 	}
 }
 
-/// A duty a transaction performs, and the pool tags that keep one transaction per duty.
-struct Duty {
+/// A duty transaction that passed the pool: the round, the sender, the GPUs and each duty's
+/// spent key, kept until after dispatch so that a failed dispatch can spend them.
+pub struct Duty<AccountId> {
+	round: RoundIndex,
+	who: AccountId,
+	gpus: Vec<GpuIndex>,
+	keys: Vec<Hash32>,
 	tags: Vec<Vec<u8>>,
 }
 
 impl<T: Config> Pallet<T> {
-	/// Whether `call` by `who` is a PoG duty, and if so whether `who` owes it now: `None` for any
-	/// other call, else the duty's pool tags or the error its dispatch would fail with.
-	fn duty_of(who: &T::AccountId, call: &Call<T>) -> Option<Result<Duty, DispatchError>> {
-		let tag =
-			|kind: &[u8], round: RoundIndex, miner: &T::AccountId, gpu: GpuIndex, extra: Option<&T::AccountId>| {
-				(b"pog", kind, round, miner, gpu, extra).encode()
-			};
-		Some(match call {
-			Call::commit_memory { round, roots } => Self::memory_due(who, *round, roots)
-				.map(|_| Duty { tags: roots.iter().map(|r| tag(b"memory", *round, who, r.gpu, None)).collect() }),
-			Call::commit_roots { round, roots } => Self::commit_due(who, *round, roots)
-				.map(|_| Duty { tags: roots.iter().map(|r| tag(b"commit", *round, who, r.gpu, None)).collect() }),
-			Call::reveal_openings { round, gpu, .. } => Self::reveal_due(who, *round, *gpu)
-				.map(|_| Duty { tags: alloc::vec![tag(b"reveal", *round, who, *gpu, None)] }),
-			Call::submit_verdict { round, miner, gpu, .. } => Self::verdict_due(who, *round, miner, *gpu)
-				.map(|_| Duty { tags: alloc::vec![tag(b"verdict", *round, miner, *gpu, Some(who))] }),
+	/// Whether `call` by `who` is a PoG duty, and if so whether it would succeed now: `None` for
+	/// any other call, else the duty or the error its dispatch would fail with.
+	fn duty_of(who: &T::AccountId, call: &Call<T>) -> Option<Result<Duty<T::AccountId>, DispatchError>> {
+		let key = |kind, round, gpu| DutyKey { kind, round, miner: who, gpu, validator: None };
+		let (round, keys): (RoundIndex, Vec<DutyKey<T::AccountId>>) = match call {
+			Call::commit_memory { round, roots } => match Self::memory_due(who, *round, roots) {
+				Ok(_) => (*round, roots.iter().map(|r| key(DutyKind::Memory, *round, r.gpu)).collect()),
+				Err(e) => return Some(Err(e)),
+			},
+			Call::commit_roots { round, roots } => match Self::commit_due(who, *round, roots) {
+				Ok(_) => (*round, roots.iter().map(|r| key(DutyKind::Commit, *round, r.gpu)).collect()),
+				Err(e) => return Some(Err(e)),
+			},
+			Call::reveal_openings { round, gpu, openings, walks } => {
+				match Self::reveal_due(who, *round, *gpu, openings, walks) {
+					Ok(_) => (*round, alloc::vec![key(DutyKind::Reveal, *round, *gpu)]),
+					Err(e) => return Some(Err(e)),
+				}
+			},
+			Call::submit_verdict { round, miner, gpu, verdict } => {
+				match Self::verdict_due(who, *round, miner, *gpu, verdict) {
+					Ok(_) => (
+						*round,
+						alloc::vec![DutyKey {
+							kind: DutyKind::Verdict,
+							round: *round,
+							miner,
+							gpu: *gpu,
+							validator: Some(who)
+						}],
+					),
+					Err(e) => return Some(Err(e)),
+				}
+			},
 			_ => return None,
-		})
+		};
+		let mut tags: Vec<Vec<u8>> = keys.iter().map(|k| k.tag()).collect();
+		// The checks above refuse a GPU named twice; a transaction must never provide one tag
+		// twice (the pool's bookkeeping assumes it), so this holds even if a check is missed.
+		tags.sort();
+		tags.dedup();
+		Some(Ok(Duty {
+			round,
+			who: who.clone(),
+			gpus: keys.iter().map(|k| k.gpu).collect(),
+			keys: keys.iter().map(|k| k.spent_key()).collect(),
+			tags,
+		}))
 	}
 
-	/// The invalid-transaction code of a duty nobody owes: the index of the pallet error its
+	/// Refuses a duty spent by a failed dispatch (`DutySpent`).
+	pub(crate) fn ensure_unspent(duty: &DutyKey<'_, T::AccountId>) -> DispatchResult {
+		frame_support::ensure!(!SpentDuties::<T>::contains_key(duty.round, duty.spent_key()), Error::<T>::DutySpent);
+		Ok(())
+	}
+
+	/// Marks the duties of a transaction that failed in dispatch as spent.
+	fn spend(duty: Duty<T::AccountId>, error: DispatchError) {
+		for key in &duty.keys {
+			SpentDuties::<T>::insert(duty.round, key, ());
+		}
+		Self::deposit_event(Event::DutyFailed {
+			round: duty.round,
+			who: duty.who,
+			gpus: BoundedVec::truncate_from(duty.gpus),
+			error,
+		});
+	}
+
+	/// The invalid-transaction code of a duty that would fail: the index of the pallet error its
 	/// dispatch would fail with (`InvalidTransaction::Custom(index)`, named in the metadata's
 	/// error list of pallet-pog).
 	fn undue_code(error: DispatchError) -> u8 {
 		match error {
 			DispatchError::Module(e) => e.error[0],
 			_ => u8::MAX,
+		}
+	}
+
+	/// The weight of checking a duty in the pool's and the block's validation (the same checks
+	/// as its dispatch, so the call's own weight) and of marking its duties spent should the
+	/// dispatch fail (refunded when it succeeds).
+	fn duty_weight(call: &Call<T>) -> Weight {
+		use crate::weights::WeightInfo;
+		let spend = |n: usize| T::DbWeight::get().writes(n as u64);
+		match call {
+			Call::commit_memory { roots, .. } => {
+				T::WeightInfo::commit_memory(roots.len() as u32).saturating_add(spend(roots.len()))
+			},
+			Call::commit_roots { roots, .. } => {
+				T::WeightInfo::commit_roots(roots.len() as u32).saturating_add(spend(roots.len()))
+			},
+			Call::reveal_openings { openings, walks, .. } => {
+				T::WeightInfo::reveal_openings(openings.len() as u32, walks.len() as u32).saturating_add(spend(1))
+			},
+			Call::submit_verdict { .. } => {
+				T::WeightInfo::submit_verdict(T::MaxValidators::get()).saturating_add(spend(1))
+			},
+			_ => Weight::zero(),
 		}
 	}
 }
@@ -96,20 +227,11 @@ where
 {
 	const IDENTIFIER: &'static str = "CheckPogDuty";
 	type Implicit = ();
-	type Val = ();
-	type Pre = ();
+	type Val = Option<Duty<T::AccountId>>;
+	type Pre = Option<Duty<T::AccountId>>;
 
 	fn weight(&self, call: &<T as frame_system::Config>::RuntimeCall) -> Weight {
-		// The round, the miner or validator set, and one commitment or verification record.
-		match call.is_sub_type() {
-			Some(
-				Call::commit_memory { .. }
-				| Call::commit_roots { .. }
-				| Call::reveal_openings { .. }
-				| Call::submit_verdict { .. },
-			) => T::DbWeight::get().reads(3),
-			_ => Weight::zero(),
-		}
+		call.is_sub_type().map_or(Weight::zero(), Pallet::<T>::duty_weight)
 	}
 
 	fn validate(
@@ -123,17 +245,45 @@ where
 		_source: TransactionSource,
 	) -> ValidateResult<Self::Val, <T as frame_system::Config>::RuntimeCall> {
 		let (Some(pog_call), Some(who)) = (call.is_sub_type(), origin.as_signer()) else {
-			return Ok((ValidTransaction::default(), (), origin));
+			return Ok((ValidTransaction::default(), None, origin));
 		};
 		match Pallet::<T>::duty_of(who, pog_call) {
-			None => Ok((ValidTransaction::default(), (), origin)),
+			None => Ok((ValidTransaction::default(), None, origin)),
 			Some(Err(e)) => Err(InvalidTransaction::Custom(Pallet::<T>::undue_code(e)).into()),
 			Some(Ok(duty)) => {
-				let valid = ValidTransaction { priority: DUTY_PRIORITY, provides: duty.tags, ..Default::default() };
-				Ok((valid, (), origin))
+				let valid =
+					ValidTransaction { priority: DUTY_PRIORITY, provides: duty.tags.clone(), ..Default::default() };
+				Ok((valid, Some(duty), origin))
 			},
 		}
 	}
 
-	impl_tx_ext_default!(<T as frame_system::Config>::RuntimeCall; prepare);
+	fn prepare(
+		self,
+		val: Self::Val,
+		_origin: &T::RuntimeOrigin,
+		_call: &<T as frame_system::Config>::RuntimeCall,
+		_info: &DispatchInfoOf<<T as frame_system::Config>::RuntimeCall>,
+		_len: usize,
+	) -> Result<Self::Pre, TransactionValidityError> {
+		Ok(val)
+	}
+
+	fn post_dispatch_details(
+		pre: Self::Pre,
+		_info: &DispatchInfoOf<<T as frame_system::Config>::RuntimeCall>,
+		_post_info: &PostDispatchInfoOf<<T as frame_system::Config>::RuntimeCall>,
+		_len: usize,
+		result: &DispatchResult,
+	) -> Result<Weight, TransactionValidityError> {
+		let Some(duty) = pre else { return Ok(Weight::zero()) };
+		let unused = T::DbWeight::get().writes(duty.keys.len() as u64);
+		match result {
+			Ok(()) => Ok(unused),
+			Err(e) => {
+				Pallet::<T>::spend(duty, *e);
+				Ok(Weight::zero())
+			},
+		}
+	}
 }

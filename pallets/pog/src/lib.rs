@@ -298,6 +298,11 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Epoch<T> = StorageValue<_, u32, ValueQuery>;
 
+	/// Duties spent by a failed dispatch, per round (key: [`duty::DutyKey::spent_key`]): each is
+	/// refused from then on, so a failing duty cannot be sent twice (pruned with its round).
+	#[pallet::storage]
+	pub type SpentDuties<T> = StorageDoubleMap<_, Twox64Concat, RoundIndex, Identity, Hash32, ()>;
+
 	/// Committee work of each validator: assigned, agreed, contradicted, silent.
 	#[pallet::storage]
 	pub type ValidatorStats<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, ValidatorRecord, ValueQuery>;
@@ -524,6 +529,18 @@ pub mod pallet {
 			/// Its new score.
 			score: Score,
 		},
+		/// A duty passed the pool but failed in its block (the state moved in between): its duties
+		/// are spent, refused from now on; a GPU's missed commit or reveal is slashed at settlement.
+		DutyFailed {
+			/// The round.
+			round: RoundIndex,
+			/// The sender (the miner, or the validator of a verdict).
+			who: T::AccountId,
+			/// The GPUs it was about.
+			gpus: BoundedVec<GpuIndex, T::MaxGpusPerMiner>,
+			/// Why its dispatch failed.
+			error: DispatchError,
+		},
 		/// Weight shares were recomputed for an epoch.
 		SharesUpdated {
 			/// The epoch.
@@ -621,8 +638,9 @@ pub mod pallet {
 		ImplausibleRam,
 		/// More disk than any machine has (at most `types::MAX_DISK_GIB`).
 		ImplausibleDisk,
-		/// A round is in its commit or reveal phase, and its challenges are derived from the
-		/// profiles and the configuration: change them once the round is settling or idle.
+		/// A round is open (commit, reveal or settlement): its challenges are derived from the
+		/// profiles and the configuration, and its miners are scored by them, all by the same
+		/// figures. Change them once the round is settled (phase `Idle`).
 		RoundOpen,
 		/// The profile lists a precision whose native rate is slower than its exact int8 alias
 		/// allows (`native < int8 / int8_gemms · (1 − tolerance)`, `pog_primitives::pricing`): an
@@ -643,6 +661,8 @@ pub mod pallet {
 		WrongWalkIndex,
 		/// A walk's Merkle proof does not lead from its result to the committed memory root.
 		InvalidWalkProof,
+		/// This duty failed in an earlier block of the round and is spent: it is not owed again.
+		DutySpent,
 	}
 
 	#[pallet::hooks]
@@ -774,7 +794,7 @@ pub mod pallet {
 			Ok(())
 		}
 
-		/// Root: change a GPU profile (refused while a round is in its commit or reveal phase).
+		/// Root: change a GPU profile (refused while a round is open, until it is settled).
 		#[pallet::call_index(9)]
 		#[pallet::weight(T::WeightInfo::update_profile())]
 		pub fn update_profile(origin: OriginFor<T>, id: ProfileId, profile: GpuProfile) -> DispatchResult {
@@ -806,8 +826,8 @@ pub mod pallet {
 			Self::do_remove_validator(validator)
 		}
 
-		/// Root: set the protocol configuration (refused while a round is in its commit or reveal
-		/// phase; the start window of the next round is the one already drawn).
+		/// Root: set the protocol configuration (refused while a round is open, until it is
+		/// settled; the start window of the next round is the one already drawn).
 		#[pallet::call_index(13)]
 		#[pallet::weight(T::WeightInfo::set_config())]
 		pub fn set_config(origin: OriginFor<T>, config: ProtocolConfig) -> DispatchResult {

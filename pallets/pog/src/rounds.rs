@@ -31,18 +31,24 @@ use sp_runtime::{
 	Perbill,
 };
 
-use crate::{pallet::*, types::*, weights::WeightInfo};
+use crate::{
+	duty::{DutyKey, DutyKind},
+	pallet::*,
+	types::*,
+	weights::WeightInfo,
+};
 
 /// Rounds whose commitments and verifications stay in storage for auditors (older ones are
 /// removed in idle time; events keep the whole history).
 pub const KEPT_ROUNDS: RoundIndex = 4;
 
-/// What a commit is checked against: the round, the miner and its slots of one kind (one per GPU).
-pub(crate) type SlotsContext<T, S> = (RoundOf<T>, MinerOf<T>, BoundedVec<Option<S>, <T as Config>::MaxGpusPerMiner>);
-/// What a GEMM commit is checked against: the round, the miner and its commitment slots.
-pub(crate) type CommitContext<T> = SlotsContext<T, Commitment>;
-/// What a memory commit is checked against: the round, the miner and its memory slots.
-pub(crate) type MemoryContext<T> = SlotsContext<T, MemoryCommitment>;
+/// A commit as it would land, checked root by root: the round (with the new commits counted),
+/// the miner's slots of one kind with the new roots in them, and the GPUs in call order.
+pub(crate) struct CommitPlan<T: Config, S> {
+	pub round: RoundOf<T>,
+	pub slots: BoundedVec<Option<S>, <T as Config>::MaxGpusPerMiner>,
+	pub landed: Vec<GpuIndex>,
+}
 
 impl<T: Config> Pallet<T> {
 	/// Current block number.
@@ -69,11 +75,11 @@ impl<T: Config> Pallet<T> {
 		sp_io::hashing::blake2_256(&(purpose, Entropy::<T>::get(), index).encode())
 	}
 
-	/// Refuses a change of what challenges are derived from (profiles, configuration) while a
-	/// round is in its commit or reveal phase.
+	/// Refuses a change of what challenges are derived from and miners are scored by (profiles,
+	/// configuration) while a round is open: in its commit or reveal phase, or while its miners
+	/// are settled a batch a block, so that every miner of a round is scored by the same figures.
 	pub(crate) fn ensure_no_open_round() -> DispatchResult {
-		let open = matches!(Self::round().phase, RoundPhase::Commit | RoundPhase::Reveal);
-		ensure!(!open, Error::<T>::RoundOpen);
+		ensure!(Self::round().phase == RoundPhase::Idle, Error::<T>::RoundOpen);
 		Ok(())
 	}
 
@@ -297,51 +303,68 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// What any commit by `who` in round `index` of the GPUs `gpus` needs before its roots are
-	/// checked one by one: the round's commit phase, at least one root, a miner taking part, and a
-	/// GPU among `gpus` whose slot in `stored` (its commitments of this kind so far) is open.
-	/// Returns the round, the miner and its slots (all open if none were stored).
+	/// What any commit by `who` in round `index` of `gpus` needs before its roots are checked one
+	/// by one: the round's commit phase, at least one root, no GPU named twice, and a miner taking
+	/// part. Returns the round,
+	/// the miner and its slots of one kind (all open if none were stored).
 	fn commit_slots<S: Clone>(
 		who: &T::AccountId,
 		index: RoundIndex,
-		mut gpus: impl ExactSizeIterator<Item = GpuIndex>,
+		gpus: impl Iterator<Item = GpuIndex>,
 		stored: impl FnOnce() -> Option<BoundedVec<Option<S>, T::MaxGpusPerMiner>>,
-	) -> Result<SlotsContext<T, S>, DispatchError> {
+	) -> Result<(RoundOf<T>, MinerOf<T>, BoundedVec<Option<S>, T::MaxGpusPerMiner>), DispatchError> {
 		let round = Self::commit_phase(index)?;
-		ensure!(gpus.len() > 0, Error::<T>::NoRoots);
+		let mut gpus: Vec<GpuIndex> = gpus.collect();
+		ensure!(!gpus.is_empty(), Error::<T>::NoRoots);
+		gpus.sort_unstable();
+		ensure!(gpus.windows(2).all(|w| w[0] != w[1]), Error::<T>::DuplicateGpu);
 		let info = Miners::<T>::get(who).ok_or(Error::<T>::NotRegistered)?;
 		ensure!(info.takes_part_in(index), Error::<T>::NotTakingPart);
 		let slots = stored().unwrap_or_else(|| BoundedVec::truncate_from(alloc::vec![None; info.gpu_count() as usize]));
-		// An unknown GPU passes here and is refused by name (`UnknownGpu`) when committed.
-		ensure!(gpus.any(|g| slots.get(g as usize).is_none_or(|s| s.is_none())), Error::<T>::AlreadyCommitted);
 		Ok((round, info, slots))
 	}
 
-	/// What a memory commit of `roots` by `who` in round `index` needs before its roots are
-	/// checked one by one (as [`Self::commit_due`] for GEMM roots).
+	/// The open slot of the GPU of `duty` among `slots`: a GPU the miner has, not committed yet,
+	/// and whose duty was not spent by a failed dispatch.
+	fn open_slot<'a, S>(
+		slots: &'a mut BoundedVec<Option<S>, T::MaxGpusPerMiner>,
+		info: &MinerOf<T>,
+		duty: DutyKey<'_, T::AccountId>,
+	) -> Result<&'a mut Option<S>, DispatchError> {
+		let gpu = duty.gpu;
+		ensure!(gpu < info.gpu_count(), Error::<T>::UnknownGpu);
+		let slot = slots.get_mut(gpu as usize).ok_or(Error::<T>::UnknownGpu)?;
+		ensure!(slot.is_none(), Error::<T>::AlreadyCommitted);
+		Self::ensure_unspent(&duty)?;
+		Ok(slot)
+	}
+
+	/// The memory commit of `roots` by `who` in round `index`, checked root by root exactly as it
+	/// would land: the pool ([`crate::duty::CheckDuty`]) and the dispatch both call this, so a
+	/// memory commit the pool accepts cannot fail in its block.
 	pub(crate) fn memory_due(
 		who: &T::AccountId,
 		index: RoundIndex,
 		roots: &[MemoryRoot],
-	) -> Result<MemoryContext<T>, DispatchError> {
-		Self::commit_slots(who, index, roots.iter().map(|r| r.gpu), || MemoryCommitments::<T>::get(index, who))
-	}
-
-	pub(crate) fn do_commit_memory(who: T::AccountId, index: RoundIndex, roots: MemoryRootsOf<T>) -> DispatchResult {
-		let (round, info, mut slots) = Self::memory_due(&who, index, &roots)?;
+	) -> Result<CommitPlan<T, MemoryCommitment>, DispatchError> {
+		let (round, info, mut slots) =
+			Self::commit_slots(who, index, roots.iter().map(|r| r.gpu), || MemoryCommitments::<T>::get(index, who))?;
 		let now_ms = Self::now_ms();
 		let mut landed = Vec::with_capacity(roots.len());
 		for MemoryRoot { gpu, root } in roots {
-			ensure!(gpu < info.gpu_count(), Error::<T>::UnknownGpu);
-			ensure!(!landed.contains(&gpu), Error::<T>::DuplicateGpu);
-			let slot = slots.get_mut(gpu as usize).ok_or(Error::<T>::UnknownGpu)?;
-			ensure!(slot.is_none(), Error::<T>::AlreadyCommitted);
-			let params = Self::challenge_params(&round, &who, &info, gpu)?;
+			let duty = DutyKey { kind: DutyKind::Memory, round: index, miner: who, gpu: *gpu, validator: None };
+			let slot = Self::open_slot(&mut slots, &info, duty)?;
+			let params = Self::challenge_params(&round, who, &info, *gpu)?;
 			let memory = params.memory.ok_or(Error::<T>::NoMemoryPhase)?;
 			ensure!(now_ms <= memory.deadline_ms, Error::<T>::DeadlinePassed);
-			*slot = Some(MemoryCommitment { root, committed_ms: now_ms });
-			landed.push(gpu);
+			*slot = Some(MemoryCommitment { root: *root, committed_ms: now_ms });
+			landed.push(*gpu);
 		}
+		Ok(CommitPlan { round, slots, landed })
+	}
+
+	pub(crate) fn do_commit_memory(who: T::AccountId, index: RoundIndex, roots: MemoryRootsOf<T>) -> DispatchResult {
+		let CommitPlan { slots, landed, .. } = Self::memory_due(&who, index, &roots)?;
 		MemoryCommitments::<T>::insert(index, &who, slots);
 		Self::deposit_event(Event::MemoryCommitted {
 			round: index,
@@ -351,39 +374,40 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// What a commit of `roots` by `who` in round `index` needs before its roots are checked one by
-	/// one: the round's commit phase, a miner taking part, and a GPU among `roots` it has not
-	/// committed yet. Returns the round, the miner and its commitment slots.
+	/// The GEMM commit of `roots` by `who` in round `index`, checked root by root exactly as it
+	/// would land (each GPU known and open, named once, its memory root committed first when its
+	/// profile has a memory phase, its deadline not passed): called by the pool and the dispatch
+	/// alike.
 	pub(crate) fn commit_due(
 		who: &T::AccountId,
 		index: RoundIndex,
 		roots: &[RootCommit],
-	) -> Result<CommitContext<T>, DispatchError> {
-		Self::commit_slots(who, index, roots.iter().map(|r| r.gpu), || Commitments::<T>::get(index, who))
-	}
-
-	pub(crate) fn do_commit(who: T::AccountId, index: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
-		let (mut round, info, mut slots) = Self::commit_due(&who, index, &roots)?;
-		let gpus = info.gpu_count();
+	) -> Result<CommitPlan<T, Commitment>, DispatchError> {
+		let (mut round, info, mut slots) =
+			Self::commit_slots(who, index, roots.iter().map(|r| r.gpu), || Commitments::<T>::get(index, who))?;
 		let now_ms = Self::now_ms();
 		let seen_ms = now_ms.saturating_sub(round.start_ms);
 		let mut landed = Vec::with_capacity(roots.len());
-		for RootCommit { gpu, root, mut report } in roots {
-			ensure!(gpu < gpus, Error::<T>::UnknownGpu);
-			ensure!(!landed.contains(&gpu), Error::<T>::DuplicateGpu);
-			let slot = slots.get_mut(gpu as usize).ok_or(Error::<T>::UnknownGpu)?;
-			ensure!(slot.is_none(), Error::<T>::AlreadyCommitted);
-			let params = Self::challenge_params(&round, &who, &info, gpu)?;
+		for RootCommit { gpu, root, report } in roots {
+			let duty = DutyKey { kind: DutyKind::Commit, round: index, miner: who, gpu: *gpu, validator: None };
+			let slot = Self::open_slot(&mut slots, &info, duty)?;
+			let params = Self::challenge_params(&round, who, &info, *gpu)?;
 			let memory_root = match params.memory {
 				None => None,
-				Some(_) => Some(Self::memory_commitment(index, &who, gpu).ok_or(Error::<T>::MemoryNotCommitted)?.root),
+				Some(_) => Some(Self::memory_commitment(index, who, *gpu).ok_or(Error::<T>::MemoryNotCommitted)?.root),
 			};
 			ensure!(now_ms <= params.deadline_ms, Error::<T>::DeadlinePassed);
+			let mut report = report.clone();
 			report.elapsed_ms = report.elapsed_ms.min(seen_ms);
-			*slot = Some(Commitment { params, root, committed_ms: now_ms, report, memory_root });
-			landed.push(gpu);
+			*slot = Some(Commitment { params, root: *root, committed_ms: now_ms, report, memory_root });
+			landed.push(*gpu);
 		}
 		round.committed = round.committed.saturating_add(landed.len() as u32);
+		Ok(CommitPlan { round, slots, landed })
+	}
+
+	pub(crate) fn do_commit(who: T::AccountId, index: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
+		let CommitPlan { round, slots, landed } = Self::commit_due(&who, index, &roots)?;
 		Commitments::<T>::insert(index, &who, slots);
 		Round::<T>::put(round);
 		Self::deposit_event(Event::RootsCommitted {
@@ -506,16 +530,17 @@ impl<T: Config> Pallet<T> {
 		let Some(old) = PruneRound::<T>::get() else { return Weight::zero() };
 		let per_item = T::DbWeight::get().reads_writes(1, 1);
 		let limit = (remaining.ref_time() / per_item.ref_time().max(1)).min(1024) as u32;
-		if limit < 5 {
+		if limit < 6 {
 			return Weight::zero();
 		}
-		let share = limit / 5;
+		let share = limit / 6;
 		let results = [
 			Commitments::<T>::clear_prefix(old, share, None),
 			MemoryCommitments::<T>::clear_prefix(old, share, None),
 			Verifications::<T>::clear_prefix((old,), share, None),
 			Openings::<T>::clear_prefix((old,), share, None),
 			WalkResults::<T>::clear_prefix((old,), share, None),
+			SpentDuties::<T>::clear_prefix(old, share, None),
 		];
 		if results.iter().all(|r| r.maybe_cursor.is_none()) {
 			PruneRound::<T>::kill();

@@ -1390,31 +1390,40 @@ fn the_validator_count_bounds_committees() {
 /// from an account not taking part, or for GPUs all committed; reveals of unselected or already
 /// revealed GPUs; verdicts from validators off the committee or that already voted. Other calls
 /// pass through untouched.
+/// What the pool's duty check ([`crate::duty::CheckDuty`]) says of `call` signed by `who`.
+fn check_duty(
+	who: AccountId,
+	call: Call<Test>,
+) -> Result<
+	sp_runtime::transaction_validity::ValidTransaction,
+	sp_runtime::transaction_validity::TransactionValidityError,
+> {
+	use crate::duty::CheckDuty;
+	use frame_support::dispatch::GetDispatchInfo;
+	use sp_runtime::{traits::DispatchTransaction, transaction_validity::TransactionSource};
+	let call = RuntimeCall::Pog(call);
+	CheckDuty::<Test>::new()
+		.validate_only(RuntimeOrigin::signed(who), &call, &call.get_dispatch_info(), 0, TransactionSource::External, 0)
+		.map(|(valid, _, _)| valid)
+}
+
+/// The pool's refusal of a duty whose dispatch would fail with `e`: `Custom(e's index)`.
+fn refused_in_pool(
+	e: Error<Test>,
+) -> Result<
+	sp_runtime::transaction_validity::ValidTransaction,
+	sp_runtime::transaction_validity::TransactionValidityError,
+> {
+	use sp_runtime::transaction_validity::{InvalidTransaction, TransactionValidityError};
+	let DispatchError::Module(m) = DispatchError::from(e) else { unreachable!() };
+	Err(TransactionValidityError::Invalid(InvalidTransaction::Custom(m.error[0])))
+}
+
 #[test]
 fn duties_are_first_while_owed_and_refused_once_not() {
-	use crate::duty::{CheckDuty, DUTY_PRIORITY};
-	use frame_support::dispatch::GetDispatchInfo;
-	use sp_runtime::{
-		traits::DispatchTransaction,
-		transaction_validity::{InvalidTransaction, TransactionSource, TransactionValidityError},
-	};
-	let check = |who: AccountId, call: Call<Test>| {
-		let call = RuntimeCall::Pog(call);
-		CheckDuty::<Test>::new()
-			.validate_only(
-				RuntimeOrigin::signed(who),
-				&call,
-				&call.get_dispatch_info(),
-				0,
-				TransactionSource::External,
-				0,
-			)
-			.map(|(valid, _, _)| valid)
-	};
-	let refused = |e: Error<Test>| {
-		let DispatchError::Module(m) = DispatchError::from(e) else { unreachable!() };
-		Err(TransactionValidityError::Invalid(InvalidTransaction::Custom(m.error[0])))
-	};
+	use crate::duty::DUTY_PRIORITY;
+	let check = check_duty;
+	let refused = refused_in_pool;
 	new_test_ext().execute_with(|| {
 		let (m, stranger) = (account("Miner1"), account("Miner2"));
 		register_cpu_miner(m, &[uuid(1), uuid(2)]);
@@ -1750,5 +1759,169 @@ fn an_old_rounds_memory_roots_and_walk_results_are_pruned() {
 		assert!(WalkResults::<Test>::get((1, m, 0)).is_none(), "round 1's walk results pruned");
 		assert!(MemoryCommitments::<Test>::contains_key(2, m), "a newer round kept");
 		assert!(PruneRound::<Test>::get().is_none(), "done");
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// duties that cannot fail
+
+/// A `commit_roots` of `gpus` with made-up roots.
+fn made_up_roots(gpus: &[GpuIndex]) -> RootsOf<Test> {
+	gpus.iter().map(|g| RootCommit { gpu: *g, root: [1; 32], report: report() }).collect::<Vec<_>>().try_into().unwrap()
+}
+
+/// A `commit_memory` of `gpus` with made-up roots.
+fn made_up_memory_roots(gpus: &[GpuIndex]) -> MemoryRootsOf<Test> {
+	gpus.iter().map(|g| MemoryRoot { gpu: *g, root: [2; 32] }).collect::<Vec<_>>().try_into().unwrap()
+}
+
+#[test]
+fn a_duty_its_dispatch_would_refuse_is_refused_in_the_pool() {
+	let refused = refused_in_pool;
+	new_test_ext().execute_with(|| {
+		let (m, mm) = (account("Miner1"), account("Miner2"));
+		register_cpu_miner(m, &[uuid(1), uuid(2)]);
+		register_memory_miner(mm, &[uuid(3)]);
+		let index = next_round();
+		let commit_roots = |gpus: &[GpuIndex]| Call::commit_roots { round: index, roots: made_up_roots(gpus) };
+		let commit_memory = |gpus: &[GpuIndex]| Call::commit_memory { round: index, roots: made_up_memory_roots(gpus) };
+
+		// GPUs the miner does not have: each was a fresh duty at top priority before.
+		assert_eq!(check_duty(m, commit_roots(&[99])), refused(Error::UnknownGpu));
+		assert_eq!(check_duty(m, commit_roots(&[0, 2])), refused(Error::UnknownGpu));
+		// One GPU twice: two equal pool tags in one transaction (which crashed the node).
+		assert_eq!(check_duty(m, commit_roots(&[1, 1])), refused(Error::DuplicateGpu));
+		assert_eq!(check_duty(mm, commit_memory(&[0, 0])), refused(Error::DuplicateGpu));
+		// A GEMM root before its memory root; a memory root for a GPU without a memory phase.
+		assert_eq!(check_duty(mm, commit_roots(&[0])), refused(Error::MemoryNotCommitted));
+		assert_eq!(check_duty(m, commit_memory(&[0])), refused(Error::NoMemoryPhase));
+		// What is due passes, with one distinct tag per GPU.
+		let valid = check_duty(m, commit_roots(&[1, 0])).expect("both GPUs are due");
+		assert_eq!(valid.provides.len(), 2);
+		assert_ne!(valid.provides[0], valid.provides[1]);
+		assert!(check_duty(mm, commit_memory(&[0])).is_ok());
+
+		let r = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		let openings = openings_for(m, 0, &r[0]);
+		let reveal = |openings: Vec<Opening>, walks: Vec<WalkOpening>| Call::reveal_openings {
+			round: index,
+			gpu: 0,
+			openings: openings.try_into().unwrap(),
+			walks: walks.try_into().unwrap(),
+		};
+		// A reveal of another size than the sample: 64 openings where 32 (or so) are due.
+		let mut doubled = openings.to_vec();
+		doubled.extend(openings.iter().cloned());
+		doubled.truncate(64);
+		assert!(doubled.len() > openings.len());
+		assert_eq!(check_duty(m, reveal(doubled, vec![])), refused(Error::WrongOpeningCount));
+		let mut shuffled = openings.to_vec();
+		shuffled.swap(0, 1);
+		assert_eq!(check_duty(m, reveal(shuffled, vec![])), refused(Error::WrongOpeningIndex));
+		let mut forged = openings.to_vec();
+		forged[0].values[0] ^= 1;
+		assert_eq!(check_duty(m, reveal(forged, vec![])), refused(Error::InvalidProof));
+		let walk = WalkOpening { walk: 0, result: [0; 32], proof: Default::default() };
+		assert_eq!(check_duty(m, reveal(openings.to_vec(), vec![walk])), refused(Error::WrongWalkCount));
+		assert!(check_duty(m, reveal(openings.to_vec(), vec![])).is_ok());
+		assert_ok!(reveal_with_walks(m, 0, &r[0], vec![]));
+
+		// A failing verdict must name an opened leaf, in the pool as in dispatch.
+		let member = committee(m, 0)[0];
+		let unopened = (0..).find(|l| !openings.iter().any(|o| o.leaf == *l)).unwrap();
+		let verdict = false_verdict(false, Some(unopened));
+		assert_eq!(
+			check_duty(member, Call::submit_verdict { round: index, miner: m, gpu: 0, verdict }),
+			refused(Error::InconsistentVerdict)
+		);
+	});
+}
+
+#[test]
+fn a_duty_that_fails_in_its_block_is_spent_and_its_gpu_missed() {
+	use crate::duty::CheckDuty;
+	use frame_support::dispatch::{GetDispatchInfo, PostDispatchInfo};
+	use sp_runtime::traits::{DispatchTransaction, Dispatchable, TransactionExtension};
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_memory_miner(m, &[uuid(1)]);
+		let index = next_round();
+		let call = RuntimeCall::Pog(Call::commit_memory { round: index, roots: made_up_memory_roots(&[0]) });
+		let info = call.get_dispatch_info();
+		// The pool accepts it while the memory deadline is ahead ...
+		let (pre, origin) = CheckDuty::<Test>::new()
+			.validate_and_prepare(RuntimeOrigin::signed(m), &call, &info, 0, 0)
+			.expect("due now");
+		// ... and the state moves before its block: the deadline passes.
+		let memory = params(m, 0).memory.unwrap();
+		while Pog::now_ms() <= memory.deadline_ms {
+			next_block();
+		}
+		let result = call.clone().dispatch(origin);
+		assert_eq!(result.map(|_| ()).map_err(|e| e.error), Err(Error::<Test>::DeadlinePassed.into()));
+		let mut post = PostDispatchInfo::default();
+		assert_ok!(<CheckDuty<Test> as TransactionExtension<RuntimeCall>>::post_dispatch(
+			pre,
+			&info,
+			&mut post,
+			0,
+			&Err(Error::<Test>::DeadlinePassed.into())
+		));
+		assert!(events().iter().any(|e| matches!(
+			e,
+			Event::DutyFailed { round, who, gpus, .. } if *round == index && *who == m && gpus.to_vec() == vec![0]
+		)));
+		// Spent: the same duty is refused by name from now on, and cannot be sent again.
+		let RuntimeCall::Pog(pog_call) = call else { unreachable!() };
+		assert_eq!(check_duty(m, pog_call), refused_in_pool(Error::DutySpent));
+		assert_eq!(commit_memory(m, &[(0, [3; 32])]), Err(Error::<Test>::DutySpent.into()));
+		// The GPU missed its commit and is slashed for it at settlement.
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Failed(FailReason::MissedCommit)]);
+		try_state();
+		// The spent marks go with the round's other records.
+		assert_eq!(SpentDuties::<Test>::iter_prefix(index).count(), 1);
+		PruneRound::<Test>::put(index);
+		Pog::on_idle(System::block_number(), frame_support::weights::Weight::MAX);
+		assert_eq!(SpentDuties::<Test>::iter_prefix(index).count(), 0);
+	});
+}
+
+#[test]
+fn a_profile_or_configuration_change_waits_until_every_miner_of_the_round_is_settled() {
+	new_test_ext().execute_with(|| {
+		// More miners than are settled in one block (the mock settles 4 a block).
+		let miners: Vec<AccountId> =
+			["Miner1", "Miner2", "Miner3", "Miner4", "Dave"].iter().map(|n| account(n)).collect();
+		for (i, m) in miners.iter().enumerate() {
+			register_cpu_miner(*m, &[uuid(i as u8 + 1)]);
+		}
+		let index = next_round();
+		let results: Vec<Vec<CommittedMatrix>> = miners.iter().map(|m| answer(*m, Compute::Honest)).collect();
+		run_until(RoundPhase::Reveal);
+		for (m, r) in miners.iter().zip(&results) {
+			assert_ok!(reveal(*m, 0, &r[0]));
+			for v in committee(*m, 0) {
+				assert_ok!(verdict_by(v, *m, 0, 7));
+			}
+		}
+		run_until(RoundPhase::Settle);
+		next_block();
+		assert_eq!(phase(), RoundPhase::Settle);
+		assert!(Pog::round().settled > 0 && Pog::round().settled < 5, "settlement is under way");
+		// A root change landing now would score the rest of the round's miners by other figures.
+		let p = Profiles::<Test>::get(CPU_PROFILE).unwrap();
+		let faster = GpuProfile { gflops: [4; 5], ..p };
+		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), CPU_PROFILE, faster.clone()), Error::<Test>::RoundOpen);
+		let wider = ProtocolConfig { max_unverified_rounds: test_config().max_unverified_rounds + 1, ..test_config() };
+		assert_noop!(Pog::set_config(RuntimeOrigin::root(), wider), Error::<Test>::RoundOpen);
+		run_until(RoundPhase::Idle);
+		let points: Vec<u32> = miners.iter().map(|m| standing(*m)[0].points).collect();
+		assert!(points[0] > 0 && points.iter().all(|p| *p == points[0]), "one table for the whole round: {points:?}");
+		assert!(miners.iter().all(|m| standing(*m)[0].last == Some((index, RoundOutcome::Passed))));
+		// Once settled, root may change them.
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), CPU_PROFILE, faster));
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), wider));
 	});
 }

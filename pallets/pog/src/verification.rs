@@ -9,10 +9,19 @@
 use alloc::vec::Vec;
 use codec::Encode;
 use frame_support::{ensure, pallet_prelude::*};
-use frame_system::pallet_prelude::BlockNumberFor;
 use pog_primitives::commitment;
 
-use crate::{pallet::*, types::*};
+use crate::{
+	duty::{DutyKey, DutyKind},
+	pallet::*,
+	types::*,
+};
+
+/// A reveal as it would land: the seed that chose its openings and its committee.
+pub(crate) struct RevealPlan<T: Config> {
+	pub sample_seed: Hash32,
+	pub committee: Vec<T::AccountId>,
+}
 
 impl<T: Config> Pallet<T> {
 	pub(crate) fn ensure_validator(who: &T::AccountId) -> DispatchResult {
@@ -57,13 +66,18 @@ impl<T: Config> Pallet<T> {
 		members.saturating_mul(2) / 3 + 1
 	}
 
-	/// What a reveal by `who` of its GPU `gpu` in round `index` needs before its openings are
-	/// checked: the reveal window open, the GPU committed and selected, and no reveal yet.
+	/// The reveal by `who` of its GPU `gpu` in round `index`, checked exactly as it would land:
+	/// the reveal window open, the GPU committed, selected, not revealed yet and its duty not
+	/// spent; the openings and walks those sampled, in sample order, with paths to the committed
+	/// roots. The pool ([`crate::duty::CheckDuty`]) and the dispatch both call this, so a reveal
+	/// the pool accepts cannot fail in its block, and one of any other size never reaches it.
 	pub(crate) fn reveal_due(
 		who: &T::AccountId,
 		index: RoundIndex,
 		gpu: GpuIndex,
-	) -> Result<(Selection<BlockNumberFor<T>>, Commitment), DispatchError> {
+		openings: &[Opening],
+		walks: &[WalkOpening],
+	) -> Result<RevealPlan<T>, DispatchError> {
 		let round = Self::round();
 		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
 		ensure!(round.phase == RoundPhase::Reveal, Error::<T>::WrongPhase);
@@ -74,17 +88,8 @@ impl<T: Config> Pallet<T> {
 			.ok_or(Error::<T>::NotCommitted)?;
 		ensure!(Self::is_selected(&selection, who, gpu), Error::<T>::NotSelected);
 		ensure!(!Verifications::<T>::contains_key((index, who, gpu)), Error::<T>::AlreadyRevealed);
-		Ok((selection, commitment))
-	}
+		Self::ensure_unspent(&DutyKey { kind: DutyKind::Reveal, round: index, miner: who, gpu, validator: None })?;
 
-	pub(crate) fn do_reveal(
-		who: T::AccountId,
-		index: RoundIndex,
-		gpu: GpuIndex,
-		openings: OpeningsOf<T>,
-		walks: WalkOpeningsOf,
-	) -> DispatchResult {
-		let (selection, commitment) = Self::reveal_due(&who, index, gpu)?;
 		let expected = Self::leaves_for(&selection, &commitment);
 		ensure!(openings.len() == expected.len(), Error::<T>::WrongOpeningCount);
 		for (opening, leaf) in openings.iter().zip(expected) {
@@ -115,7 +120,18 @@ impl<T: Config> Pallet<T> {
 			);
 		}
 		let sample_seed = Self::sample_seed_for(&selection, &commitment);
-		let committee = Self::committee_for(&selection.seed, &who, gpu);
+		let committee = Self::committee_for(&selection.seed, who, gpu);
+		Ok(RevealPlan { sample_seed, committee })
+	}
+
+	pub(crate) fn do_reveal(
+		who: T::AccountId,
+		index: RoundIndex,
+		gpu: GpuIndex,
+		openings: OpeningsOf<T>,
+		walks: WalkOpeningsOf,
+	) -> DispatchResult {
+		let RevealPlan { sample_seed, committee } = Self::reveal_due(&who, index, gpu, &openings, &walks)?;
 		Verifications::<T>::insert(
 			(index, &who, gpu),
 			Verification {
@@ -134,14 +150,16 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// What a verdict by `who` on `miner`'s GPU `gpu` in round `index` needs before the verdict
-	/// itself is checked: a validator on the challenge's committee, the verdict window open, and
-	/// no vote from `who` yet. Returns the verification record.
+	/// The verdict by `who` on `miner`'s GPU `gpu` in round `index`, checked exactly as it would
+	/// land: a validator on the challenge's committee, the verdict window open, no vote from `who`
+	/// yet, its duty not spent, and a failing verdict naming one opened leaf or walk (a passing one
+	/// none). Called by the pool and the dispatch alike. Returns the verification record.
 	pub(crate) fn verdict_due(
 		who: &T::AccountId,
 		index: RoundIndex,
 		miner: &T::AccountId,
 		gpu: GpuIndex,
+		verdict: &Verdict,
 	) -> Result<VerificationOf<T>, DispatchError> {
 		Self::ensure_validator(who)?;
 		let round = Self::round();
@@ -152,6 +170,18 @@ impl<T: Config> Pallet<T> {
 		let v = Verifications::<T>::get((index, miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
 		ensure!(v.committee.contains(who), Error::<T>::NotInCommittee);
 		ensure!(!v.votes.iter().any(|(x, _)| x == who), Error::<T>::AlreadyVoted);
+		Self::ensure_unspent(&DutyKey { kind: DutyKind::Verdict, round: index, miner, gpu, validator: Some(who) })?;
+		let opened = Openings::<T>::get((index, miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
+		let consistent = match (verdict.failed_leaf, verdict.failed_walk) {
+			(None, None) => verdict.passed,
+			(Some(leaf), None) => !verdict.passed && opened.iter().any(|o| o.leaf == leaf),
+			(None, Some(walk)) => {
+				!verdict.passed
+					&& WalkResults::<T>::get((index, miner, gpu)).is_some_and(|w| w.iter().any(|o| o.0 == walk))
+			},
+			(Some(_), Some(_)) => false,
+		};
+		ensure!(consistent, Error::<T>::InconsistentVerdict);
 		Ok(v)
 	}
 
@@ -162,18 +192,7 @@ impl<T: Config> Pallet<T> {
 		gpu: GpuIndex,
 		verdict: Verdict,
 	) -> DispatchResult {
-		let mut v = Self::verdict_due(&who, index, &miner, gpu)?;
-		let opened = Openings::<T>::get((index, &miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
-		let consistent = match (verdict.failed_leaf, verdict.failed_walk) {
-			(None, None) => verdict.passed,
-			(Some(leaf), None) => !verdict.passed && opened.iter().any(|o| o.leaf == leaf),
-			(None, Some(walk)) => {
-				!verdict.passed
-					&& WalkResults::<T>::get((index, &miner, gpu)).is_some_and(|w| w.iter().any(|o| o.0 == walk))
-			},
-			(Some(_), Some(_)) => false,
-		};
-		ensure!(consistent, Error::<T>::InconsistentVerdict);
+		let mut v = Self::verdict_due(&who, index, &miner, gpu, &verdict)?;
 		// Cannot fail: the committee is bounded like the votes and each member votes once.
 		v.votes.try_push((who.clone(), verdict)).map_err(|_| Error::<T>::TooManyValidators)?;
 		Self::deposit_event(Event::VerdictSubmitted {
