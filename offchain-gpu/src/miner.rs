@@ -140,8 +140,15 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 	let config = chain.config().await?;
 	prepare_shapes(&chain, &miner, &devices, config.target_ms, config.chunk_k).await?;
 	let state_dir = args.state_dir.clone().unwrap_or_else(default_state_dir);
-	let state = State::load(&state_dir, &account.to_string())?;
-	info!(miner = %account, devices = devices.len(), state = %state_dir.display(), "following rounds");
+	let genesis = chain.genesis_hash();
+	let state = State::load(&state_dir, &genesis, &account.to_string())?;
+	info!(
+		miner = %account,
+		chain = %format!("0x{}", hex::encode(genesis)),
+		devices = devices.len(),
+		state = %state.path().display(),
+		"following rounds"
+	);
 
 	let best = chain.best().await?;
 	let (head_tx, head_rx) = watch::channel((best.block_number() as u32, best.block_hash()));
@@ -170,7 +177,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 			revealing.insert(round.index);
 			spawn_reveal(ctx.clone(), round.index);
 		},
-		_ => {},
+		phase => info!(round = round.index, ?phase, "no round to resume: waiting for the next one"),
 	}
 	let mut blocks = ctx.chain.api().stream_best_blocks().await?;
 	let mut settled = 0u32;
@@ -190,6 +197,8 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 					if committing.insert(ev.round) {
 						info!(round = ev.round, "round started");
 						spawn_commit(ctx.clone(), ev.round);
+					} else {
+						info!(round = ev.round, "round started event seen again: already answering it");
 					}
 				}
 				for ev in events.find::<pog::pog::events::SampleDrawn>() {
@@ -197,6 +206,8 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 					if revealing.insert(ev.round) {
 						info!(round = ev.round, committed = ev.committed, capacity = ev.capacity, "sample drawn");
 						spawn_reveal(ctx.clone(), ev.round);
+					} else {
+						info!(round = ev.round, "sample drawn event seen again: already revealing");
 					}
 				}
 				for ev in events.find::<pog::pog::events::MinerSettled>() {
@@ -286,18 +297,59 @@ fn give_up(ctx: &Ctx, key: Key, why: &str) -> anyhow::Result<()> {
 	ctx.state.lock().expect("state lock").set(key, Phase::Done { outcome: Outcome::GaveUp })
 }
 
+/// This miner's challenges of `round` among `challenges` (the runtime API's, which are the current
+/// round's), or `None`, logged, when there are none.
+fn of_round(challenges: Vec<ChallengeView<AccountId32>>, round: u32) -> Option<Vec<ChallengeView<AccountId32>>> {
+	let listed: BTreeSet<u32> = challenges.iter().map(|c| c.round).collect();
+	let ours: Vec<_> = challenges.into_iter().filter(|c| c.round == round).collect();
+	if ours.is_empty() {
+		if listed.is_empty() {
+			warn!(
+				round,
+				"skipped: the chain holds no challenge for this miner in this round (registered after the round \
+				 started, or no GPU claimed?)"
+			);
+		} else {
+			warn!(round, chain_rounds = ?listed, "skipped: the chain's challenges for this miner are of another round");
+		}
+		return None;
+	}
+	Some(ours)
+}
+
+/// Logs that challenge `key` is skipped because the state file records `phase` for it, while the
+/// chain shows `on_chain`.
+fn skipped_by_state(ctx: &Ctx, key: Key, phase: &Phase, on_chain: &str) {
+	let path = ctx.state.lock().expect("state lock").path().display().to_string();
+	let recorded = match phase {
+		Phase::MemoryCommitted { .. } => "its memory root committed".to_string(),
+		Phase::CommitSent { .. } => "its root sent (it may not have landed)".to_string(),
+		Phase::Committed { .. } => "its root committed".to_string(),
+		Phase::RevealSent => "its openings revealed".to_string(),
+		Phase::Done { outcome } => format!("it done ({})", describe(*outcome)),
+	};
+	warn!(challenge = %key, state = %path, "skipped: the state file records {recorded}, and the chain shows {on_chain}");
+}
+
 /// Answers every challenge of `round` on its device and commits each root as soon as it is ready.
 async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 	let challenges = ctx.chain.my_challenges().await?;
-	let todo: Vec<ChallengeView<AccountId32>> = challenges
-		.into_iter()
-		.filter(|c| c.round == round && c.commitment.is_none())
-		.filter(|c| {
-			let state = ctx.state.lock().expect("state lock");
-			matches!(state.phase(Key { round, gpu: c.params.gpu }), None | Some(Phase::MemoryCommitted { .. }))
-		})
-		.collect();
+	let Some(challenges) = of_round(challenges, round) else { return Ok(()) };
+	let mut todo = Vec::new();
+	for c in challenges {
+		let key = Key { round, gpu: c.params.gpu };
+		if c.commitment.is_some() {
+			info!(challenge = %key, "skipped: its root is already committed on chain");
+			continue;
+		}
+		let phase = ctx.state.lock().expect("state lock").phase(key).cloned();
+		match phase {
+			None | Some(Phase::MemoryCommitted { .. }) => todo.push(c),
+			Some(phase) => skipped_by_state(ctx, key, &phase, "no root on chain"),
+		}
+	}
 	if todo.is_empty() {
+		info!(round, "nothing to compute in this round");
 		return Ok(());
 	}
 	let mut tasks = tokio::task::JoinSet::new();
@@ -491,18 +543,24 @@ async fn commit_roots(ctx: &Arc<Ctx>, round: u32, computed: Vec<(Key, u64, Box<d
 
 /// Reveals the sampled leaves of every selected GPU of `round`.
 async fn reveal_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
-	for ch in ctx.chain.my_challenges().await? {
+	let Some(challenges) = of_round(ctx.chain.my_challenges().await?, round) else { return Ok(()) };
+	for ch in challenges {
 		let key = Key { round, gpu: ch.params.gpu };
-		if ch.round != round {
+		let Some(commitment) = &ch.commitment else {
+			warn!(challenge = %key, "skipped: no root was committed in time, so there is nothing to reveal");
+			continue;
+		};
+		if ch.selected != Some(true) {
+			info!(challenge = %key, "committed, not in this round's sample: nothing to reveal");
 			continue;
 		}
-		let Some(commitment) = &ch.commitment else { continue };
-		if ch.selected != Some(true) {
-			info!(challenge = %key, "committed, not in this round's sample");
+		if ch.sample_seed.is_some() {
+			info!(challenge = %key, "skipped: its openings are already revealed on chain");
 			continue;
 		}
 		let phase = ctx.state.lock().expect("state lock").phase(key).cloned();
-		if matches!(phase, Some(Phase::RevealSent | Phase::Done { .. })) || ch.sample_seed.is_some() {
+		if let Some(phase @ (Phase::RevealSent | Phase::Done { .. })) = &phase {
+			skipped_by_state(ctx, key, phase, "no reveal");
 			continue;
 		}
 		let Some(walks) = open_walks(ctx, key, &ch).await? else { continue };
@@ -510,7 +568,14 @@ async fn reveal_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 		let c = match kept {
 			Some(c) => c,
 			None => {
-				let Some(device) = ctx.devices.get(&ch.params.uuid).cloned() else { continue };
+				let Some(device) = ctx.devices.get(&ch.params.uuid).cloned() else {
+					warn!(
+						challenge = %key,
+						"skipped: GPU {} is not on this machine, so its C cannot be recomputed to open it",
+						hex::encode(ch.params.uuid)
+					);
+					continue;
+				};
 				info!(challenge = %key, "recomputing C after a restart to open it");
 				let c = compute(ctx, key, &device, convert::spec(&ch, commitment.memory_root.as_ref())).await?;
 				if c.root() != commitment.root {
@@ -555,6 +620,12 @@ async fn open_walks(
 			let (Some(device), Some(challenge)) =
 				(ctx.devices.get(&ch.params.uuid).cloned(), convert::memory_challenge(ch))
 			else {
+				warn!(
+					challenge = %key,
+					"skipped: GPU {} is not on this machine (or its challenge has no memory phase), so its walks \
+					 cannot be opened",
+					hex::encode(ch.params.uuid)
+				);
 				return Ok(None);
 			};
 			info!(challenge = %key, "running the memory phase again after a restart to open its walks");

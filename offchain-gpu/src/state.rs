@@ -2,7 +2,15 @@
 //! disk so that a restart resumes (or cleanly abandons) a round and never submits anything twice.
 //!
 //! The file is JSON, rewritten atomically (write to a temporary file, then rename) after every
-//! change, at `<state dir>/<account>.json`.
+//! change, at `<state dir>/0x<genesis hash>/<account>.json`: keyed by the chain as well as by the
+//! account, because round indices restart at 1 on every new chain. A relaunched testnet or a
+//! restarted dev chain has a new genesis hash, hence a directory of its own and a fresh state;
+//! keyed by account alone, the agent took the new chain's rounds for the old chain's (already done)
+//! and answered none of them. The chain is in the path rather than inside the file so that the
+//! states of several chains live side by side and none is ever overwritten by another's.
+//!
+//! A state file of an earlier agent version (`<state dir>/<account>.json`, no chain recorded) is
+//! never read: [`State::load`] logs that it is ignored.
 
 use std::{
 	collections::BTreeMap,
@@ -103,10 +111,22 @@ pub struct State {
 }
 
 impl State {
-	/// Loads the state of `account` from `dir` (empty if there is none yet).
-	pub fn load(dir: &Path, account: &str) -> anyhow::Result<Self> {
-		std::fs::create_dir_all(dir).with_context(|| format!("cannot create the state directory {}", dir.display()))?;
-		let path = dir.join(format!("{account}.json"));
+	/// Loads the state of `account` on the chain whose genesis hash is `genesis` from
+	/// `dir/0x<genesis>/` (empty if there is none yet).
+	pub fn load(dir: &Path, genesis: &[u8; 32], account: &str) -> anyhow::Result<Self> {
+		let chain_dir = dir.join(format!("0x{}", hex::encode(genesis)));
+		std::fs::create_dir_all(&chain_dir)
+			.with_context(|| format!("cannot create the state directory {}", chain_dir.display()))?;
+		let path = chain_dir.join(format!("{account}.json"));
+		let legacy = dir.join(format!("{account}.json"));
+		if legacy.is_file() {
+			tracing::warn!(
+				"ignoring {}: a state file of an earlier agent version, which does not say which chain it belongs to; \
+				 this chain's state is {} (delete the old file to silence this warning)",
+				legacy.display(),
+				path.display()
+			);
+		}
 		let mut state = match std::fs::read(&path) {
 			Ok(bytes) => serde_json::from_slice::<State>(&bytes).with_context(|| {
 				format!("{} is not a state file of this agent version; move it away", path.display())
@@ -116,6 +136,11 @@ impl State {
 		};
 		state.path = path;
 		Ok(state)
+	}
+
+	/// The file this state is written to.
+	pub fn path(&self) -> &Path {
+		&self.path
 	}
 
 	/// The phase of challenge `key`, if the agent has acted on it.
@@ -148,24 +173,61 @@ impl State {
 mod tests {
 	use super::*;
 
+	const CHAIN_A: [u8; 32] = [0xaa; 32];
+	const CHAIN_B: [u8; 32] = [0xbb; 32];
+
 	#[test]
 	fn state_survives_a_restart() {
 		let dir = tempfile::tempdir().unwrap();
-		let mut s = State::load(dir.path(), "alice").unwrap();
+		let mut s = State::load(dir.path(), &CHAIN_A, "alice").unwrap();
 		let (a, b) = (Key { round: 7, gpu: 0 }, Key { round: 7, gpu: 1 });
 		assert!(s.phase(a).is_none());
 		s.set(a, Phase::CommitSent { root: "ab".into() }).unwrap();
 		s.set(b, Phase::Done { outcome: Outcome::Passed }).unwrap();
-		let again = State::load(dir.path(), "alice").unwrap();
+		let again = State::load(dir.path(), &CHAIN_A, "alice").unwrap();
 		assert_eq!(again.phase(a), Some(&Phase::CommitSent { root: "ab".into() }));
 		assert_eq!(again.phase(b), Some(&Phase::Done { outcome: Outcome::Passed }));
-		assert!(State::load(dir.path(), "bob").unwrap().phase(a).is_none());
+		assert!(State::load(dir.path(), &CHAIN_A, "bob").unwrap().phase(a).is_none());
+	}
+
+	/// The same key on a new chain (a relaunched testnet, a restarted dev chain) starts afresh:
+	/// round 1 done on chain A is not done on chain B, and each chain's state survives the other's.
+	#[test]
+	fn each_chain_has_its_own_state() {
+		let dir = tempfile::tempdir().unwrap();
+		let round1 = Key { round: 1, gpu: 0 };
+		let mut on_a = State::load(dir.path(), &CHAIN_A, "alice").unwrap();
+		on_a.set(round1, Phase::Done { outcome: Outcome::Passed }).unwrap();
+
+		let mut on_b = State::load(dir.path(), &CHAIN_B, "alice").unwrap();
+		assert_eq!(on_b.phase(round1), None, "chain A's round 1 is taken for chain B's");
+		assert!(on_b.challenges.is_empty());
+		assert_ne!(on_a.path(), on_b.path());
+		on_b.set(round1, Phase::CommitSent { root: "cd".into() }).unwrap();
+
+		let a_again = State::load(dir.path(), &CHAIN_A, "alice").unwrap();
+		assert_eq!(a_again.phase(round1), Some(&Phase::Done { outcome: Outcome::Passed }));
+		let b_again = State::load(dir.path(), &CHAIN_B, "alice").unwrap();
+		assert_eq!(b_again.phase(round1), Some(&Phase::CommitSent { root: "cd".into() }));
+		assert!(b_again.path().starts_with(dir.path().join(format!("0x{}", "bb".repeat(32)))));
+	}
+
+	/// A file of the agent version that keyed state by account alone (the chain it came from is
+	/// unknown) is left alone and not read.
+	#[test]
+	fn a_state_file_without_a_chain_is_ignored() {
+		let dir = tempfile::tempdir().unwrap();
+		let legacy = dir.path().join("alice.json");
+		std::fs::write(&legacy, br#"{"challenges":{"1/0":{"phase":"done","outcome":"passed"}}}"#).unwrap();
+		let s = State::load(dir.path(), &CHAIN_A, "alice").unwrap();
+		assert_eq!(s.phase(Key { round: 1, gpu: 0 }), None);
+		assert!(legacy.is_file(), "the old file is the user's to delete");
 	}
 
 	#[test]
 	fn the_oldest_rounds_are_dropped_first() {
 		let dir = tempfile::tempdir().unwrap();
-		let mut s = State::load(dir.path(), "alice").unwrap();
+		let mut s = State::load(dir.path(), &CHAIN_A, "alice").unwrap();
 		for round in 1..=300u32 {
 			s.set(Key { round, gpu: 0 }, Phase::RevealSent).unwrap();
 		}
@@ -177,8 +239,10 @@ mod tests {
 	#[test]
 	fn a_foreign_file_is_a_clear_error() {
 		let dir = tempfile::tempdir().unwrap();
-		std::fs::write(dir.path().join("alice.json"), b"not json").unwrap();
-		let err = State::load(dir.path(), "alice").unwrap_err().to_string();
+		let chain_dir = dir.path().join(format!("0x{}", "aa".repeat(32)));
+		std::fs::create_dir_all(&chain_dir).unwrap();
+		std::fs::write(chain_dir.join("alice.json"), b"not json").unwrap();
+		let err = State::load(dir.path(), &CHAIN_A, "alice").unwrap_err().to_string();
 		assert!(err.contains("not a state file"), "{err}");
 	}
 }
