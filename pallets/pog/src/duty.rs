@@ -12,11 +12,13 @@
 //! Merkle paths; a verdict's committee seat and named leaf or walk), written once and called by
 //! both. So nothing nobody owes, and nothing of a size other than what is due, reaches a block at
 //! duty priority. Each duty is tagged (round, miner, GPU[, validator]), one tag per GPU, unique
-//! in its transaction, so the pool keeps one transaction per duty. Should a duty still fail in
-//! dispatch (the state moved between the pool and the block), its tags are marked spent
-//! ([`SpentDuties`]): the same duty is refused from then on (`DutySpent`), the GPU counts as
-//! missed at settlement (slashed like any missed commit or reveal), and a verdict counts as
-//! silent. A duty that succeeds is refunded its fee; one that fails pays it.
+//! in its transaction, so the pool keeps one transaction per duty. A block re-runs the checks
+//! when it applies the duty, so one whose state moved after the pool took it (its deadline
+//! passed) is dropped, not charged. Should a duty still fail in dispatch (only if its checks and
+//! the pool's ever diverged), its duties are marked spent ([`SpentDuties`]): the same duty is
+//! refused from then on (`DutySpent`), the GPU counts as missed at settlement (slashed like any
+//! missed commit or reveal), and a verdict counts as silent. A duty that succeeds is refunded its
+//! fee; one that fails pays it.
 //! docs/protocol.md §15 works out what crowding out costs.
 
 use alloc::vec::Vec;
@@ -38,8 +40,8 @@ use sp_runtime::{
 use crate::{pallet::*, types::*};
 
 /// Priority of a duty transaction: 2^63, above what any ordinary transaction's fee and tip buy
-/// (a 100-byte transfer would need a tip of ≈ 230 POG for every one of the ≈ 40,000 that fit a
-/// block), and far enough below `u64::MAX` that the fee-based priority added to it by
+/// (the smallest would need a tip of ≈ 680 POG for every one of the ≈ 13,600 that fit a block's
+/// ordinary weight), and far enough below `u64::MAX` that the fee-based priority added to it by
 /// `ChargeTransactionPayment` never saturates: duties are ordered among themselves by fee and
 /// tip, not tied at the maximum where a shorter mortality or an earlier arrival would decide.
 pub const DUTY_PRIORITY: TransactionPriority = 1 << 63;

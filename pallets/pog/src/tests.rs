@@ -1849,6 +1849,9 @@ fn a_duty_that_fails_in_its_block_is_spent_and_its_gpu_missed() {
 		let index = next_round();
 		let call = RuntimeCall::Pog(Call::commit_memory { round: index, roots: made_up_memory_roots(&[0]) });
 		let info = call.get_dispatch_info();
+		// Dispatch failing after the pool accepted it takes checks that diverge, which the shared
+		// functions rule out; the test makes it happen by moving the state between the
+		// extension's checks and the dispatch, as no block does (a block re-runs the checks).
 		// The pool accepts it while the memory deadline is ahead ...
 		let (pre, origin) = CheckDuty::<Test>::new()
 			.validate_and_prepare(RuntimeOrigin::signed(m), &call, &info, 0, 0)
