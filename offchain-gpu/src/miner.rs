@@ -541,15 +541,20 @@ async fn commit_roots(ctx: &Arc<Ctx>, round: u32, computed: Vec<(Key, u64, Box<d
 	Ok(())
 }
 
-/// Reveals the sampled leaves of every selected GPU of `round`.
+/// Reveals the sampled leaves (and walks) of every selected GPU of `round`, all at once: each GPU's
+/// reveal is opened and submitted as soon as it is ready ([`Chain::submit`] hands out consecutive
+/// nonces, so they are all in the pool together) and their inclusion is watched concurrently. A
+/// GPU whose reveal fails (opening its result, recording it, building or submitting the
+/// extrinsic) is logged with its index and the reason; the others go on.
 async fn reveal_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 	let Some(challenges) = of_round(ctx.chain.my_challenges().await?, round) else { return Ok(()) };
+	let mut selected = Vec::new();
 	for ch in challenges {
 		let key = Key { round, gpu: ch.params.gpu };
-		let Some(commitment) = &ch.commitment else {
+		if ch.commitment.is_none() {
 			warn!(challenge = %key, "skipped: no root was committed in time, so there is nothing to reveal");
 			continue;
-		};
+		}
 		if ch.selected != Some(true) {
 			info!(challenge = %key, "committed, not in this round's sample: nothing to reveal");
 			continue;
@@ -563,47 +568,100 @@ async fn reveal_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 			skipped_by_state(ctx, key, phase, "no reveal");
 			continue;
 		}
-		let Some(walks) = open_walks(ctx, key, &ch).await? else { continue };
-		let kept = ctx.results.lock().expect("results lock").remove(&key);
-		let c = match kept {
-			Some(c) => c,
-			None => {
-				let Some(device) = ctx.devices.get(&ch.params.uuid).cloned() else {
-					warn!(
-						challenge = %key,
-						"skipped: GPU {} is not on this machine, so its C cannot be recomputed to open it",
-						hex::encode(ch.params.uuid)
-					);
-					continue;
-				};
-				info!(challenge = %key, "recomputing C after a restart to open it");
-				let c = compute(ctx, key, &device, convert::spec(&ch, commitment.memory_root.as_ref())).await?;
-				if c.root() != commitment.root {
-					give_up(ctx, key, "the recomputed C differs from the committed one; cannot open it")?;
-					continue;
-				}
-				c
-			},
-		};
-		let mut opened = c.open(&ch.leaves)?;
-		ctx.behaviour.tamper(&mut opened);
-		ctx.state.lock().expect("state lock").set(key, Phase::RevealSent)?;
-		let openings = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
-			opened.into_iter().map(convert::opening).collect(),
+		selected.push(ch);
+	}
+	if selected.is_empty() {
+		return Ok(());
+	}
+	let gpus: Vec<u32> = selected.iter().map(|ch| ch.params.gpu).collect();
+	info!(round, ?gpus, "revealing {} selected GPU(s)", gpus.len());
+	let selected = selected.into_iter().map(|ch| (Key { round, gpu: ch.params.gpu }, ch)).collect();
+	let missing = each_gpu(selected, |key, ch| reveal_gpu(ctx, key, ch)).await;
+	if !missing.is_empty() {
+		warn!(
+			round,
+			revealed = gpus.len() - missing.len(),
+			not_revealed = ?missing.iter().map(|k| k.gpu).collect::<Vec<_>>(),
+			"not every selected GPU revealed (the reasons are logged above); those will fail MissedReveal"
 		);
-		let walks = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
-			walks.into_iter().map(convert::walk_opening).collect(),
-		);
-		match ctx.chain.submit(&pog::transactions().pog().reveal_openings(round, key.gpu, openings, walks)).await {
-			Ok(_) => info!(challenge = %key, leaves = ch.leaves.len(), walks = ch.walks.len(), "openings revealed"),
-			Err(e) => warn!(challenge = %key, "reveal rejected: {e:#}"),
-		}
 	}
 	Ok(())
 }
 
+/// Runs `act` on every GPU's item at once (not one after another) and waits for all: a GPU whose
+/// `act` fails is logged with its index and the reason, and never stops the others. Returns the
+/// GPUs that failed or were given up (`Ok(false)`), in `items`' order.
+async fn each_gpu<T, F, Fut>(items: Vec<(Key, T)>, act: F) -> Vec<Key>
+where
+	F: Fn(Key, T) -> Fut,
+	Fut: std::future::Future<Output = anyhow::Result<bool>>,
+{
+	let done = futures::future::join_all(items.into_iter().map(|(key, item)| {
+		let fut = act(key, item);
+		async move {
+			match fut.await {
+				Ok(done) => (key, done),
+				Err(e) => {
+					error!(challenge = %key, gpu = key.gpu, "GPU {} failed: {e:#}", key.gpu);
+					(key, false)
+				},
+			}
+		}
+	}))
+	.await;
+	done.into_iter().filter(|(_, ok)| !ok).map(|(key, _)| key).collect()
+}
+
+/// Opens challenge `key` (selected, committed, not yet revealed) and submits its reveal; waits
+/// until it is in a best block. `Ok(false)` when it was given up (logged); an error says which
+/// step failed.
+async fn reveal_gpu(ctx: &Arc<Ctx>, key: Key, ch: ChallengeView<AccountId32>) -> anyhow::Result<bool> {
+	let Some(commitment) = &ch.commitment else { bail!("reveal: it has no committed root to open") };
+	let Some(walks) = open_walks(ctx, key, &ch).await.context("reveal: cannot open its walks")? else {
+		return Ok(false);
+	};
+	let kept = ctx.results.lock().expect("results lock").remove(&key);
+	let c = match kept {
+		Some(c) => c,
+		None => {
+			let Some(device) = ctx.devices.get(&ch.params.uuid).cloned() else {
+				bail!(
+					"reveal: GPU {} is not on this machine, so its C cannot be recomputed to open it",
+					hex::encode(ch.params.uuid)
+				);
+			};
+			info!(challenge = %key, "recomputing C after a restart to open it");
+			let c = compute(ctx, key, &device, convert::spec(&ch, commitment.memory_root.as_ref()))
+				.await
+				.context("reveal: cannot recompute C to open it")?;
+			if c.root() != commitment.root {
+				give_up(ctx, key, "the recomputed C differs from the committed one; cannot open it")?;
+				return Ok(false);
+			}
+			c
+		},
+	};
+	let mut opened = c.open(&ch.leaves).context("reveal: cannot open its sampled leaves")?;
+	ctx.behaviour.tamper(&mut opened);
+	ctx.state
+		.lock()
+		.expect("state lock")
+		.set(key, Phase::RevealSent)
+		.context("reveal: cannot record it in the state file, so it is not sent")?;
+	let openings = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
+		opened.into_iter().map(convert::opening).collect(),
+	);
+	let walks = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
+		walks.into_iter().map(convert::walk_opening).collect(),
+	);
+	let call = pog::transactions().pog().reveal_openings(key.round, key.gpu, openings, walks);
+	ctx.chain.submit(&call).await.context("reveal: the extrinsic was rejected")?;
+	info!(challenge = %key, leaves = ch.leaves.len(), walks = ch.walks.len(), "openings revealed");
+	Ok(true)
+}
+
 /// The sampled walks of a selected challenge, opened from its memory phase (none without one).
-/// After a restart the phase is run again; `None` (given up) if its root differs from the
+/// After a restart the phase is run again; `None` (given up, logged) if its root differs from the
 /// committed one.
 async fn open_walks(
 	ctx: &Arc<Ctx>,
@@ -620,13 +678,11 @@ async fn open_walks(
 			let (Some(device), Some(challenge)) =
 				(ctx.devices.get(&ch.params.uuid).cloned(), convert::memory_challenge(ch))
 			else {
-				warn!(
-					challenge = %key,
-					"skipped: GPU {} is not on this machine (or its challenge has no memory phase), so its walks \
-					 cannot be opened",
+				bail!(
+					"GPU {} is not on this machine (or its challenge has no memory phase), so its walks cannot be \
+					 opened",
 					hex::encode(ch.params.uuid)
 				);
-				return Ok(None);
 			};
 			info!(challenge = %key, "running the memory phase again after a restart to open its walks");
 			let m = prove_memory(ctx, key, &device, challenge).await?;
@@ -722,4 +778,58 @@ async fn next_block(ctx: &Ctx) -> anyhow::Result<()> {
 	let mut head = ctx.head.clone();
 	let _ = tokio::time::timeout(Duration::from_secs(12), head.changed()).await;
 	Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+
+	fn keys(gpus: &[u32]) -> Vec<Key> {
+		gpus.iter().map(|&gpu| Key { round: 3, gpu }).collect()
+	}
+
+	/// The first GPU's reveal fails and the third is given up: the others are still acted on, and
+	/// exactly the two are reported.
+	#[tokio::test]
+	async fn one_gpu_failing_does_not_stop_the_others() {
+		let acted = Mutex::new(Vec::new());
+		let items = keys(&[0, 1, 2, 3]).into_iter().map(|k| (k, k.gpu)).collect();
+		let missing = each_gpu(items, |_, gpu| {
+			let acted = &acted;
+			async move {
+				acted.lock().unwrap().push(gpu);
+				match gpu {
+					0 => bail!("the node refused it"),
+					2 => Ok(false),
+					_ => Ok(true),
+				}
+			}
+		})
+		.await;
+		assert_eq!(missing, keys(&[0, 2]));
+		let mut acted = acted.into_inner().unwrap();
+		acted.sort();
+		assert_eq!(acted, vec![0, 1, 2, 3]);
+	}
+
+	/// Every GPU is acted on at once: GPU 0's reveal completes only once GPU 1's has started, which
+	/// a loop awaiting each in turn never reaches.
+	#[tokio::test]
+	async fn every_gpu_is_acted_on_at_once() {
+		let started = tokio::sync::Notify::new();
+		let items = keys(&[0, 1]).into_iter().map(|k| (k, k.gpu)).collect();
+		let run = each_gpu(items, |_, gpu| {
+			let started = &started;
+			async move {
+				if gpu == 0 {
+					started.notified().await;
+				} else {
+					started.notify_one();
+				}
+				Ok(true)
+			}
+		});
+		let missing = tokio::time::timeout(Duration::from_secs(10), run).await.expect("GPU 0 waited for GPU 1 forever");
+		assert!(missing.is_empty());
+	}
 }
