@@ -58,6 +58,8 @@ pub struct Chain {
 	rpc: LegacyRpcMethods<RpcConfigFor<PolkadotConfig>>,
 	signer: Keypair,
 	account: AccountId32,
+	/// The runtime's metadata when connected (names the pallet errors of pool refusals).
+	metadata: subxt::ArcMetadata,
 	/// The next nonce this client will use, held from choosing a nonce until the transaction is
 	/// in the pool, so that concurrent submissions (one per GPU) get consecutive nonces even
 	/// before the node's pool reports the previous one.
@@ -109,7 +111,15 @@ impl Chain {
 			.validate(&pog::transactions().pog().deregister_miner())
 			.map_err(|e| ChainError::Incompatible(e.to_string()))?;
 		let account = signer.public_key().to_account_id();
-		Ok(Self { api, rpc: LegacyRpcMethods::new(rpc_client), signer, account, next_nonce: Default::default() })
+		let metadata = at.metadata();
+		Ok(Self {
+			api,
+			rpc: LegacyRpcMethods::new(rpc_client),
+			signer,
+			account,
+			metadata,
+			next_nonce: Default::default(),
+		})
 	}
 
 	/// The miner's account.
@@ -217,8 +227,7 @@ impl Chain {
 			.and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
 			.and_then(|code| code.parse::<u8>().ok())
 			.and_then(|code| {
-				let metadata = self.api.metadata();
-				let pallet = metadata.pallet_by_name("Pog")?;
+				let pallet = self.metadata.pallet_by_name("Pog")?;
 				pallet.error_variant_by_index(code).map(|v| v.name.clone())
 			});
 		match name {
