@@ -89,10 +89,9 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   const target = (await api.query.pog.configuration()).targetMs.toNumber();
   assert.ok(flops >= cores * perCore * 1e6 * target, `${cores} cores × ${perCore} GFLOPS × ${target} ms in ${flops} flops`);
   const standing = await api.query.pog.standing(charlie.address);
-  // One point per core and GFLOPS, and 3 per MiB of the unit's memory (4 MiB a core) that its
-  // memory phase proved.
-  const memoryPoints = 3 * cores * cpuCore.vramMib.toNumber();
-  assert.equal(standing[1].points.toNumber(), cores * perCore + memoryPoints, 'compute and memory points');
+  // One point per core and GFLOPS: its memory phase checks the declared memory, but a per-core
+  // unit scores no memory points (issue 23: it scored 12 of its 13 points a core from them).
+  assert.equal(standing[1].points.toNumber(), cores * perCore, 'compute points only');
   assert.ok(cpuChallengeHadMemory(cpuCh), 'the CPU unit ran a memory phase');
   // The flood filled every block of the round's commit and reveal windows, and the commit, the
   // reveal and the verdict still landed (above).

@@ -214,6 +214,7 @@ impl pallet_pog::Config for Runtime {
 	type Currency = Balances;
 	type RuntimeHoldReason = RuntimeHoldReason;
 	type TimeProvider = SlotClock;
+	type BlockTimeMs = ConstU64<SLOT_DURATION>;
 	type Randomness = BlockVrfRandomness;
 	type DepositBase = PogDepositBase;
 	type DepositPerGpu = PogDepositPerGpu;

@@ -165,6 +165,10 @@ pub mod pallet {
 		/// (PoG chain: the block's own BABE VRF output). It must not be grindable by the block's
 		/// author: a block hash is.
 		type Randomness: Randomness<Self::Hash, BlockNumberFor<Self>>;
+		/// The chain's block time (ms; PoG chain: the BABE slot). A gap between two blocks of a
+		/// commit phase beyond two block times is a stall, and the round's clock does not count it.
+		#[pallet::constant]
+		type BlockTimeMs: Get<u64>;
 		/// Deposit held from every miner.
 		#[pallet::constant]
 		type DepositBase: Get<BalanceOf<Self>>;
@@ -705,7 +709,9 @@ pub mod pallet {
 		/// unsettled round, else once its current round is settled; nothing is re-drawn. An
 		/// increased deposit is held now. Also resumes a miner suspended for a short deposit.
 		#[pallet::call_index(1)]
-		#[pallet::weight(T::WeightInfo::update_miner(T::MaxGpusPerMiner::get()))]
+		// Plus re-pricing lowered cores (`reprice_cores`: the standing and a profile per GPU).
+		#[pallet::weight(T::WeightInfo::update_miner(T::MaxGpusPerMiner::get())
+			.saturating_add(T::DbWeight::get().reads_writes(u64::from(T::MaxGpusPerMiner::get()) + 1, 1)))]
 		pub fn update_miner(origin: OriginFor<T>, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			Self::do_update(who, claims, hardware)
@@ -714,7 +720,9 @@ pub mod pallet {
 		/// Leave: at once if the miner has no unsettled round, else once its current round is
 		/// settled (its failures in that round are still slashed).
 		#[pallet::call_index(2)]
-		#[pallet::weight(T::WeightInfo::deregister_miner(T::MaxGpusPerMiner::get()))]
+		// Plus taking the miner out of the weight shares (`drop_share`: one read and write).
+		#[pallet::weight(T::WeightInfo::deregister_miner(T::MaxGpusPerMiner::get())
+			.saturating_add(T::DbWeight::get().reads_writes(1, 1)))]
 		pub fn deregister_miner(origin: OriginFor<T>) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			Self::do_deregister(who)

@@ -168,6 +168,8 @@ impl<T: Config> Pallet<T> {
 				let released = Self::release(&who, info.deposit.saturating_sub(keep));
 				info.deposit = info.deposit.saturating_sub(released);
 			}
+			// Fewer declared cores score fewer points at once; more wait for a pass.
+			Self::reprice_cores(&who, hardware.cpu_cores.min(info.hardware.cpu_cores));
 			info.pending = Some((claims, hardware));
 		} else {
 			Self::apply_claims(&who, &mut info, claims, hardware);
@@ -188,6 +190,7 @@ impl<T: Config> Pallet<T> {
 		Self::add_claims(&claims);
 		let old = Standing::<T>::get(who);
 		Standing::<T>::insert(who, Self::fresh_standing(&claims, &old));
+		Self::reprice_cores(who, hardware.cpu_cores);
 		let rule = Self::deposit_for(gpu_count_of(&claims));
 		if info.deposit > rule {
 			let released = Self::release(who, info.deposit.saturating_sub(rule));
@@ -217,6 +220,7 @@ impl<T: Config> Pallet<T> {
 		Self::remove_claims(&info.claims);
 		Standing::<T>::remove(&who);
 		Scores::<T>::remove(&who);
+		Self::drop_share(&who);
 		Miners::<T>::remove(&who);
 		MinerCount::<T>::mutate(|c| *c = c.saturating_sub(1));
 		Self::deposit_event(Event::MinerDeregistered { miner: who, released });

@@ -103,6 +103,7 @@ impl pallet_pog::Config for Test {
 	type Currency = Balances;
 	type RuntimeHoldReason = RuntimeHoldReason;
 	type TimeProvider = Timestamp;
+	type BlockTimeMs = frame_support::traits::ConstU64<BLOCK_MS>;
 	type Randomness = TestRandomness;
 	type DepositBase = DepositBase;
 	type DepositPerGpu = DepositPerGpu;
@@ -197,6 +198,7 @@ pub fn new_test_ext() -> sp_io::TestExternalities {
 }
 
 pub fn env(local_keys: &[&str]) -> TestEnv {
+	STALLED_MS.with(|s| s.set(0));
 	let mut storage = frame_system::GenesisConfig::<Test>::default().build_storage().unwrap();
 	pallet_balances::GenesisConfig::<Test> {
 		balances: funded().into_iter().map(|a| (a, FUNDS)).collect(),
@@ -238,8 +240,19 @@ pub fn next_block() {
 	// The hash of block n as frame-system records it for block n + 1.
 	frame_system::BlockHash::<Test>::insert(n, H256(sp_io::hashing::blake2_256(&n.to_le_bytes())));
 	System::set_block_number(n + 1);
-	pallet_timestamp::Now::<Test>::put((n + 1) * BLOCK_MS);
+	pallet_timestamp::Now::<Test>::put((n + 1) * BLOCK_MS + STALLED_MS.with(|s| s.get()));
 	Pog::on_initialize(n + 1);
+}
+
+std::thread_local! {
+	/// Time the mock chain has lost to stalls: added to every later block's timestamp.
+	static STALLED_MS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// The chain stalls for `ms`: no block is produced, and the next one comes `ms` later than it
+/// would have.
+pub fn stall(ms: u64) {
+	STALLED_MS.with(|s| s.set(s.get() + ms));
 }
 
 /// Advance `count` blocks.

@@ -162,16 +162,25 @@ pub fn verify_challenge<T: Config>(
 }
 
 /// The current round's revealed challenges whose committee holds `me` and that `me` has not
-/// voted on, in reveal-independent (storage) order.
+/// voted on, in an order no miner influences: by a hash of the round's sample seed (drawn after
+/// every root landed), `me`, the miner and the GPU. Storage order (a hash of the miner's
+/// account) let a miner grind an account that sorts last and have its challenges dropped when
+/// members ran out of time; now each member has its own order, unknown until the sample is
+/// drawn, so a challenge last for one member is not last for the others.
 pub fn assigned_to<T: Config>(me: &T::AccountId) -> Vec<(RoundIndex, T::AccountId, GpuIndex)> {
 	let round = Pallet::<T>::round();
-	if round.phase != RoundPhase::Reveal {
+	let Some(selection) = round.selection.as_ref().filter(|_| round.phase == RoundPhase::Reveal) else {
 		return Vec::new();
-	}
-	Verifications::<T>::iter_prefix((round.index,))
+	};
+	let mut assigned: Vec<(Hash32, T::AccountId, GpuIndex)> = Verifications::<T>::iter_prefix((round.index,))
 		.filter(|(_, v)| v.committee.contains(me) && !v.votes.iter().any(|(x, _)| x == me))
-		.map(|((miner, gpu), _)| (round.index, miner, gpu))
-		.collect()
+		.map(|((miner, gpu), _)| {
+			let rank = sp_io::hashing::blake2_256(&(b"pog/verify-order", selection.seed, me, &miner, gpu).encode());
+			(rank, miner, gpu)
+		})
+		.collect();
+	assigned.sort_by(|a, b| a.0.cmp(&b.0));
+	assigned.into_iter().map(|(_, miner, gpu)| (round.index, miner, gpu)).collect()
 }
 
 fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) {

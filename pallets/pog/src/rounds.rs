@@ -42,6 +42,9 @@ use crate::{
 /// removed in idle time; events keep the whole history).
 pub const KEPT_ROUNDS: RoundIndex = 4;
 
+/// What a commit is checked against: the round, the miner and its slots of one kind (one per GPU).
+pub(crate) type SlotsContext<T, S> = (RoundOf<T>, MinerOf<T>, BoundedVec<Option<S>, <T as Config>::MaxGpusPerMiner>);
+
 /// A commit as it would land, checked root by root: the round (with the new commits counted),
 /// the miner's slots of one kind with the new roots in them, and the GPUs in call order.
 pub(crate) struct CommitPlan<T: Config, S> {
@@ -61,6 +64,26 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn now_ms() -> u64 {
 		use frame_support::traits::UnixTime;
 		T::TimeProvider::now().as_millis().min(u128::from(u64::MAX)) as u64
+	}
+
+	/// The round's clock (ms): the slot clock less the time the chain lost to stalls in the commit
+	/// phase. Commit deadlines, the commit stamps and the close of the commit window are read on
+	/// it, so a gap in block production longer than two block times moves every deadline of the
+	/// round out by what it lost, and nobody is failed for the chain's own stall
+	/// (docs/protocol.md §6, 'Stalls').
+	pub fn round_clock_ms(round: &RoundOf<T>) -> u64 {
+		Self::now_ms().saturating_sub(round.stalled_ms)
+	}
+
+	/// Adds this block's stall to the round (each block of its commit phase, in `on_initialize`,
+	/// before any commit of the block is checked): the gap since the last block beyond two block
+	/// times. One missed slot is ordinary and costs nothing; from the second on, every lost
+	/// slot's time is given back.
+	fn count_stall(round: &mut RoundOf<T>) {
+		let now = Self::now_ms();
+		let gap = now.saturating_sub(round.last_block_ms);
+		round.stalled_ms = round.stalled_ms.saturating_add(gap.saturating_sub(2 * T::BlockTimeMs::get()));
+		round.last_block_ms = now;
 	}
 
 	/// Extends the entropy chain with this block's randomness (first thing in `on_initialize`).
@@ -96,6 +119,8 @@ impl<T: Config> Pallet<T> {
 			start_ms: 0,
 			commit_close_ms: 0,
 			committed: 0,
+			last_block_ms: 0,
+			stalled_ms: 0,
 			selection: None,
 			settle_cursor: None,
 			settled: 0,
@@ -129,13 +154,15 @@ impl<T: Config> Pallet<T> {
 				}
 			},
 			RoundPhase::Commit => {
-				if Self::now_ms() >= round.commit_close_ms {
+				Self::count_stall(&mut round);
+				let weight = if Self::round_clock_ms(&round) >= round.commit_close_ms {
 					Self::draw_sample(&mut round, n);
-					Round::<T>::put(round);
 					T::WeightInfo::draw_sample()
 				} else {
 					T::WeightInfo::idle_block()
-				}
+				};
+				Round::<T>::put(round);
+				weight.saturating_add(T::DbWeight::get().writes(1))
 			},
 			RoundPhase::Reveal => {
 				if round.selection.as_ref().is_some_and(|s| n > s.verdict_deadline) {
@@ -166,6 +193,8 @@ impl<T: Config> Pallet<T> {
 			start_ms,
 			commit_close_ms: start_ms.saturating_add(Self::longest_allowed_ms()),
 			committed: 0,
+			last_block_ms: start_ms,
+			stalled_ms: 0,
 			selection: None,
 			settle_cursor: None,
 			settled: 0,
@@ -179,6 +208,7 @@ impl<T: Config> Pallet<T> {
 		let Some(mut round) = Round::<T>::get() else { return };
 		if round.phase == RoundPhase::Commit && round.started_at == n {
 			round.start_ms = Self::now_ms();
+			round.last_block_ms = round.start_ms;
 			round.commit_close_ms = round.start_ms.saturating_add(Self::longest_allowed_ms());
 			Round::<T>::put(round);
 		}
@@ -312,7 +342,7 @@ impl<T: Config> Pallet<T> {
 		index: RoundIndex,
 		gpus: impl Iterator<Item = GpuIndex>,
 		stored: impl FnOnce() -> Option<BoundedVec<Option<S>, T::MaxGpusPerMiner>>,
-	) -> Result<(RoundOf<T>, MinerOf<T>, BoundedVec<Option<S>, T::MaxGpusPerMiner>), DispatchError> {
+	) -> Result<SlotsContext<T, S>, DispatchError> {
 		let round = Self::commit_phase(index)?;
 		let mut gpus: Vec<GpuIndex> = gpus.collect();
 		ensure!(!gpus.is_empty(), Error::<T>::NoRoots);
@@ -349,7 +379,7 @@ impl<T: Config> Pallet<T> {
 	) -> Result<CommitPlan<T, MemoryCommitment>, DispatchError> {
 		let (round, info, mut slots) =
 			Self::commit_slots(who, index, roots.iter().map(|r| r.gpu), || MemoryCommitments::<T>::get(index, who))?;
-		let now_ms = Self::now_ms();
+		let now_ms = Self::round_clock_ms(&round);
 		let mut landed = Vec::with_capacity(roots.len());
 		for MemoryRoot { gpu, root } in roots {
 			let duty = DutyKey { kind: DutyKind::Memory, round: index, miner: who, gpu: *gpu, validator: None };
@@ -385,7 +415,7 @@ impl<T: Config> Pallet<T> {
 	) -> Result<CommitPlan<T, Commitment>, DispatchError> {
 		let (mut round, info, mut slots) =
 			Self::commit_slots(who, index, roots.iter().map(|r| r.gpu), || Commitments::<T>::get(index, who))?;
-		let now_ms = Self::now_ms();
+		let now_ms = Self::round_clock_ms(&round);
 		let seen_ms = now_ms.saturating_sub(round.start_ms);
 		let mut landed = Vec::with_capacity(roots.len());
 		for RootCommit { gpu, root, report } in roots {
@@ -454,15 +484,31 @@ impl<T: Config> Pallet<T> {
 		});
 	}
 
-	/// Whether `miner`'s GPU `gpu` is in the sample: a hash of the sample seed, the miner and the
-	/// GPU below the selection probability.
-	pub fn is_selected(selection: &Selection<BlockNumberFor<T>>, miner: &T::AccountId, gpu: GpuIndex) -> bool {
-		if selection.probability == Perbill::one() {
+	/// Whether `miner`'s GPU `gpu` is in round `round`'s sample: every GPU left `Inconclusive` in
+	/// the round before (a probation draw: an undecided verification is decided in the next
+	/// round), and otherwise a hash of the sample seed, the miner and the GPU below the selection
+	/// probability.
+	pub fn is_selected(
+		selection: &Selection<BlockNumberFor<T>>,
+		round: RoundIndex,
+		miner: &T::AccountId,
+		gpu: GpuIndex,
+	) -> bool {
+		if selection.probability == Perbill::one() || Self::on_probation(round, miner, gpu) {
 			return true;
 		}
 		let h = sp_io::hashing::blake2_256(&(b"pog/select", selection.seed, miner, gpu).encode());
 		let draw = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
 		Perbill::from_rational(u64::from(draw), u64::from(u32::MAX) + 1) < selection.probability
+	}
+
+	/// Whether `miner`'s GPU `gpu` was selected and left undecided (`Inconclusive`) in the round
+	/// before `round`: it is verified again in `round` whatever the sample draws.
+	pub fn on_probation(round: RoundIndex, miner: &T::AccountId, gpu: GpuIndex) -> bool {
+		let undecided = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
+		Standing::<T>::get(miner)
+			.get(gpu as usize)
+			.is_some_and(|s| s.last == Some((round.saturating_sub(1), undecided)))
 	}
 
 	/// The seed that chooses a selected challenge's opened leaves: the sample seed (unknown at

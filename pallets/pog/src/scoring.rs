@@ -173,6 +173,33 @@ impl<T: Config> Pallet<T> {
 		read
 	}
 
+	/// Takes a departed miner out of the epoch's weight shares at once, the others' shares
+	/// rescaled to sum to exactly 100% again (before, it kept its share until the next round was
+	/// settled).
+	pub(crate) fn drop_share(who: &T::AccountId) {
+		WeightShares::<T>::mutate(|shares| {
+			let Some(pos) = shares.iter().position(|(w, _)| w == who) else { return };
+			shares.remove(pos);
+			let rescaled = Self::shares_of(&shares.iter().map(|(_, s)| s.deconstruct()).collect::<Vec<_>>());
+			for ((_, share), new) in shares.iter_mut().zip(rescaled) {
+				*share = new;
+			}
+		});
+	}
+
+	/// Re-prices `who`'s credited per-core units (`cpu-core`) at `cores`, never above what they
+	/// were credited: a miner that declares fewer cores scores fewer points at once, while more
+	/// cores are only scored once a challenge of all of them passes.
+	pub(crate) fn reprice_cores(who: &T::AccountId, cores: u32) {
+		Standing::<T>::mutate(who, |standing| {
+			for s in standing.iter_mut().filter(|s| s.points > 0) {
+				if let Some(p) = Profiles::<T>::get(s.profile).filter(|p| p.per_core) {
+					s.points = s.points.min(p.for_cores(cores).points());
+				}
+			}
+		});
+	}
+
 	/// The epoch's weight share of `who` (zero if unscored).
 	pub fn share_of(who: &T::AccountId) -> Perbill {
 		WeightShares::<T>::get().iter().find(|(w, _)| w == who).map(|(_, s)| *s).unwrap_or_default()

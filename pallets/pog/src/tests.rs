@@ -891,14 +891,14 @@ fn beyond_capacity_a_uniform_sample_is_verified() {
 		let selected = miners
 			.iter()
 			.flat_map(|m| (0..8).map(move |g| (*m, g)))
-			.filter(|(m, g)| Pog::is_selected(&s, m, *g))
+			.filter(|(m, g)| Pog::is_selected(&s, Pog::round().index, m, *g))
 			.count();
 		assert!(selected < 16, "a sample, not everything: {selected}");
 		assert_noop!(
 			Pog::reveal_openings(
 				RuntimeOrigin::signed(miners[0]),
 				Pog::round().index,
-				(0..8).find(|g| !Pog::is_selected(&s, &miners[0], *g)).unwrap(),
+				(0..8).find(|g| !Pog::is_selected(&s, Pog::round().index, &miners[0], *g)).unwrap(),
 				Default::default(),
 				Default::default()
 			),
@@ -1926,5 +1926,159 @@ fn a_profile_or_configuration_change_waits_until_every_miner_of_the_round_is_set
 		// Once settled, root may change them.
 		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), CPU_PROFILE, faster));
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), wider));
+	});
+}
+
+#[test]
+fn a_stall_in_the_commit_window_slashes_nobody() {
+	new_test_ext().execute_with(|| {
+		let (m, mm) = (account("Miner1"), account("Miner2"));
+		register_cpu_miner(m, &[uuid(1)]);
+		register_memory_miner(mm, &[uuid(2)]);
+		let index = next_round();
+		let levels = memory_levels(&params(mm, 0), Memory::Honest);
+		assert_ok!(commit_memory(mm, &[(0, root_of(&levels))]));
+		let gemm = compute(&params(m, 0), Compute::Honest);
+
+		// The chain produces no block for 60 s, longer than either GPU's margin.
+		stall(60_000);
+		next_block();
+		let (p, pm) = (params(m, 0), params(mm, 0));
+		assert!(
+			Pog::now_ms() > p.deadline_ms && Pog::now_ms() > pm.deadline_ms,
+			"the slot clock passed both deadlines"
+		);
+		assert_eq!(Pog::round().stalled_ms, 60_000 + BLOCK_MS - 2 * BLOCK_MS, "the stall beyond two block times");
+		assert_eq!(phase(), RoundPhase::Commit, "the commit window is stretched by the stall too");
+		assert_ok!(commit(m, &[(0, gemm.root())]));
+		let memory_gemm = CommittedMatrix::new(cpu::gemm(&pm.spec(Some(&root_of(&levels)))));
+		assert_ok!(commit(mm, &[(0, memory_gemm.root())]));
+
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(m, 0, &gemm));
+		assert_ok!(reveal_with_walks(mm, 0, &memory_gemm, walk_openings(mm, 0, &levels)));
+		for who in [m, mm] {
+			for v in committee(who, 0) {
+				assert_ok!(verdict_by(v, who, 0, 7));
+			}
+		}
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+		assert_eq!(settled(mm), vec![RoundOutcome::Passed]);
+		assert!(events().iter().all(|e| !matches!(e, Event::MinerSettled { slashed, .. } if *slashed > 0)));
+		assert_eq!(Pog::round().index, index);
+
+		// One missed slot is ordinary: the next round counts no stall for it.
+		next_round();
+		stall(BLOCK_MS);
+		next_block();
+		assert_eq!(Pog::round().stalled_ms, 0);
+		try_state();
+	});
+}
+
+#[test]
+fn lowering_declared_cores_reprices_at_once_and_a_departed_miner_leaves_the_shares() {
+	new_test_ext().execute_with(|| {
+		let (m, other) = (account("Miner1"), account("Miner2"));
+		let cpu = |cores: u32| {
+			let mut h = hardware();
+			h.cpu_cores = cores;
+			(claims(vec![claim(CPU_PROFILE, &[uuid(1)]), claim(CPU_CORE_PROFILE, &[uuid(2)])]), h)
+		};
+		let (c, h) = cpu(4);
+		assert_ok!(Pog::register_miner(RuntimeOrigin::signed(m), c, h));
+		register_cpu_miner(other, &[uuid(3)]);
+		play_round(&[(m, Compute::Honest), (other, Compute::Honest)]);
+		// Both miners hold a share; the one that leaves is out of the shares at once.
+		let shares = WeightShares::<Test>::get();
+		assert!(shares.iter().any(|(w, _)| *w == other) && shares.len() == 2, "{shares:?}");
+		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(other)));
+		let shares = WeightShares::<Test>::get();
+		assert_eq!(shares.iter().map(|(w, s)| (*w, *s)).collect::<Vec<_>>(), vec![(m, Perbill::one())]);
+		let per_core = Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap();
+		assert_eq!(standing(m)[1].points, per_core.for_cores(4).points());
+		// A per-core unit scores its cores' compute only, also where it runs a memory phase (as
+		// the runtime's `cpu-core` does): 1 point per core and GFLOPS, no memory points.
+		let measured = GpuProfile { mem_read_mps: 8, mem_parent_mps: 8, ..per_core.clone() }.for_cores(4);
+		assert!(measured.memory_measured());
+		assert_eq!(measured.points(), pog_primitives::pricing::points(&measured.gflops, measured.int8_gops));
+
+		// Fewer cores, declared while a round is open: the update waits, the lower price does not.
+		next_round();
+		let (c, h) = cpu(1);
+		assert_ok!(Pog::update_miner(RuntimeOrigin::signed(m), c, h));
+		assert!(Miners::<Test>::get(m).unwrap().pending.is_some(), "the claims wait for the round");
+		assert_eq!(standing(m)[1].points, per_core.for_cores(1).points(), "re-priced at once");
+		// More cores than proven are not scored before a pass.
+		let (c, h) = cpu(8);
+		assert_ok!(Pog::update_miner(RuntimeOrigin::signed(m), c, h));
+		assert_eq!(standing(m)[1].points, per_core.for_cores(1).points());
+		run_until(RoundPhase::Idle);
+
+		try_state();
+	});
+}
+
+#[test]
+fn an_undecided_verification_keeps_no_credit_and_is_decided_in_the_next_round() {
+	new_test_ext().execute_with(|| {
+		let miners = [account("Miner1"), account("Miner2")];
+		for (i, m) in miners.iter().enumerate() {
+			let uuids: Vec<GpuUuid> = (0..8).map(|g| uuid(10 * i as u8 + g)).collect();
+			register_cpu_miner(*m, &uuids);
+		}
+		let all: Vec<(AccountId, GpuIndex)> = miners.iter().flat_map(|m| (0..8).map(move |g| (*m, g))).collect();
+		// Round 1: every GPU verified and credited.
+		play_round(&[(miners[0], Compute::Honest), (miners[1], Compute::Honest)]);
+		assert!(all.iter().all(|(m, g)| standing(*m)[*g as usize].credited()));
+
+		// Round 2: capacity 3 of 16; the selected GPUs reveal, and no member votes in time.
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { verifications_per_validator: 2, ..test_config() }
+		));
+		let r2 = next_round();
+		let results: Vec<Vec<CommittedMatrix>> = miners.iter().map(|m| answer(*m, Compute::Honest)).collect();
+		run_until(RoundPhase::Reveal);
+		let s = Pog::round().selection.unwrap();
+		assert!(s.probability < Perbill::one());
+		let undecided: Vec<(AccountId, GpuIndex)> =
+			all.iter().copied().filter(|(m, g)| Pog::is_selected(&s, r2, m, *g)).collect();
+		assert!(!undecided.is_empty() && undecided.len() < 16, "{undecided:?}");
+		for (m, g) in &undecided {
+			let i = miners.iter().position(|x| x == m).unwrap();
+			assert_ok!(reveal(*m, *g, &results[i][*g as usize]));
+		}
+		run_until(RoundPhase::Idle);
+		for (m, g) in &all {
+			let s = &standing(*m)[*g as usize];
+			if undecided.contains(&(*m, *g)) {
+				assert_eq!(s.last, Some((r2, RoundOutcome::Unverified(UnverifiedReason::Inconclusive))));
+				assert_eq!(s.points, 0, "an undecided verification keeps no credit");
+			} else {
+				assert!(s.credited(), "not selected: the credit stands");
+			}
+		}
+
+		// Round 3: each undecided GPU is verified again, whatever the sample draws.
+		let r3 = next_round();
+		let results: Vec<Vec<CommittedMatrix>> = miners.iter().map(|m| answer(*m, Compute::Honest)).collect();
+		run_until(RoundPhase::Reveal);
+		let s = Pog::round().selection.unwrap();
+		for (m, g) in &undecided {
+			assert!(Pog::is_selected(&s, r3, m, *g), "{m:?} GPU {g} is on probation");
+			let i = miners.iter().position(|x| x == m).unwrap();
+			assert_ok!(reveal(*m, *g, &results[i][*g as usize]));
+			for v in committee(*m, *g) {
+				assert_ok!(verdict_by(v, *m, *g, 7));
+			}
+		}
+		run_until(RoundPhase::Idle);
+		for (m, g) in &undecided {
+			assert_eq!(standing(*m)[*g as usize].last, Some((r3, RoundOutcome::Passed)));
+			assert!(standing(*m)[*g as usize].credited(), "re-earned");
+		}
+		try_state();
 	});
 }

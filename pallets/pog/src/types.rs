@@ -117,10 +117,16 @@ impl GpuProfile {
 	}
 
 	/// Score points of a GPU of this model whose round passed: the mean priced rate over the
-	/// challenged precisions, plus its memory's points where it has a memory phase
-	/// ([`pog_primitives::pricing::proven_points`]).
+	/// challenged precisions, plus its memory's points where it has a memory phase and is not a
+	/// per-core unit ([`pog_primitives::pricing::proven_points`]).
 	pub fn points(&self) -> u32 {
-		pog_primitives::pricing::proven_points(&self.gflops, self.int8_gops, self.vram_mib, self.memory_measured())
+		pog_primitives::pricing::proven_points(
+			&self.gflops,
+			self.int8_gops,
+			self.vram_mib,
+			self.memory_measured(),
+			self.per_core,
+		)
 	}
 }
 
@@ -316,6 +322,12 @@ pub struct RoundInfo<AccountId, BlockNumber> {
 	pub commit_close_ms: u64,
 	/// GPUs committed so far.
 	pub committed: u32,
+	/// The slot clock of the last block of the commit phase (ms).
+	pub last_block_ms: u64,
+	/// Time lost to stalls in the commit phase so far (ms): what every gap between two blocks
+	/// beyond two block times added up to. The round's clock is the slot clock minus this, so a
+	/// stalled chain does not eat into its miners' deadlines (`Pallet::round_clock_ms`).
+	pub stalled_ms: u64,
 	/// The sample, once drawn.
 	pub selection: Option<Selection<BlockNumber>>,
 	/// The last miner settled (the sweep goes on after it).
@@ -795,7 +807,10 @@ impl ProtocolConfig {
 			settle_per_block: 64,
 			chunk_k: 8192,
 			slash: Perbill::from_percent(50),
-			max_unverified_rounds: 8,
+			// An undecided verification removes the credit at once, and the GPU is verified
+			// again in the next round (a probation draw), so it keeps no credit it did not
+			// re-earn.
+			max_unverified_rounds: 1,
 			hardware_bound: Perbill::from_percent(10),
 			// Eight of the table's largest GPU fill the GPU component.
 			caps: ScoreCaps {

@@ -86,7 +86,7 @@ impl<T: Config> Pallet<T> {
 		let commitment = Commitments::<T>::get(index, who)
 			.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
 			.ok_or(Error::<T>::NotCommitted)?;
-		ensure!(Self::is_selected(&selection, who, gpu), Error::<T>::NotSelected);
+		ensure!(Self::is_selected(&selection, index, who, gpu), Error::<T>::NotSelected);
 		ensure!(!Verifications::<T>::contains_key((index, who, gpu)), Error::<T>::AlreadyRevealed);
 		Self::ensure_unspent(&DutyKey { kind: DutyKind::Reveal, round: index, miner: who, gpu, validator: None })?;
 
@@ -236,7 +236,7 @@ impl<T: Config> Pallet<T> {
 		let Some(selection) = round.selection.as_ref() else {
 			return RoundOutcome::Unverified(UnverifiedReason::NotSelected);
 		};
-		if !Self::is_selected(selection, miner, gpu) {
+		if !Self::is_selected(selection, round.index, miner, gpu) {
 			return RoundOutcome::Unverified(UnverifiedReason::NotSelected);
 		}
 		let key = (round.index, miner, gpu);

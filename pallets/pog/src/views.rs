@@ -47,7 +47,7 @@ impl<T: Config> Pallet<T> {
 			None => return None,
 		};
 		let selection = current.selection.as_ref().filter(|_| round == current.index);
-		let selected = selection.map(|s| Self::is_selected(s, &miner, gpu));
+		let selected = selection.map(|s| Self::is_selected(s, round, &miner, gpu));
 		let (leaves, walks) = match (selection, &commitment) {
 			(Some(s), Some(c)) if selected == Some(true) => (Self::leaves_for(s, c), Self::walks_for(s, c)),
 			_ => (Vec::new(), Vec::new()),

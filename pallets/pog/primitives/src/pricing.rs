@@ -137,9 +137,18 @@ pub const fn memory_points(vram_mib: u32, measured: bool) -> u32 {
 
 /// Score points of a GPU whose round passed: the compute its GEMM proves ([`points`]) plus the
 /// memory its memory phase proves ([`memory_points`]; `memory_measured`: the profile has
-/// measured memory rates, so its rounds run the phase).
-pub const fn proven_points(gflops: &[u32; 5], int8_gops: u32, vram_mib: u32, memory_measured: bool) -> u32 {
-	points(gflops, int8_gops).saturating_add(memory_points(vram_mib, memory_measured))
+/// measured memory rates, so its rounds run the phase). A per-core unit (`per_core`: a CPU
+/// claimed as `cpu-core`) scores its cores' compute only, 1 point per core and GFLOPS: its memory
+/// phase checks that the declared memory is there, but 4 MiB a core of host memory is not the GPU
+/// memory the memory points price (at 3 a MiB it scored 12 of its 13 points a core).
+pub const fn proven_points(
+	gflops: &[u32; 5],
+	int8_gops: u32,
+	vram_mib: u32,
+	memory_measured: bool,
+	per_core: bool,
+) -> u32 {
+	points(gflops, int8_gops).saturating_add(memory_points(vram_mib, memory_measured && !per_core))
 }
 
 #[cfg(test)]

@@ -113,7 +113,13 @@ impl ProfileFigures {
 	/// Score points of a GPU of this profile whose round passed: compute and, where measured,
 	/// memory ([`crate::pricing::proven_points`]).
 	pub const fn proven_points(&self) -> u32 {
-		crate::pricing::proven_points(&self.gflops, self.int8_gops, self.vram_mib, self.memory_measured())
+		crate::pricing::proven_points(
+			&self.gflops,
+			self.int8_gops,
+			self.vram_mib,
+			self.memory_measured(),
+			self.per_core,
+		)
 	}
 
 	/// Compute points of a verified GPU of this profile ([`crate::pricing::points`]).
