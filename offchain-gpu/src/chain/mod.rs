@@ -158,6 +158,22 @@ impl Chain {
 		})
 	}
 
+	/// The existential deposit: the least balance an account keeps (a fee is never taken below it).
+	pub async fn existential_deposit(&self) -> anyhow::Result<u128> {
+		let at = self.best().await?;
+		Ok(at.constants().entry(pog::constants().balances().existential_deposit())?)
+	}
+
+	/// The fee `call`, signed with the miner's key, would prepay at the best block (its weight and
+	/// length fee, no tip): the runtime's `TransactionPaymentApi::query_info`. Nothing is submitted.
+	pub async fn estimate_fee<C: Payload>(&self, call: &C) -> anyhow::Result<u128> {
+		let nonce = self.rpc.system_account_next_index(&self.account).await?;
+		let params =
+			subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(nonce).mortal(64).build();
+		let tx = self.best().await?.transactions().create_signed(call, &self.signer, params).await?;
+		Ok(tx.partial_fee_estimate().await?)
+	}
+
 	/// The deposit registering `gpus` GPUs holds.
 	pub async fn deposit_for(&self, gpus: u32) -> anyhow::Result<u128> {
 		let at = self.best().await?;
