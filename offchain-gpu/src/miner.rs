@@ -873,10 +873,9 @@ async fn compute(ctx: &Arc<Ctx>, key: Key, device: &Device, spec: ChallengeSpec)
 	result.with_context(|| format!("challenge {key}: cannot compute C"))
 }
 
-/// The chain's time: the best block's timestamp (ms).
+/// The chain's time as it reads deadlines: the round's clock at the best block (ms).
 async fn chain_now_ms(ctx: &Ctx) -> anyhow::Result<u64> {
-	let at = ctx.chain.best().await?;
-	Ok(at.storage().fetch(pog::storage().timestamp().now(), ()).await?.decode()?)
+	ctx.chain.round_clock_ms().await
 }
 
 async fn wait_until_chain_ms(ctx: &Ctx, ms: u64) -> anyhow::Result<()> {

@@ -148,6 +148,21 @@ impl Chain {
 		})
 	}
 
+	/// The round's clock (ms), as the chain reads deadlines (`Pallet::round_clock_ms`): the start
+	/// of the best block's BABE slot, less the time the current round lost to stalls
+	/// (`RoundInfo::stalled_ms`). Neither the block's timestamp (up to 6 s after the slot's
+	/// start) nor the slot clock alone (ahead of the round's after a stall) is the chain's clock.
+	pub async fn round_clock_ms(&self) -> anyhow::Result<u64> {
+		let at = self.best().await?;
+		let slot = at.storage().fetch(pog::storage().babe().current_slot(), ()).await?.decode()?.0;
+		let slot_ms = at.constants().entry(pog::constants().pog().block_time_ms())?;
+		let stalled = match at.storage().try_fetch(pog::storage().pog().round(), ()).await? {
+			Some(round) => round.decode()?.stalled_ms,
+			None => 0,
+		};
+		Ok(slot.saturating_mul(slot_ms).saturating_sub(stalled))
+	}
+
 	/// The miner's free balance.
 	pub async fn free_balance(&self) -> anyhow::Result<u128> {
 		let at = self.best().await?;
@@ -236,16 +251,12 @@ impl Chain {
 	/// A transaction the node refused, by name where it is a PoG duty the pool refused: the pool
 	/// refuses a duty its dispatch would fail with `InvalidTransaction::Custom(i)`, `i` the index
 	/// of that pallet error (`InvalidProof`, `DeadlinePassed`, …) in the metadata.
-	fn refusal(&self, message: &str) -> anyhow::Error {
-		let name = message
-			.split("Custom error: ")
-			.nth(1)
-			.and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-			.and_then(|code| code.parse::<u8>().ok())
-			.and_then(|code| {
-				let pallet = self.metadata.pallet_by_name("Pog")?;
-				pallet.error_variant_by_index(code).map(|v| v.name.clone())
-			});
+	/// `message` is what to show, `detail` where to look for the pool's code.
+	fn refusal(&self, message: &str, detail: &str) -> anyhow::Error {
+		let name = pool_error_code(detail).and_then(|code| {
+			let pallet = self.metadata.pallet_by_name("Pog")?;
+			pallet.error_variant_by_index(code).map(|v| v.name.clone())
+		});
 		match name {
 			Some(name) => anyhow::anyhow!("transaction refused by the pool: {name} ({message})"),
 			None => anyhow::anyhow!("transaction rejected: {message}"),
@@ -265,7 +276,8 @@ impl Chain {
 			.transactions()
 			.sign_and_submit_then_watch(call, &self.signer, params)
 			.await
-			.map_err(|e| self.refusal(&e.to_string()))?;
+			// The pool's reason is in the RPC error's data, which only its `Debug` form shows.
+			.map_err(|e| self.refusal(&format!("{e}"), &format!("{e:?}")))?;
 		*next_nonce = nonce + 1;
 		drop(next_nonce);
 		while let Some(status) = progress.next().await {
@@ -276,10 +288,28 @@ impl Chain {
 				},
 				TransactionStatus::Error { message }
 				| TransactionStatus::Invalid { message }
-				| TransactionStatus::Dropped { message } => return Err(self.refusal(&message)),
+				| TransactionStatus::Dropped { message } => return Err(self.refusal(&message, &message)),
 				_ => continue,
 			}
 		}
 		anyhow::bail!("the node stopped reporting the transaction's status")
+	}
+}
+
+/// The code of an `InvalidTransaction::Custom` refusal in a node's error (its RPC error data
+/// reads `Custom error: <code>`).
+fn pool_error_code(detail: &str) -> Option<u8> {
+	let rest = detail.split("Custom error: ").nth(1)?;
+	rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+#[cfg(test)]
+mod refusal_tests {
+	#[test]
+	fn a_pool_refusal_code_is_read_from_the_rpc_error_data() {
+		let debug = r#"Rpc(User(UserError { code: 1010, message: "Invalid Transaction", data: Some(RawValue("Custom error: 23")) }))"#;
+		assert_eq!(super::pool_error_code(debug), Some(23));
+		assert_eq!(super::pool_error_code("Invalid Transaction (1010)"), None);
+		assert_eq!(super::pool_error_code("Custom error: 300"), None, "not a u8");
 	}
 }

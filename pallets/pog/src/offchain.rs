@@ -179,7 +179,7 @@ pub fn assigned_to<T: Config>(me: &T::AccountId) -> Vec<(RoundIndex, T::AccountI
 			(rank, miner, gpu)
 		})
 		.collect();
-	assigned.sort_by(|a, b| a.0.cmp(&b.0));
+	assigned.sort_by_key(|a| a.0);
 	assigned.into_iter().map(|(_, miner, gpu)| (round.index, miner, gpu)).collect()
 }
 
