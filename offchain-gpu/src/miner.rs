@@ -44,6 +44,9 @@ struct Ctx {
 	devices: BTreeMap<[u8; 16], Device>,
 	behaviour: Behaviour,
 	max_trace: usize,
+	/// This machine's memory (bytes): no challenge's C may need more (a hostile or broken node
+	/// could otherwise size an allocation that takes the machine down).
+	ram_bytes: u64,
 	head: watch::Receiver<(u32, subxt::utils::H256)>,
 	bars: MultiProgress,
 	/// Computed results kept until their round is settled, to open them.
@@ -158,6 +161,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		devices,
 		behaviour: args.behaviour(),
 		max_trace: pog_primitives::MAX_TRACE_LEN as usize,
+		ram_bytes: hardware::detect().ram_mib.saturating_mul(1 << 20),
 		head: head_rx,
 		bars: MultiProgress::new(),
 		results: Mutex::new(BTreeMap::new()),
@@ -855,6 +859,7 @@ fn default_state_dir() -> std::path::PathBuf {
 
 /// Runs the device on `spec` (one challenge per device at a time) with a progress bar.
 async fn compute(ctx: &Arc<Ctx>, key: Key, device: &Device, spec: ChallengeSpec) -> anyhow::Result<Box<dyn Committed>> {
+	fits_in_memory(&spec.dims, ctx.ram_bytes).with_context(|| format!("challenge {key}"))?;
 	let bar = ctx.bars.add(ProgressBar::new(1000));
 	bar.set_style(
 		ProgressStyle::with_template("{prefix} [{bar:30}] {percent:>3}% {elapsed_precise} ETA {eta}")
@@ -871,6 +876,24 @@ async fn compute(ctx: &Arc<Ctx>, key: Key, device: &Device, spec: ChallengeSpec)
 	.context("the compute thread panicked")?;
 	bar.finish_and_clear();
 	result.with_context(|| format!("challenge {key}: cannot compute C"))
+}
+
+/// Refuses a challenge whose C (m × n 4-byte values, kept on the host to open it) would not fit
+/// in `ram_bytes` of memory, before anything is allocated.
+fn fits_in_memory(dims: &pog_primitives::Dims, ram_bytes: u64) -> anyhow::Result<()> {
+	let need = u128::from(dims.m) * u128::from(dims.n) * 4;
+	if need > u128::from(ram_bytes) {
+		bail!(
+			"its C ({}×{}) needs {:.1} GiB of host memory and this machine has {:.1} GiB: either the node \
+			 serves challenges this chain would not ask for (check --url), or this machine cannot answer its \
+			 claimed profile",
+			dims.m,
+			dims.n,
+			need as f64 / f64::from(1u32 << 30),
+			ram_bytes as f64 / f64::from(1u32 << 30)
+		);
+	}
+	Ok(())
 }
 
 /// The chain's time as it reads deadlines: the round's clock at the best block (ms).
@@ -895,6 +918,14 @@ async fn next_block(ctx: &Ctx) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
 	use super::*;
+
+	#[test]
+	fn a_challenge_larger_than_the_machine_is_refused_before_allocating() {
+		let dims = pog_primitives::Dims { m: 65_536, n: 65_536, k: 256 };
+		let err = fits_in_memory(&dims, 8 << 30).unwrap_err().to_string();
+		assert!(err.contains("needs 16.0 GiB of host memory and this machine has 8.0 GiB"), "{err}");
+		assert!(fits_in_memory(&dims, 16 << 30).is_ok());
+	}
 
 	fn keys(gpus: &[u32]) -> Vec<Key> {
 		gpus.iter().map(|&gpu| Key { round: 3, gpu }).collect()

@@ -296,10 +296,12 @@ impl Chain {
 	}
 }
 
-/// The code of an `InvalidTransaction::Custom` refusal in a node's error (its RPC error data
-/// reads `Custom error: <code>`).
+/// The code of an `InvalidTransaction::Custom` refusal in a node's error: the node's RPC error
+/// data reads `Custom error: <code>`, subxt's own message `... with custom error: <code>`, and a
+/// `Debug` form may show `Custom(<code>)`.
 fn pool_error_code(detail: &str) -> Option<u8> {
-	let rest = detail.split("Custom error: ").nth(1)?;
+	let lower = detail.to_ascii_lowercase();
+	let rest = ["custom error: ", "custom("].iter().find_map(|marker| lower.split(marker).nth(1))?;
 	rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
@@ -309,6 +311,9 @@ mod refusal_tests {
 	fn a_pool_refusal_code_is_read_from_the_rpc_error_data() {
 		let debug = r#"Rpc(User(UserError { code: 1010, message: "Invalid Transaction", data: Some(RawValue("Custom error: 23")) }))"#;
 		assert_eq!(super::pool_error_code(debug), Some(23));
+		// subxt's status message for a transaction the pool refused.
+		assert_eq!(super::pool_error_code("Invalid transaction with custom error: 32"), Some(32));
+		assert_eq!(super::pool_error_code("Invalid(Custom(32))"), Some(32));
 		assert_eq!(super::pool_error_code("Invalid Transaction (1010)"), None);
 		assert_eq!(super::pool_error_code("Custom error: 300"), None, "not a u8");
 	}

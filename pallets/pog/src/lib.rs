@@ -43,6 +43,7 @@ pub use pallet::*;
 mod benchmarking;
 mod config;
 pub mod duty;
+pub mod eviction;
 #[cfg(any(feature = "try-runtime", test))]
 mod invariants;
 pub mod miners;
@@ -418,6 +419,14 @@ pub mod pallet {
 			/// The first round the new claims are challenged in.
 			from_round: RoundIndex,
 		},
+		/// A registration into the full registry evicted a miner past its immunity (its
+		/// deposit is released as if it had left).
+		MinerEvicted {
+			/// The evicted miner.
+			miner: T::AccountId,
+			/// The miner that took its slot.
+			by: T::AccountId,
+		},
 		/// A miner asked to leave during a round it takes part in: it is released once settled.
 		MinerLeaving {
 			/// The miner.
@@ -578,7 +587,8 @@ pub mod pallet {
 		AlreadyRegistered,
 		/// The account is not a registered miner.
 		NotRegistered,
-		/// The registry of miners is full.
+		/// The registry of miners is full and no miner can be evicted: every one is in its
+		/// immunity period or takes part in the open round (retry once the round is settled).
 		TooManyMiners,
 		/// At least one GPU must be claimed.
 		NoClaims,
@@ -698,11 +708,18 @@ pub mod pallet {
 	impl<T: Config> Pallet<T> {
 		/// Register as a miner with GPU `claims` and `hardware`: holds the deposit and burns the
 		/// registration fee. The GPUs are challenged from the next round on.
+		/// Into a full registry it evicts a miner past its immunity ([`eviction`]): a suspended one
+		/// first, else the lowest score.
 		#[pallet::call_index(0)]
-		#[pallet::weight(T::WeightInfo::register_miner(T::MaxGpusPerMiner::get()))]
-		pub fn register_miner(origin: OriginFor<T>, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
+		#[pallet::weight(Pallet::<T>::register_weight(T::MaxMiners::get()))]
+		pub fn register_miner(
+			origin: OriginFor<T>,
+			claims: ClaimsOf<T>,
+			hardware: Hardware,
+		) -> DispatchResultWithPostInfo {
 			let who = ensure_signed(origin)?;
-			Self::do_register(who, claims, hardware)
+			let read = Self::do_register(who, claims, hardware)?;
+			Ok(Some(Self::register_weight(read)).into())
 		}
 
 		/// Replace the caller's claims and hardware. They apply at once if the miner has no

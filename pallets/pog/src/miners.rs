@@ -105,9 +105,20 @@ impl<T: Config> Pallet<T> {
 			.unwrap_or_default()
 	}
 
-	pub(crate) fn do_register(who: T::AccountId, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
+	/// Registers `who`; returns how many miners were read to find one to evict (0 unless the
+	/// registry was full).
+	pub(crate) fn do_register(
+		who: T::AccountId,
+		claims: ClaimsOf<T>,
+		hardware: Hardware,
+	) -> Result<u32, DispatchError> {
 		ensure!(!Miners::<T>::contains_key(&who), Error::<T>::AlreadyRegistered);
-		ensure!(MinerCount::<T>::get() < T::MaxMiners::get(), Error::<T>::TooManyMiners);
+		let (evicted, read) = if MinerCount::<T>::get() < T::MaxMiners::get() {
+			(None, 0)
+		} else {
+			let (candidate, read) = Self::eviction_candidate();
+			(Some(candidate.ok_or(Error::<T>::TooManyMiners)?), read)
+		};
 		let gpus = Self::validate_claims(&claims, &hardware)?;
 		Self::validate_hardware(&hardware)?;
 		let deposit = Self::deposit_for(gpus);
@@ -117,6 +128,10 @@ impl<T: Config> Pallet<T> {
 				>= deposit.saturating_add(fee),
 			Error::<T>::InsufficientDeposit
 		);
+		if let Some((out, info)) = evicted {
+			Self::deposit_event(Event::MinerEvicted { miner: out.clone(), by: who.clone() });
+			Self::remove_miner(out, info);
+		}
 		Self::hold(&who, deposit)?;
 		if !fee.is_zero() {
 			T::Currency::burn_from(&who, fee, Preservation::Preserve, TokenPrecision::Exact, Fortitude::Polite)
@@ -141,7 +156,7 @@ impl<T: Config> Pallet<T> {
 		);
 		MinerCount::<T>::mutate(|c| *c = c.saturating_add(1));
 		Self::deposit_event(Event::MinerRegistered { miner: who, gpus, deposit, fee, first_round });
-		Ok(())
+		Ok(read)
 	}
 
 	/// Whether `info` takes part in the current round and is not settled yet.
@@ -215,7 +230,7 @@ impl<T: Config> Pallet<T> {
 
 	/// Removes a miner with no unsettled round; releases what is left of its deposit. Its
 	/// commitments and verifications stay for auditors until their round is pruned.
-	fn remove_miner(who: T::AccountId, info: MinerOf<T>) {
+	pub(crate) fn remove_miner(who: T::AccountId, info: MinerOf<T>) {
 		let released = Self::release(&who, info.deposit);
 		Self::remove_claims(&info.claims);
 		Standing::<T>::remove(&who);

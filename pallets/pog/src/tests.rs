@@ -1273,6 +1273,8 @@ fn random_call_sequences_keep_the_invariants() {
 						(0..rng.random_range(0..4u8)).map(|_| uuid(rng.random_range(1..12))).collect();
 					let c = if list.is_empty() { vec![] } else { vec![claim(CPU_PROFILE, &list)] };
 					Pog::register_miner(RuntimeOrigin::signed(m), claims(c), hardware())
+						.map(|_| ())
+						.map_err(|e| e.error)
 				},
 				1 => {
 					let list: Vec<GpuUuid> = (1..=rng.random_range(1..4u8)).map(uuid).collect();
@@ -2079,6 +2081,77 @@ fn an_undecided_verification_keeps_no_credit_and_is_decided_in_the_next_round() 
 			assert_eq!(standing(*m)[*g as usize].last, Some((r3, RoundOutcome::Passed)));
 			assert!(standing(*m)[*g as usize].credited(), "re-earned");
 		}
+		try_state();
+	});
+}
+
+#[test]
+fn a_full_registry_of_passing_one_core_units_evicts_the_lowest_for_a_newcomer() {
+	use frame_support::traits::fungible::Mutate;
+	new_test_ext().execute_with(|| {
+		let max = <<Test as Config>::MaxMiners as frame_support::traits::Get<u32>>::get();
+		let one_core = Hardware { cpu_cores: 1, ..hardware() };
+		let unit = |n: u32| {
+			claims(vec![claim(
+				CPU_CORE_PROFILE,
+				&[[n as u8, (n >> 8) as u8, 0xcc, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
+			)])
+		};
+		let fillers: Vec<AccountId> = (0..max).map(|i| account(&format!("Filler{i}"))).collect();
+		for (i, f) in fillers.iter().enumerate() {
+			assert_ok!(Balances::mint_into(f, FUNDS));
+			assert_ok!(Pog::register_miner(RuntimeOrigin::signed(*f), unit(i as u32), one_core.clone()));
+		}
+		let newcomer = account("Miner1");
+		assert_noop!(
+			Pog::register_miner(
+				RuntimeOrigin::signed(newcomer),
+				claims(vec![claim(H100_PROFILE, &[uuid(1)])]),
+				hardware()
+			),
+			Error::<Test>::TooManyMiners
+		);
+		// Every filler answers its unit honestly, round after round, through its immunity.
+		let plays: Vec<(AccountId, Compute)> = fillers.iter().map(|f| (*f, Compute::Honest)).collect();
+		for _ in 0..crate::eviction::IMMUNITY_ROUNDS {
+			play_round(&plays);
+		}
+		let lowest = fillers.iter().map(|f| Scores::<Test>::get(f).unwrap().total).min().unwrap();
+		assert!(lowest > Perbill::zero(), "every filler is proven and scored");
+		// Between rounds, past their immunity: a newcomer takes the slot of the lowest-scored.
+		assert_eq!(phase(), RoundPhase::Idle);
+		let index = Pog::round().index;
+		assert!(fillers
+			.iter()
+			.all(|f| index + 1 >= Miners::<Test>::get(f).unwrap().first_round + crate::eviction::IMMUNITY_ROUNDS));
+		let free_before: Vec<Balance> = fillers.iter().map(Balances::free_balance).collect();
+		assert_ok!(Pog::register_miner(
+			RuntimeOrigin::signed(newcomer),
+			claims(vec![claim(H100_PROFILE, &[uuid(1)])]),
+			hardware()
+		));
+		let evicted = events()
+			.into_iter()
+			.find_map(|e| match e {
+				Event::MinerEvicted { miner, by } if by == newcomer => Some(miner),
+				_ => None,
+			})
+			.expect("a miner was evicted");
+		assert!(Miners::<Test>::get(evicted).is_none());
+		assert_eq!(MinerCount::<Test>::get(), max);
+		let i = fillers.iter().position(|f| *f == evicted).unwrap();
+		assert!(Balances::free_balance(evicted) > free_before[i], "its deposit was released");
+		let remaining_lowest =
+			fillers.iter().filter(|f| **f != evicted).map(|f| Scores::<Test>::get(f).unwrap().total).min().unwrap();
+		assert!(lowest <= remaining_lowest, "the lowest score went");
+		// The newcomer is immune in turn: the next registration finds nobody to evict among the
+		// newcomer, and evicts another filler instead.
+		assert_ok!(Pog::register_miner(
+			RuntimeOrigin::signed(account("Miner2")),
+			claims(vec![claim(CPU_PROFILE, &[uuid(2)])]),
+			hardware()
+		));
+		assert!(Miners::<Test>::get(newcomer).is_some());
 		try_state();
 	});
 }

@@ -38,6 +38,9 @@ pub use generator::{ChallengeSeed, Matrix};
 pub use precision::Precision;
 
 /// Most intervals of an agent's throughput trace the chain stores with a commitment (the agent
-/// coarsens a longer trace to fit).
-pub const MAX_TRACE_LEN: u32 = 256;
+/// coarsens a longer trace to fit): 32 entries, 128 bytes a GPU. It is information, stored with
+/// the commitment for 4 rounds and carried in a duty whose fee is refunded, so it is kept short:
+/// at 256 (to bfa5f92) it was 1 KiB a GPU, ≈ 330 MB of state at 65,536 GPUs, and the largest
+/// part of a flood of commits.
+pub const MAX_TRACE_LEN: u32 = 32;
 pub use sizing::Dims;
