@@ -102,12 +102,12 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   console.log(`flood: ${included} remarks of ${REMARK_BYTES} bytes included (${sent} sent), windows of round ${ev.round}: `
     + `${window.length} blocks, fullness ${fullness.join(' ')}, paid ${paid} POG (tips included)`);
   // Every failing duty was refused in the pool by the error its dispatch would have failed with.
-  const code = (name) => String(api.errors.pog[name].meta.index.toNumber());
-  console.log(`duty flood: ${JSON.stringify(dutyFlood)} (UnknownGpu ${code('UnknownGpu')}, DuplicateGpu ${code('DuplicateGpu')})`);
+  const errorIndex = (name) => String(api.errors.pog[name].meta.index.toNumber());
+  console.log(`duty flood: ${JSON.stringify(dutyFlood)} (UnknownGpu ${errorIndex('UnknownGpu')}, DuplicateGpu ${errorIndex('DuplicateGpu')})`);
   assert.ok(dutyFlood.blocks >= 3, `the flood ran through the commit phase: ${JSON.stringify(dutyFlood)}`);
   assert.equal(dutyFlood.accepted, 0, `no failing duty entered the pool: ${JSON.stringify(dutyFlood)}`);
-  assert.ok(dutyFlood.refused[code('UnknownGpu')] >= 8, 'GPUs the flooder does not have are refused by name');
-  assert.ok(dutyFlood.refused[code('DuplicateGpu')] >= 2, 'a GPU named twice is refused by name');
+  assert.ok(dutyFlood.refused[errorIndex('UnknownGpu')] >= 8, 'GPUs the flooder does not have are refused by name');
+  assert.ok(dutyFlood.refused[errorIndex('DuplicateGpu')] >= 2, 'a GPU named twice is refused by name');
   const ch = (await api.call.pogApi.challenge(ev.round, charlie.address, 0)).unwrap();
   assert.equal(ch.verification.unwrap().toString(), 'Passed');
   assert.ok(ch.commitment.isSome, 'root on chain');
