@@ -110,7 +110,10 @@ export async function startDutyFlood(api, suri, { perBlock = 8 } = {}) {
     calls.push(api.tx.pog.commitMemory(index, [{ gpu: 0, root }, { gpu: 0, root }]));
     for (const tx of calls) {
       if (stopped()) break;
-      await tx.signAsync(attacker, { nonce, era: 4 });
+      // Mortal for 4 blocks from the block just imported (polkadot.js would otherwise count the
+      // era from the finalised head, which a flooded chain may leave more than 4 blocks behind).
+      const era = api.createType('ExtrinsicEra', { current: header.number.toNumber(), period: 4 });
+      await tx.signAsync(attacker, { nonce, era, blockHash: header.hash });
       result.sent += 1;
       try {
         await tx.send();
