@@ -777,9 +777,10 @@ async fn reveal_gpu(ctx: &Arc<Ctx>, key: Key, ch: ChallengeView<AccountId32>) ->
 	Ok(true)
 }
 
-/// The sampled walks of a selected challenge, opened from its memory phase (none without one).
-/// After a restart the phase is run again; `None` (given up, logged) if its root differs from the
-/// committed one.
+/// The sampled walks of a selected challenge, opened from its memory phase (none without one):
+/// their groups recomputed on the GPU that ran it (64 groups of an H100: about 235 core-seconds
+/// on the CPU). After a restart the phase is run again; `None` (given up, logged) if its root
+/// differs from the committed one.
 async fn open_walks(
 	ctx: &Arc<Ctx>,
 	key: Key,
@@ -788,18 +789,15 @@ async fn open_walks(
 	if ch.walks.is_empty() {
 		return Ok(Some(Vec::new()));
 	}
+	let Some(device) = ctx.devices.get(&ch.params.uuid).cloned() else {
+		bail!("GPU {} is not on this machine, so its walks cannot be opened", hex::encode(ch.params.uuid));
+	};
 	let kept = ctx.memory.lock().expect("memory lock").remove(&key);
 	let m = match kept {
 		Some(m) => m,
 		None => {
-			let (Some(device), Some(challenge)) =
-				(ctx.devices.get(&ch.params.uuid).cloned(), convert::memory_challenge(ch))
-			else {
-				bail!(
-					"GPU {} is not on this machine (or its challenge has no memory phase), so its walks cannot be \
-					 opened",
-					hex::encode(ch.params.uuid)
-				);
+			let Some(challenge) = convert::memory_challenge(ch) else {
+				bail!("its challenge has no memory phase, so its walks cannot be opened");
 			};
 			info!(challenge = %key, "running the memory phase again after a restart to open its walks");
 			let m = prove_memory(ctx, key, &device, challenge).await?;
@@ -810,7 +808,16 @@ async fn open_walks(
 			m
 		},
 	};
-	Ok(Some(m.open(&ch.walks)?))
+	let walks = ch.walks.clone();
+	let started = std::time::Instant::now();
+	let opened = tokio::task::spawn_blocking(move || {
+		let _one_at_a_time = device.0.lock().expect("device lock");
+		m.open(&walks, device.1.as_ref())
+	})
+	.await
+	.context("the opening thread panicked")??;
+	info!(challenge = %key, walks = opened.len(), ms = started.elapsed().as_millis() as u64, "walks opened");
+	Ok(Some(opened))
 }
 
 /// Tunes each device for the challenge shapes its claimed profile can be given (every precision

@@ -59,6 +59,7 @@ pub(crate) struct Kernels {
 	mem_fill: CudaFunction,
 	mem_walk: CudaFunction,
 	mem_walk_partial: CudaFunction,
+	mem_walk_groups: CudaFunction,
 	/// Blocks per grid of the grid-stride kernels.
 	grid: u32,
 }
@@ -96,6 +97,7 @@ impl Kernels {
 			mem_fill: module.load_function("mem_fill")?,
 			mem_walk: module.load_function("mem_walk")?,
 			mem_walk_partial: module.load_function("mem_walk_partial")?,
+			mem_walk_groups: module.load_function("mem_walk_groups")?,
 			grid: (sms.max(1) as u32) * 16,
 		})
 	}
@@ -210,6 +212,33 @@ impl Kernels {
 			b.arg(&p.resident).arg(&p.cache).arg(&p.cache_mask).arg(&p.parents);
 		}
 		// SAFETY: the caller sized every buffer (with `partial`, `dataset` holds `resident` items).
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	/// Every walk of the `count` groups listed at `groups` (`group_walks` each) into `out` (32
+	/// bytes a walk, group by group), every dataset item (of `items`) made from `cache`.
+	#[allow(clippy::too_many_arguments)]
+	pub fn mem_walk_groups(
+		&self,
+		stream: &CudaStream,
+		items: u64,
+		prefix: sys::CUdeviceptr,
+		groups: sys::CUdeviceptr,
+		count: u32,
+		group_walks: u32,
+		reads: u32,
+		out: sys::CUdeviceptr,
+		cache: &PartialDataset,
+	) -> Result<(), GpuError> {
+		let walks = count
+			.checked_mul(group_walks)
+			.ok_or_else(|| GpuError::InvalidSpec(format!("{count} groups of {group_walks} walks exceed one launch")))?;
+		let cfg = self.cfg(u64::from(walks), 128);
+		let mut b = stream.launch_builder(&self.mem_walk_groups);
+		b.arg(&items).arg(&prefix).arg(&groups).arg(&group_walks).arg(&walks).arg(&reads).arg(&out);
+		b.arg(&cache.cache).arg(&cache.cache_mask).arg(&cache.parents);
+		// SAFETY: the caller sized `groups` (count) and `out` (32 bytes a walk).
 		unsafe { b.launch(cfg) }?;
 		Ok(())
 	}

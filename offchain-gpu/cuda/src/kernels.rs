@@ -9,7 +9,8 @@
 //! - `gen_fp8_int8`: fp8 elements as their int8 significands `±(8 + m)`, for the int8 path (one
 //!   exact int8 GEMM with int32 accumulation; `pog_primitives::pricing`).
 //! - `int32_to_f32`: the int8 path's int32 C scaled into fp32 in place (`/ 64`).
-//! - `mem_fill`, `mem_walk`: the memory-hard phase's dataset items and walks
+//! - `mem_fill`, `mem_walk`: the memory-hard phase's dataset items and walks; `mem_walk_groups`:
+//!   whole groups of walks from the cache alone, to open walks once the dataset is gone
 //!   (`pog_primitives::memory`, bit for bit; not in rounds yet).
 //! - `hash_leaves`: Keccak-256 of each 1,024-byte leaf of C.
 //! - `hash_nodes`: Keccak-256 of each pair of 32-byte children.
@@ -311,12 +312,15 @@ extern "C" __global__ void __launch_bounds__(128) mem_fill(const u32* __restrict
 // PARTIAL (a cheater's instrument, never the agent's answer): only items below `resident` are
 // read from `dataset`; the others are made again from the cache, as a card that cannot hold the
 // whole dataset must.
+// GROUPS (opening walks after the phase, the dataset gone): thread t runs walk
+// groups[t / group_walks] · group_walks + t mod group_walks, every item made from the cache.
 template <bool PARTIAL>
 __device__ __forceinline__ void mem_walk_body(const u32* __restrict__ dataset, u64 items, const u8* __restrict__ prefix,
 		u64 first_walk, u32 count, u32 reads, u64* __restrict__ out,
-		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
+		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents,
+		const u64* __restrict__ groups, u32 group_walks) {
 	for (u32 t = blockIdx.x * blockDim.x + threadIdx.x; t < count; t += gridDim.x * blockDim.x) {
-		u64 walk = first_walk + t;
+		u64 walk = groups ? groups[t / group_walks] * group_walks + t % group_walks : first_walk + t;
 		u8 buf[65];
 		for (int i = 0; i < 44; i++) buf[i] = prefix[i];
 #pragma unroll
@@ -351,13 +355,21 @@ __device__ __forceinline__ void mem_walk_body(const u32* __restrict__ dataset, u
 
 extern "C" __global__ void __launch_bounds__(128) mem_walk(const u32* __restrict__ dataset, u64 items,
 		const u8* __restrict__ prefix, u64 first_walk, u32 count, u32 reads, u64* __restrict__ out) {
-	mem_walk_body<false>(dataset, items, prefix, first_walk, count, reads, out, items, dataset, 0, 0);
+	mem_walk_body<false>(dataset, items, prefix, first_walk, count, reads, out, items, dataset, 0, 0, nullptr, 1);
 }
 
 extern "C" __global__ void __launch_bounds__(128) mem_walk_partial(const u32* __restrict__ dataset, u64 items,
 		const u8* __restrict__ prefix, u64 first_walk, u32 count, u32 reads, u64* __restrict__ out,
 		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
-	mem_walk_body<true>(dataset, items, prefix, first_walk, count, reads, out, resident, cache, cache_mask, parents);
+	mem_walk_body<true>(dataset, items, prefix, first_walk, count, reads, out, resident, cache, cache_mask, parents, nullptr, 1);
+}
+
+// Every walk of the `groups` listed (count = groups · group_walks threads), from the cache alone:
+// what opening a walk needs once the dataset is gone (its group's results, to rebuild the path).
+extern "C" __global__ void __launch_bounds__(128) mem_walk_groups(u64 items, const u8* __restrict__ prefix,
+		const u64* __restrict__ groups, u32 group_walks, u32 count, u32 reads, u64* __restrict__ out,
+		const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
+	mem_walk_body<true>(cache, items, prefix, 0, count, reads, out, 0, cache, cache_mask, parents, groups, group_walks);
 }
 
 // out[i * words + w] = src[offsets[i] + w]

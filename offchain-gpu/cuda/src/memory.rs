@@ -2,7 +2,8 @@
 //! the host and copied over, the dataset filled by `mem_fill`, walks run by `mem_walk` in
 //! batches, and each batch's results reduced on the device to one node per group of
 //! [`GROUP_WALKS`] walks (`hash_nodes`); the host keeps those nodes and builds the root over
-//! them. `GpuProver` is a [`MemoryProver`] through it (not in rounds yet); `selftest` holds it
+//! them. Opening a walk later recomputes its whole group on the device from the cache alone
+//! (`mem_walk_groups`). `GpuProver` is a [`MemoryProver`] through it; `selftest` holds it
 //! against the known answers and `bench --memory` measures it.
 
 use std::time::Instant;
@@ -172,7 +173,65 @@ impl GpuProver {
 	}
 }
 
+impl GpuProver {
+	/// Every walk of each group in `groups` (one `Vec` of [`GROUP_WALKS`] results a group, in the
+	/// order asked), every dataset item made from `cache` on the device: opening walks once the
+	/// dataset is gone, as `pog_primitives::memory::group_results` does on the CPU.
+	pub fn walk_groups(&self, spec: &MemorySpec, cache: &[Item], groups: &[u64]) -> Result<Vec<Vec<Hash32>>, GpuError> {
+		if !spec.is_valid()
+			|| cache.len() != spec.cache_items as usize
+			|| groups.iter().any(|g| g.checked_mul(GROUP_WALKS).is_none())
+		{
+			return Err(GpuError::InvalidSpec(format!("memory spec {spec:?} with {} cache items", cache.len())));
+		}
+		if groups.is_empty() {
+			return Ok(Vec::new());
+		}
+		let g = self.lock()?;
+		let walks = groups.len() * GROUP_WALKS as usize;
+		let cache_buf = DevBuf::new(&g.ctx, cache.len() * ITEM_BYTES)?;
+		let words: Vec<u32> = cache.iter().flat_map(|i| i.iter().copied()).collect();
+		copy_to_device(&g.ctx, &words, cache_buf.ptr)?;
+		let mut prefix = b"pog/mem/walk".to_vec();
+		prefix.extend_from_slice(&spec.seed);
+		let prefix_buf = DevBuf::new(&g.ctx, prefix.len())?;
+		copy_to_device(&g.ctx, &prefix, prefix_buf.ptr)?;
+		let groups_buf = DevBuf::new(&g.ctx, 8 * groups.len())?;
+		copy_to_device(&g.ctx, groups, groups_buf.ptr)?;
+		let results = DevBuf::new(&g.ctx, 32 * walks)?;
+		let from_cache = PartialDataset {
+			resident: 0,
+			cache: cache_buf.ptr,
+			cache_mask: spec.cache_items - 1,
+			parents: spec.parents,
+		};
+		let st = &g.mm_stream;
+		g.kernels.mem_walk_groups(
+			st,
+			spec.dataset_items,
+			prefix_buf.ptr,
+			groups_buf.ptr,
+			groups.len() as u32,
+			GROUP_WALKS as u32,
+			spec.reads,
+			results.ptr,
+			&from_cache,
+		)?;
+		st.synchronize()?;
+		let mut raw = vec![0u8; 32 * walks];
+		copy_to_host(&g.ctx, results.ptr, &mut raw)?;
+		Ok(raw
+			.chunks_exact(32 * GROUP_WALKS as usize)
+			.map(|group| group.chunks_exact(32).map(|c| <Hash32>::try_from(c).expect("32 bytes")).collect())
+			.collect())
+	}
+}
+
 impl MemoryProver for GpuProver {
+	fn group_results(&self, spec: &MemorySpec, cache: &[Item], groups: &[u64]) -> anyhow::Result<Vec<Vec<Hash32>>> {
+		Ok(self.walk_groups(spec, cache, groups)?)
+	}
+
 	fn prove_memory(&self, challenge: &MemoryChallenge) -> anyhow::Result<MemoryCommitment> {
 		let cache = memory::cache(&challenge.spec);
 		let run = self.memory_phase(&challenge.spec, &cache, 0..challenge.walks, &[], &[], Residency::Whole)?;

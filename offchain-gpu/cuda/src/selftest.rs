@@ -407,7 +407,7 @@ fn known_answers(
 	// The commitment as the agent keeps it: walks opened later from the cache pass the chain's check.
 	let mc = pog_primitives::memory::MemoryChallenge { spec: mspec, walks: 1 << 16, expected_ms: 0 };
 	let committed = pog_prover::memory::MemoryProver::prove_memory(prover, &mc)?;
-	let opened = committed.open(&[0, 777, (1 << 16) - 1])?;
+	let opened = committed.open(&[0, 777, (1 << 16) - 1], prover)?;
 	let walks_report = pog_primitives::memory::check_walks(
 		&mc,
 		&cache,
@@ -415,6 +415,19 @@ fn known_answers(
 		opened.iter().map(|o| (o.walk, &o.result, o.proof.as_slice())),
 	);
 	out.push(("memory openings pass the check".into(), walks_report.passed(), format!("{walks_report:?}")));
+	let opening = open_walk_groups(prover)?;
+	out.push((
+		"walk groups opened on the GPU = CPU".into(),
+		opening.equal,
+		format!(
+			"{} groups at mainnet rules (H100): GPU {:.0} ms, CPU {:.1} core-s a group (≈ {:.0} core-s for all)",
+			opening.groups,
+			opening.gpu_ms,
+			opening.cpu_core_s_per_group,
+			opening.cpu_core_s_per_group * opening.groups as f64
+		),
+	));
+	report.insert("walk_opening".into(), serde_json::to_value(&opening)?);
 
 	// Small commitments: hashes, root and proofs from the GPU's own C, all precisions, several
 	// chunks (so beta = 1 accumulation is exercised).
@@ -461,6 +474,43 @@ fn known_answers(
 }
 
 /// |claimed − exact| / threshold for every entry of `leaves` (all 256 offsets), CPU-parallel.
+/// Opening the walks of a selected GPU, on the GPU and on the CPU.
+#[derive(Debug, serde::Serialize)]
+struct WalkOpening {
+	/// Groups opened (one a sampled walk: mainnet opens 64).
+	groups: usize,
+	/// Whether the GPU's results of the groups checked on the CPU equal the CPU's.
+	equal: bool,
+	/// Wall time of every group on the GPU (ms).
+	gpu_ms: f64,
+	/// CPU time of one group on one core (s).
+	cpu_core_s_per_group: f64,
+}
+
+/// The 64 groups of a selected H100's walks at mainnet rules (16 MiB cache, 1,024 parents, 64
+/// reads) recomputed on the GPU, two of them again on the CPU: equal results, and the time of each.
+fn open_walk_groups(prover: &GpuProver) -> anyhow::Result<WalkOpening> {
+	use pog_primitives::{memory, profiles::H100};
+	let rules = memory::MemoryRules::mainnet();
+	let c = memory::challenge(&[0x0B; 32], H100.vram_mib, H100.mem_read_mps, H100.mem_parent_mps, &rules)
+		.context("the H100's memory challenge")?;
+	let cache = memory::cache(&c.spec);
+	let walks = pog_primitives::sampling::opened_walks(&[0x0C; 32], c.walks, rules.openings);
+	let mut groups: Vec<u64> = walks.iter().map(|w| w / memory::GROUP_WALKS).collect();
+	groups.sort_unstable();
+	groups.dedup();
+	prover.walk_groups(&c.spec, &cache, &groups[..1])?; // warm-up
+	let started = std::time::Instant::now();
+	let on_gpu = prover.walk_groups(&c.spec, &cache, &groups)?;
+	let gpu_ms = started.elapsed().as_secs_f64() * 1e3;
+	let checked = [0, groups.len() - 1];
+	let started = std::time::Instant::now();
+	let on_cpu: Vec<Vec<Hash32>> = checked.iter().map(|i| memory::group_results(&c.spec, &cache, groups[*i])).collect();
+	let cpu_core_s_per_group = started.elapsed().as_secs_f64() / checked.len() as f64;
+	let equal = checked.iter().zip(&on_cpu).all(|(i, cpu)| on_gpu[*i] == *cpu);
+	Ok(WalkOpening { groups: groups.len(), equal, gpu_ms, cpu_core_s_per_group })
+}
+
 fn ratios(spec: &ChallengeSpec, opened: &[(u32, Vec<u32>)]) -> Vec<f64> {
 	signed_ratios(spec, opened).into_iter().map(f64::abs).collect()
 }

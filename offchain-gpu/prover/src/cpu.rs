@@ -296,16 +296,17 @@ mod memory_tests {
 		// a 4 MiB unit reading 200 M/s for 3 ms: 600,000 reads, 9,375 walks, in 10 groups
 		let c = challenge(&[8; 32], 4, 200, 16, &rules).unwrap();
 		assert_eq!(c.walks, 10 * GROUP_WALKS);
-		let committed = CpuProver::new(2).prove_memory(&c).unwrap();
+		let prover = CpuProver::new(2);
+		let committed = prover.prove_memory(&c).unwrap();
 		let cache = memory::cache(&c.spec);
 		let results: Vec<Hash32> = (0..c.walks).map(|w| memory::walk_from_cache(&c.spec, &cache, w)).collect();
 		assert_eq!(committed.root(), memory::walk_root(&results), "the root over every walk");
 		let asked = opened_walks(&[1; 32], c.walks, 16);
-		let opened = committed.open(&asked).unwrap();
+		let opened = committed.open(&asked, &prover).unwrap();
 		assert_eq!(opened.iter().map(|o| o.walk).collect::<Vec<_>>(), asked);
 		let report =
 			check_walks(&c, &cache, &committed.root(), opened.iter().map(|o| (o.walk, &o.result, o.proof.as_slice())));
 		assert!(report.passed(), "{report:?}");
-		assert!(committed.open(&[c.walks]).is_err(), "no walk past the last");
+		assert!(committed.open(&[c.walks], &prover).is_err(), "no walk past the last");
 	}
 }

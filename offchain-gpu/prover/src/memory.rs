@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::ensure;
 use pog_primitives::{
-	memory::{self, levels_from, proof_from, Item, MemoryChallenge, GROUP_WALKS},
+	memory::{self, levels_from, proof_from, Item, MemoryChallenge, MemorySpec, GROUP_WALKS},
 	Hash32,
 };
 
@@ -27,6 +27,37 @@ pub struct OpenedWalk {
 pub trait MemoryProver: Send + Sync {
 	/// Runs `challenge`'s phase: the dataset, every walk, and the commitment to their results.
 	fn prove_memory(&self, challenge: &MemoryChallenge) -> anyhow::Result<MemoryCommitment>;
+
+	/// The results of every walk of each group in `groups` (one `Vec` of [`GROUP_WALKS`] a group,
+	/// in the order asked), from `spec`'s `cache` alone: what opening a walk needs once the
+	/// dataset is gone. The default runs `memory::group_results` on all cores; a GPU runs them
+	/// on the device.
+	fn group_results(&self, spec: &MemorySpec, cache: &[Item], groups: &[u64]) -> anyhow::Result<Vec<Vec<Hash32>>> {
+		Ok(groups_on_cpu(spec, cache, groups))
+	}
+}
+
+/// `memory::group_results` of each of `groups`, spread over the machine's cores.
+pub fn groups_on_cpu(spec: &MemorySpec, cache: &[Item], groups: &[u64]) -> Vec<Vec<Hash32>> {
+	let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(groups.len().max(1));
+	let mut done: Vec<(usize, Vec<Hash32>)> = std::thread::scope(|s| {
+		let handles: Vec<_> = (0..threads)
+			.map(|t| {
+				s.spawn(move || {
+					groups
+						.iter()
+						.enumerate()
+						.skip(t)
+						.step_by(threads)
+						.map(|(i, g)| (i, memory::group_results(spec, cache, *g)))
+						.collect::<Vec<_>>()
+				})
+			})
+			.collect();
+		handles.into_iter().flat_map(|h| h.join().expect("a group's thread")).collect()
+	});
+	done.sort_unstable_by_key(|(i, _)| *i);
+	done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// A committed memory phase: the group nodes and the tree above them, and the cache to recompute
@@ -71,28 +102,17 @@ impl MemoryCommitment {
 		&self.challenge
 	}
 
-	/// Opens `walks` (in the order asked), recomputing each one's group from the cache on all
-	/// cores.
-	pub fn open(&self, walks: &[u64]) -> anyhow::Result<Vec<OpenedWalk>> {
+	/// Opens `walks` (in the order asked), each one's group of results recomputed from the cache
+	/// by `device` (the GPU that ran the phase: ≈ 1,000× what the CPU does).
+	pub fn open(&self, walks: &[u64], device: &dyn MemoryProver) -> anyhow::Result<Vec<OpenedWalk>> {
 		ensure!(walks.iter().all(|w| *w < self.challenge.walks), "a walk beyond {}", self.challenge.walks);
 		let mut groups: Vec<u64> = walks.iter().map(|w| w / GROUP_WALKS).collect();
 		groups.sort_unstable();
 		groups.dedup();
-		let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(groups.len().max(1));
-		let spec = &self.challenge.spec;
-		let recomputed: Vec<(u64, Vec<Vec<Hash32>>)> = std::thread::scope(|s| {
-			let handles: Vec<_> = (0..threads)
-				.map(|t| {
-					let mine: Vec<u64> = groups.iter().copied().skip(t).step_by(threads).collect();
-					s.spawn(move || {
-						mine.into_iter()
-							.map(|g| (g, levels_from(memory::group_results(spec, &self.cache, g), 0)))
-							.collect::<Vec<_>>()
-					})
-				})
-				.collect();
-			handles.into_iter().flat_map(|h| h.join().expect("a group's thread")).collect()
-		});
+		let results = device.group_results(&self.challenge.spec, &self.cache, &groups)?;
+		ensure!(results.len() == groups.len(), "{} groups recomputed of {}", results.len(), groups.len());
+		let recomputed: Vec<(u64, Vec<Vec<Hash32>>)> =
+			groups.into_iter().zip(results).map(|(g, r)| (g, levels_from(r, 0))).collect();
 		walks
 			.iter()
 			.map(|w| {

@@ -265,11 +265,21 @@ pub fn run_blocks(count: u64) {
 /// Run the off-chain worker of the current block and dispatch the signed transactions it put
 /// in the pool, each from its signer, as if included in the next block. Returns the calls with
 /// their dispatch results.
-pub fn run_ocw_and_include(
+pub fn run_ocw_and_include(pool: &Arc<parking_lot::RwLock<testing::PoolState>>) -> Vec<Included> {
+	run_ocw_with_budget_and_include(pool, crate::offchain::MAX_VERIFICATIONS_PER_RUN)
+}
+
+/// A transaction the off-chain worker sent: its signer, its call and its dispatch result.
+pub type Included =
+	(AccountId, RuntimeCall, sp_runtime::DispatchResultWithInfo<frame_support::dispatch::PostDispatchInfo>);
+
+/// [`run_ocw_and_include`] with each local validator verifying at most `budget` challenges.
+pub fn run_ocw_with_budget_and_include(
 	pool: &Arc<parking_lot::RwLock<testing::PoolState>>,
-) -> Vec<(AccountId, RuntimeCall, sp_runtime::DispatchResultWithInfo<frame_support::dispatch::PostDispatchInfo>)> {
+	budget: usize,
+) -> Vec<Included> {
 	let n = System::block_number();
-	Pog::offchain_worker(n);
+	crate::offchain::run_with_budget::<Test>(n, budget);
 	let txs: Vec<Vec<u8>> = std::mem::take(&mut pool.write().transactions);
 	next_block();
 	txs.into_iter()

@@ -2085,6 +2085,77 @@ fn an_undecided_verification_keeps_no_credit_and_is_decided_in_the_next_round() 
 	});
 }
 
+/// Off-chain workers out of time: three validators, each on every committee (quorum 3 of 3),
+/// 30 revealed challenges and time for 20 each. Every member goes in the round's verification
+/// order, so the same 20 are decided and the same 10 are left; those keep no credit and come
+/// first in the next round, where they are decided.
+#[test]
+fn workers_with_time_for_20_of_30_leave_10_undecided_which_keep_no_credit_and_are_verified_next() {
+	let mut e = env(&["Alice", "Bob", "Charlie"]);
+	let pool = e.pool.clone();
+	e.ext.execute_with(|| {
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 3, ..test_config() }));
+		let miners = ["Miner1", "Miner2", "Miner3", "Miner4"].map(account);
+		for (i, (m, count)) in miners.iter().zip([8u8, 8, 8, 6]).enumerate() {
+			let uuids: Vec<GpuUuid> = (0..count).map(|g| uuid(10 * i as u8 + g)).collect();
+			register_cpu_miner(*m, &uuids);
+		}
+		let all: Vec<(AccountId, GpuIndex)> = miners
+			.iter()
+			.flat_map(|m| (0..Miners::<Test>::get(m).unwrap().gpu_count()).map(move |g| (*m, g)))
+			.collect();
+		assert_eq!(all.len(), 30);
+		// Round 1: every GPU verified and credited.
+		play_round(&miners.map(|m| (m, Compute::Honest)));
+		assert!(all.iter().all(|(m, g)| standing(*m)[*g as usize].credited()));
+
+		// Rounds 2 and 3: all 30 selected and revealed; each worker verifies 10 a block in two
+		// blocks of the Reveal phase, and nothing else votes.
+		let play = |undecided: &[(AccountId, GpuIndex)]| {
+			let r = next_round();
+			let results: Vec<Vec<CommittedMatrix>> = miners.iter().map(|m| answer(*m, Compute::Honest)).collect();
+			run_until(RoundPhase::Reveal);
+			let s = Pog::round().selection.unwrap();
+			assert_eq!(s.probability, Perbill::one(), "capacity 3 × 80 / 3 covers all 30");
+			for (m, g) in &all {
+				let i = miners.iter().position(|x| x == m).unwrap();
+				assert_ok!(reveal(*m, *g, &results[i][*g as usize]));
+			}
+			for (m, g) in undecided {
+				assert!(Pog::on_probation(r, m, *g), "{m:?} GPU {g} is on probation");
+			}
+			let mut sent = run_ocw_with_budget_and_include(&pool, 10);
+			sent.extend(run_ocw_with_budget_and_include(&pool, 10));
+			assert_eq!(sent.len(), 60, "20 verdicts from each of the three workers");
+			assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+			run_until(RoundPhase::Idle);
+			(r, s.seed)
+		};
+		let (r2, seed) = play(&[]);
+		let mut by_rank = all.clone();
+		by_rank.sort_by_key(|(m, g)| offchain::verification_rank(&seed, m, *g));
+		let (decided, undecided) = by_rank.split_at(20);
+		for (m, g) in decided {
+			assert_eq!(standing(*m)[*g as usize].last, Some((r2, RoundOutcome::Passed)), "{m:?} GPU {g}");
+		}
+		for (m, g) in undecided {
+			let s = &standing(*m)[*g as usize];
+			assert_eq!(s.last, Some((r2, RoundOutcome::Unverified(UnverifiedReason::Inconclusive))), "{m:?} GPU {g}");
+			assert_eq!(s.points, 0, "an undecided verification keeps no credit");
+		}
+		let score_of = |m: &AccountId| Scores::<Test>::get(m).map_or(0, |s| s.verified_gpus);
+		assert_eq!(miners.iter().map(score_of).sum::<u32>(), 20, "only the 20 decided GPUs score");
+
+		// Round 3: the 10 left undecided come first for every worker, and are decided.
+		let (r3, _) = play(undecided);
+		for (m, g) in undecided {
+			assert_eq!(standing(*m)[*g as usize].last, Some((r3, RoundOutcome::Passed)), "{m:?} GPU {g} re-earned");
+			assert!(standing(*m)[*g as usize].credited());
+		}
+		try_state();
+	});
+}
+
 #[test]
 fn a_full_registry_of_passing_one_core_units_evicts_the_lowest_for_a_newcomer() {
 	use frame_support::traits::fungible::Mutate;
