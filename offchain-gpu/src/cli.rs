@@ -131,7 +131,31 @@ pub struct RunArgs {
 	pub adversary: Option<crate::adversary::Adversary>,
 }
 
+impl From<BackendChoice> for crate::miner::Backend {
+	fn from(choice: BackendChoice) -> Self {
+		match choice {
+			BackendChoice::Auto => Self::Auto,
+			BackendChoice::Gpu => Self::Gpu,
+			BackendChoice::Cpu => Self::Cpu,
+		}
+	}
+}
+
 impl RunArgs {
+	/// The miner loop's configuration from these flags: the key read, the state directory
+	/// defaulted, the behaviour chosen.
+	pub fn miner_config(&self) -> anyhow::Result<crate::miner::MinerConfig> {
+		Ok(crate::miner::MinerConfig {
+			url: self.chain.url.clone(),
+			key: crate::chain::load_key(self.chain.suri.as_deref(), self.chain.key_file.as_deref())?,
+			backend: self.backend.into(),
+			cpu_threads: self.cpu_threads,
+			state_dir: self.state_dir.clone().unwrap_or_else(crate::miner::default_state_dir),
+			exit_after: self.exit_after,
+			behaviour: self.behaviour(),
+		})
+	}
+
 	/// How the miner behaves: as the protocol asks, unless a test built it to cheat.
 	pub fn behaviour(&self) -> crate::adversary::Behaviour {
 		#[cfg(feature = "adversary")]

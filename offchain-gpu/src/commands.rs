@@ -16,7 +16,7 @@ pub async fn dispatch(command: Command) -> anyhow::Result<()> {
 		Command::Bench(args) => tokio::task::spawn_blocking(move || bench(&args)).await?,
 		Command::Selftest(args) => tokio::task::spawn_blocking(move || selftest(&args)).await?,
 		Command::Register(args) => register(args).await,
-		Command::Run(args) => miner::run(args).await,
+		Command::Run(args) => miner::run(args.miner_config()?).await,
 		Command::Status(args) => status(args).await,
 		Command::Deregister(args) => deregister(args).await,
 	}
@@ -104,7 +104,7 @@ async fn register(args: RegisterArgs) -> anyhow::Result<()> {
 	let account = *chain.account();
 	let machine = hardware::detect();
 	let profiles = chain.profiles().await?;
-	use pog::runtime_types::{bounded_collections::bounded_vec::BoundedVec, pallet_pog::types::GpuClaim};
+	use pog::runtime_types::{bounded_collections::bounded_vec::BoundedVec, pallet_pog::miners::GpuClaim};
 	let mut claims: Vec<GpuClaim> = Vec::new();
 	let add = |claims: &mut Vec<GpuClaim>, profile: u32, uuid: [u8; 16]| match claims
 		.iter_mut()
@@ -224,7 +224,7 @@ async fn status(args: StatusArgs) -> anyhow::Result<()> {
 				"round": c.round,
 				"gpu": c.params.gpu,
 				"uuid": hex::encode(c.params.uuid),
-				"precision": convert::precision(&c.params.precision).name(),
+				"precision": c.params.precision.name(),
 				"dims": [c.params.dims.m, c.params.dims.n, c.params.dims.k],
 				"deadline_ms": c.params.deadline_ms,
 				"root": c.commitment.as_ref().map(|x| hex::encode(x.root)),

@@ -29,10 +29,48 @@ use tracing::{debug, error, info, warn};
 use crate::{
 	adversary::Behaviour,
 	chain::{convert, pog, Chain, ChallengeView, FailReason, RoundOutcome, RoundPhase, UnverifiedReason},
-	cli::{BackendChoice, RunArgs},
 	hardware,
 	state::{Key, Outcome, Phase, State},
 };
+
+/// Which device answers challenges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+	/// The GPUs if any are found, else the CPU (with a warning).
+	Auto,
+	/// The GPUs; fail if none is found.
+	Gpu,
+	/// The CPU reference backend.
+	Cpu,
+}
+
+/// What [`run`] needs: built from the command line by `cli` (`RunArgs::miner_config`), so that
+/// the miner loop never sees a flag.
+pub struct MinerConfig {
+	/// The node's RPC address.
+	pub url: String,
+	/// The miner's key.
+	pub key: subxt_signer::sr25519::Keypair,
+	/// Which device answers.
+	pub backend: Backend,
+	/// CPU threads of the CPU backend (0 = all cores).
+	pub cpu_threads: usize,
+	/// Where in-flight challenges are recorded.
+	pub state_dir: std::path::PathBuf,
+	/// Exit after this many challenges reached a final status (0 = run until stopped).
+	pub exit_after: u32,
+	/// How the miner behaves (as the protocol asks, unless a test built it to cheat).
+	pub behaviour: Behaviour,
+}
+
+/// The default state directory: `$XDG_DATA_HOME/offchain-gpu`, else `~/.local/share/offchain-gpu`.
+pub fn default_state_dir() -> std::path::PathBuf {
+	let base = std::env::var_os("XDG_DATA_HOME")
+		.map(std::path::PathBuf::from)
+		.or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share")))
+		.unwrap_or_else(|| ".".into());
+	base.join("offchain-gpu")
+}
 
 /// A device and the lock that makes it answer one challenge at a time.
 type Device = Arc<(Mutex<()>, Box<dyn Prover>)>;
@@ -58,16 +96,16 @@ struct Ctx {
 /// Opens the devices that answer for the miner's claimed GPUs, by UUID; those in `int8_fp8` run
 /// fp8 challenges on the int8 path.
 pub fn devices(
-	choice: BackendChoice,
+	choice: Backend,
 	cpu_threads: usize,
 	claimed: &[[u8; 16]],
 	int8_fp8: &BTreeSet<[u8; 16]>,
 ) -> anyhow::Result<BTreeMap<[u8; 16], Device>> {
 	let gpus = match choice {
-		BackendChoice::Cpu => Vec::new(),
+		Backend::Cpu => Vec::new(),
 		_ => match hardware::detect() {
 			m if !m.gpus.is_empty() => m.gpus,
-			m if choice == BackendChoice::Gpu => {
+			m if choice == Backend::Gpu => {
 				bail!("--backend gpu, but no GPU was found: {}", m.gpu_error.unwrap_or_default())
 			},
 			m => {
@@ -101,9 +139,9 @@ pub fn devices(
 }
 
 /// `offchain-gpu run`.
-pub async fn run(args: RunArgs) -> anyhow::Result<()> {
-	let key = crate::chain::load_key(args.chain.suri.as_deref(), args.chain.key_file.as_deref())?;
-	let chain = Chain::connect(&args.chain.url, key).await?;
+pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
+	let MinerConfig { url, key, backend, cpu_threads, state_dir, exit_after, behaviour } = config;
+	let chain = Chain::connect(&url, key).await?;
 	let account = *chain.account();
 	let miner = chain.miner().await?.ok_or_else(|| {
 		anyhow!("account {account} is not registered as a miner: run `offchain-gpu register` with the same key first")
@@ -131,7 +169,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		.filter(|c| profiles.iter().any(|(id, p)| *id == c.profile && p.per_core))
 		.flat_map(|c| c.uuids.0.clone())
 		.collect();
-	let mut devices = devices(args.backend, args.cpu_threads, &claimed, &int8_fp8)?;
+	let mut devices = devices(backend, cpu_threads, &claimed, &int8_fp8)?;
 	for uuid in &cpu_unit {
 		devices.insert(*uuid, Arc::new((Mutex::new(()), Box::new(CpuProver::new(0)) as Box<dyn Prover>)));
 	}
@@ -142,7 +180,6 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 	}
 	let config = chain.config().await?;
 	prepare_shapes(&chain, &miner, &devices, config.target_ms, config.chunk_k).await?;
-	let state_dir = args.state_dir.clone().unwrap_or_else(default_state_dir);
 	let genesis = chain.genesis_hash();
 	let state = State::load(&state_dir, &genesis, &account.to_string())?;
 	info!(
@@ -159,7 +196,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 		chain,
 		state: Mutex::new(state),
 		devices,
-		behaviour: args.behaviour(),
+		behaviour,
 		max_trace: pog_primitives::MAX_TRACE_LEN as usize,
 		ram_bytes: hardware::detect().ram_mib.saturating_mul(1 << 20),
 		head: head_rx,
@@ -235,7 +272,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
 					}
 					ctx.results.lock().expect("results lock").retain(|k, _| k.round > ev.round);
 					ctx.memory.lock().expect("memory lock").retain(|k, _| k.round > ev.round);
-					if args.exit_after > 0 && settled >= args.exit_after {
+					if exit_after > 0 && settled >= exit_after {
 						info!(settled, "done");
 						return Ok(());
 					}
@@ -361,7 +398,7 @@ impl RevealShape {
 	fn reveal(&self, round: u32, gpu: u32) -> subxt::tx::StaticPayload<pog::pog::calls::RevealOpenings> {
 		use pog::runtime_types::{
 			bounded_collections::bounded_vec::BoundedVec,
-			pallet_pog::types::{Opening, WalkOpening},
+			pallet_pog::verification::{Opening, WalkOpening},
 		};
 		let opening = Opening {
 			leaf: 0,
@@ -391,7 +428,7 @@ async fn check_reveal_fees(ctx: &Ctx, round: u32, challenges: &[ChallengeView<Ac
 	let mut fees = Vec::with_capacity(challenges.len());
 	for ch in challenges {
 		let memory_walks = ch.params.memory.as_ref().map(|m| m.walks);
-		let shape = RevealShape::of(convert::dims(&ch.params.dims), memory_walks, openings, config.memory.openings);
+		let shape = RevealShape::of(ch.params.dims, memory_walks, openings, config.memory.openings);
 		let fee = match by_shape.get(&shape) {
 			Some(fee) => *fee,
 			None => {
@@ -490,7 +527,7 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 		let p = &ch.params;
 		info!(
 			challenge = %key,
-			precision = convert::precision(&p.precision).name(),
+			precision = p.precision.name(),
 			m = p.dims.m,
 			n = p.dims.n,
 			k = p.dims.k,
@@ -530,8 +567,8 @@ async fn prove_gpu(
 	device: &Device,
 	ch: ChallengeView<AccountId32>,
 ) -> anyhow::Result<(u64, Box<dyn Committed>)> {
-	let Some(challenge) = convert::memory_challenge(&ch) else {
-		let c = compute(ctx, key, device, convert::spec(&ch, None)).await?;
+	let Some(challenge) = ch.params.memory_challenge() else {
+		let c = compute(ctx, key, device, ch.params.spec(None)).await?;
 		return Ok((ch.params.deadline_ms, c));
 	};
 	let root = match &ch.memory_commitment {
@@ -551,7 +588,7 @@ async fn prove_gpu(
 				);
 			}
 			let root = m.root();
-			let memory_root = pog::runtime_types::pallet_pog::types::MemoryRoot { gpu: key.gpu, root };
+			let memory_root = pog::runtime_types::pallet_pog::rounds::MemoryRoot { gpu: key.gpu, root };
 			let call = pog::transactions().pog().commit_memory(
 				key.round,
 				pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(vec![memory_root]),
@@ -570,14 +607,8 @@ async fn prove_gpu(
 		},
 	};
 	// The GEMM's deadline counts from the block the memory root landed in: read it back.
-	let ch = ctx
-		.chain
-		.my_challenges()
-		.await?
-		.into_iter()
-		.find(|c| c.round == key.round && c.params.gpu == key.gpu)
-		.context("the challenge is no longer on chain")?;
-	let c = compute(ctx, key, device, convert::spec(&ch, Some(&root))).await?;
+	let ch = ctx.chain.my_challenge(key.round, key.gpu).await?.context("the challenge is no longer on chain")?;
+	let c = compute(ctx, key, device, ch.params.spec(Some(&root))).await?;
 	Ok((ch.params.deadline_ms, c))
 }
 
@@ -636,7 +667,7 @@ async fn commit_roots(ctx: &Arc<Ctx>, round: u32, computed: Vec<(Key, u64, Box<d
 	let mut calls = Vec::new();
 	for (key, _, c) in &roots {
 		ctx.state.lock().expect("state lock").set(*key, Phase::CommitSent { root: hex::encode(c.root()) })?;
-		calls.push(pog::runtime_types::pallet_pog::types::RootCommit {
+		calls.push(pog::runtime_types::pallet_pog::rounds::RootCommit {
 			gpu: key.gpu,
 			root: c.root(),
 			report: convert::report(c.timing(), ctx.max_trace),
@@ -748,7 +779,7 @@ async fn reveal_gpu(ctx: &Arc<Ctx>, key: Key, ch: ChallengeView<AccountId32>) ->
 				);
 			};
 			info!(challenge = %key, "recomputing C after a restart to open it");
-			let c = compute(ctx, key, &device, convert::spec(&ch, commitment.memory_root.as_ref()))
+			let c = compute(ctx, key, &device, ch.params.spec(commitment.memory_root.as_ref()))
 				.await
 				.context("reveal: cannot recompute C to open it")?;
 			if c.root() != commitment.root {
@@ -796,7 +827,7 @@ async fn open_walks(
 	let m = match kept {
 		Some(m) => m,
 		None => {
-			let Some(challenge) = convert::memory_challenge(ch) else {
+			let Some(challenge) = ch.params.memory_challenge() else {
 				bail!("its challenge has no memory phase, so its walks cannot be opened");
 			};
 			info!(challenge = %key, "running the memory phase again after a restart to open its walks");
@@ -854,14 +885,6 @@ async fn prepare_shapes(
 		}
 	}
 	Ok(())
-}
-
-fn default_state_dir() -> std::path::PathBuf {
-	let base = std::env::var_os("XDG_DATA_HOME")
-		.map(std::path::PathBuf::from)
-		.or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share")))
-		.unwrap_or_else(|| ".".into());
-	base.join("offchain-gpu")
 }
 
 /// Runs the device on `spec` (one challenge per device at a time) with a progress bar.

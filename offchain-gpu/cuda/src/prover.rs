@@ -174,14 +174,14 @@ impl GpuProver {
 	/// A prover on CUDA device `ordinal`: creates its context and streams and compiles the
 	/// kernels (NVRTC, about a second).
 	pub fn new(ordinal: usize) -> Result<Self, GpuError> {
-		crate::require_libraries(true)?;
+		crate::nvml::require_libraries(true)?;
 		result::init()?;
 		let count = result::device::get_count()?.max(0) as usize;
 		if ordinal >= count {
 			return Err(GpuError::NoSuchDevice { ordinal, count });
 		}
-		let nvml = crate::nvml()?;
-		let info = crate::device_info(&nvml, ordinal)?;
+		let nvml = crate::nvml::nvml()?;
+		let info = crate::nvml::device_info(&nvml, ordinal)?;
 		let ctx = CudaContext::new(ordinal)?;
 		// SAFETY: this crate orders its streams itself with events and uses raw allocations.
 		unsafe { ctx.disable_event_tracking() };
@@ -207,7 +207,7 @@ impl GpuProver {
 
 	/// The device's facts, with clocks, temperature and power read now.
 	pub fn info(&self) -> GpuInfo {
-		let fresh = self.nvml.as_ref().and_then(|n| crate::device_info(n, self.info.ordinal as usize).ok());
+		let fresh = self.nvml.as_ref().and_then(|n| crate::nvml::device_info(n, self.info.ordinal as usize).ok());
 		fresh.unwrap_or_else(|| self.info.clone())
 	}
 

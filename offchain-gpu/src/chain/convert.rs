@@ -1,59 +1,15 @@
-//! Conversions between `pog-primitives` types and the chain's generated types.
-
-use pog_primitives::{
-	memory::{self, MemoryChallenge, MemorySpec},
-	verify::ChallengeSpec,
-	Dims, Hash32, Precision,
-};
-use subxt::utils::AccountId32;
+//! What the agent sends, in the chain's generated types: openings, walks, reports, hardware.
+//! (What it reads of a challenge needs no conversion: it decodes into `pog-primitives`' types.)
 
 use super::pog::runtime_types::{
 	bounded_collections::bounded_vec::BoundedVec,
-	pallet_pog::types::{AgentReport, Hardware, Opening, WalkOpening},
-	pog_primitives::{precision::Precision as ChainPrecision, sizing::Dims as ChainDims},
+	pallet_pog::{
+		miners::Hardware,
+		rounds::AgentReport,
+		verification::{Opening, WalkOpening},
+	},
 };
-use super::ChallengeView;
 use pog_prover::{memory::OpenedWalk, trace, OpenedLeaf, Timing};
-
-/// The precision as `pog-primitives` knows it.
-pub fn precision(p: &ChainPrecision) -> Precision {
-	match p {
-		ChainPrecision::Fp32 => Precision::Fp32,
-		ChainPrecision::Tf32 => Precision::Tf32,
-		ChainPrecision::Fp16 => Precision::Fp16,
-		ChainPrecision::Bf16 => Precision::Bf16,
-		ChainPrecision::Fp8E4M3 => Precision::Fp8E4M3,
-	}
-}
-
-/// The dims as `pog-primitives` knows them.
-pub fn dims(d: &ChainDims) -> Dims {
-	Dims { m: d.m, n: d.n, k: d.k }
-}
-
-/// Everything that defines the challenge's C: A and B from the GPU's seed, or with a memory
-/// phase from its seed and the phase's root (`pog_primitives::memory::gemm_seed`).
-pub fn spec(ch: &ChallengeView<AccountId32>, memory_root: Option<&Hash32>) -> ChallengeSpec {
-	let p = &ch.params;
-	let seed = memory_root.map_or(p.seed, |root| memory::gemm_seed(&p.seed, root));
-	ChallengeSpec { seed, precision: precision(&p.precision), dims: dims(&p.dims), chunk_k: p.chunk_k }
-}
-
-/// The challenge's memory phase, if its profile has one (its seed from the GPU's seed).
-pub fn memory_challenge(ch: &ChallengeView<AccountId32>) -> Option<MemoryChallenge> {
-	let m = ch.params.memory.as_ref()?;
-	Some(MemoryChallenge {
-		spec: MemorySpec {
-			seed: memory::memory_seed(&ch.params.seed),
-			cache_items: m.cache_items,
-			dataset_items: m.dataset_items,
-			parents: m.parents,
-			reads: m.reads,
-		},
-		walks: m.walks,
-		expected_ms: m.expected_ms,
-	})
-}
 
 /// An opened walk as the reveal extrinsic carries it.
 pub fn walk_opening(o: OpenedWalk) -> WalkOpening {

@@ -16,13 +16,31 @@ use subxt::{
 };
 use subxt_signer::{sr25519::Keypair, SecretUri};
 
-/// Types and calls generated from PoG chain's runtime metadata.
-#[subxt::subxt(runtime_metadata_path = "metadata/pog.scale", derive_for_all_types = "Clone")]
+/// Types and calls generated from PoG chain's runtime metadata. A challenge decodes straight
+/// into `pog-primitives`' own types, so the agent derives its seeds through the same methods as
+/// the pallet (`ChallengeParams::spec`, `ChallengeParams::memory_challenge`).
+#[subxt::subxt(
+	runtime_metadata_path = "metadata/pog.scale",
+	derive_for_all_types = "Clone",
+	substitute_type(
+		path = "pog_primitives::challenge::ChallengeParams",
+		with = "::subxt::utils::Static<::pog_primitives::challenge::ChallengeParams>"
+	),
+	substitute_type(
+		path = "pog_primitives::precision::Precision",
+		with = "::subxt::utils::Static<::pog_primitives::Precision>"
+	),
+	substitute_type(path = "pog_primitives::sizing::Dims", with = "::subxt::utils::Static<::pog_primitives::Dims>")
+)]
 pub mod pog {}
 
-pub use pog::runtime_types::pallet_pog::types::{
-	ChallengeView, FailReason, GpuProfile, MinerInfo, MinerView, ProtocolConfig, RoundInfo, RoundOutcome, RoundPhase,
-	Score, UnverifiedReason, ZeroReason,
+pub use pog::runtime_types::pallet_pog::{
+	config::ProtocolConfig,
+	miners::MinerInfo,
+	profiles::GpuProfile,
+	rounds::{RoundInfo, RoundPhase},
+	scoring::{FailReason, RoundOutcome, Score, UnverifiedReason, ZeroReason},
+	views::{ChallengeView, MinerView},
 };
 
 /// Errors a miner can act on, each saying what to fix.
@@ -233,6 +251,13 @@ impl Chain {
 	pub async fn my_challenges(&self) -> anyhow::Result<Vec<ChallengeView<AccountId32>>> {
 		let at = self.best().await?;
 		Ok(at.runtime_apis().call(pog::runtime_apis().pog_api().challenges_of(self.account)).await?)
+	}
+
+	/// This miner's GPU `gpu` in round `round` (runtime API `PogApi::challenge`): one question,
+	/// one call.
+	pub async fn my_challenge(&self, round: u32, gpu: u32) -> anyhow::Result<Option<ChallengeView<AccountId32>>> {
+		let at = self.best().await?;
+		Ok(at.runtime_apis().call(pog::runtime_apis().pog_api().challenge(round, self.account, gpu)).await?)
 	}
 
 	/// This miner as auditors see it: claims, deposit, each GPU's standing, score and share

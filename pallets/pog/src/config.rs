@@ -1,9 +1,205 @@
 //! Validation of the protocol configuration.
 
-use frame_support::{ensure, pallet_prelude::*};
-use sp_runtime::Perbill;
+use frame_support::pallet_prelude::*;
 
 use crate::{pallet::*, types::*};
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use scale_info::TypeInfo;
+use sp_runtime::Perbill;
+
+/// Protocol configuration (root may change it).
+#[derive(
+	Clone,
+	Copy,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	PartialEq,
+	Eq,
+	Debug,
+	TypeInfo,
+	MaxEncodedLen,
+	serde::Serialize,
+	serde::Deserialize,
+)]
+#[serde(rename_all = "camelCase")]
+pub struct ProtocolConfig {
+	/// Blocks from one round's start to the latest start of the next; also the epoch of weight shares.
+	pub period: u32,
+	/// The next round starts at a block drawn uniformly from the last `start_jitter` blocks of
+	/// the period, so nobody knows it more than a block ahead.
+	pub start_jitter: u32,
+	/// Target GEMM time at the claimed profile's throughput (ms).
+	pub target_ms: u32,
+	/// Fixed slack added to every deadline for seeing the round and landing the root (ms).
+	pub slack_ms: u32,
+	/// Leaves opened per selected challenge.
+	pub openings: u32,
+	/// Entries each committee member recomputes per opened leaf.
+	pub entries_per_opening: u32,
+	/// Validators verifying each selected challenge (capped at the validators other than the miner).
+	pub committee: u32,
+	/// Challenges one validator verifies per round (measured: see `docs/protocol.md`).
+	pub verifications_per_validator: u32,
+	/// Blocks after the selection in which selected GPUs reveal.
+	pub reveal_window: u32,
+	/// Blocks after the reveal window in which verdicts are counted.
+	pub verdict_window: u32,
+	/// Miners settled per block once the verdict window is over.
+	pub settle_per_block: u32,
+	/// Chunk length along k of the protocol's accumulation.
+	pub chunk_k: u32,
+	/// Share of the per-GPU deposit slashed for each failed challenge.
+	pub slash: Perbill,
+	/// Inconclusive verifications a credit survives (rounds it was selected and not verified).
+	pub max_unverified_rounds: u32,
+	/// The most the declared memory and disk scale a proven score by (mainnet 10%: a miner
+	/// declaring none scores 90% of one declaring the caps; at most 50%).
+	pub hardware_bound: Perbill,
+	/// Score caps.
+	pub caps: ScoreCaps,
+	/// The memory phase of GPUs whose profile has measured memory rates.
+	pub memory: MemoryRules,
+}
+
+/// The rule a configuration breaks ([`ProtocolConfig::validate`]); carried by
+/// `Error::InvalidConfig`, so a chain runner reads which field to fix.
+#[derive(
+	Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, frame_support::PalletError,
+)]
+pub enum ConfigRule {
+	/// `period` is zero.
+	ZeroPeriod,
+	/// `start_jitter` is not below `period`.
+	JitterNotBelowPeriod,
+	/// `target_ms` is zero.
+	ZeroTarget,
+	/// `openings` is zero or above the runtime's `MaxOpenings`.
+	Openings,
+	/// `entries_per_opening` is zero or above a leaf's 256 values.
+	EntriesPerOpening,
+	/// `committee` is zero or above the runtime's `MaxValidators`.
+	Committee,
+	/// `verifications_per_validator` is zero or more than the off-chain worker can send in the
+	/// verdict window (8 a block).
+	VerificationsPerValidator,
+	/// `reveal_window` is zero.
+	ZeroRevealWindow,
+	/// `verdict_window` is zero.
+	ZeroVerdictWindow,
+	/// `settle_per_block` is zero.
+	ZeroSettlePerBlock,
+	/// `max_unverified_rounds` is zero.
+	ZeroMaxUnverifiedRounds,
+	/// `chunk_k` is not a positive multiple of 256.
+	ChunkK,
+	/// `hardware_bound` is above 50%.
+	HardwareBound,
+	/// A score cap (`caps`) is zero.
+	ZeroCap,
+	/// `memory.cache_items` is not a power of two of at least 2.
+	MemoryCache,
+	/// `memory.parents`, `memory.reads` or `memory.walk_ms` is zero.
+	MemoryZero,
+	/// `memory.openings` is zero or above `MaxWalkOpenings`.
+	MemoryOpenings,
+	/// `memory.tolerance_percent` is 100 or more.
+	MemoryTolerance,
+}
+
+impl ProtocolConfig {
+	/// The first rule this configuration breaks, given the runtime's bounds on opened leaves
+	/// (`max_openings`), validators (`max_validators`) and opened walks (`max_walk_openings`).
+	pub fn validate(&self, max_openings: u32, max_validators: u32, max_walk_openings: u32) -> Result<(), ConfigRule> {
+		use ConfigRule::*;
+		let per_window = u64::from(crate::offchain::MAX_VERIFICATIONS_PER_RUN as u32) * u64::from(self.verdict_window);
+		let m = &self.memory;
+		let rules = [
+			(self.period > 0, ZeroPeriod),
+			(self.start_jitter < self.period, JitterNotBelowPeriod),
+			(self.target_ms > 0, ZeroTarget),
+			(self.openings > 0 && self.openings <= max_openings, Openings),
+			(
+				self.entries_per_opening > 0 && self.entries_per_opening <= pog_primitives::LEAF_VALUES as u32,
+				EntriesPerOpening,
+			),
+			(self.committee > 0 && self.committee <= max_validators, Committee),
+			(
+				self.verifications_per_validator > 0 && u64::from(self.verifications_per_validator) <= per_window,
+				VerificationsPerValidator,
+			),
+			(self.reveal_window > 0, ZeroRevealWindow),
+			(self.verdict_window > 0, ZeroVerdictWindow),
+			(self.settle_per_block > 0, ZeroSettlePerBlock),
+			(self.max_unverified_rounds > 0, ZeroMaxUnverifiedRounds),
+			(pog_primitives::sizing::is_valid_chunk_k(self.chunk_k), ChunkK),
+			(self.hardware_bound <= Perbill::from_percent(50), HardwareBound),
+			(
+				self.caps.gpus > 0 && self.caps.gpu_points > 0 && self.caps.ram_gib > 0 && self.caps.disk_gib > 0,
+				ZeroCap,
+			),
+			(m.cache_items >= 2 && m.cache_items.is_power_of_two(), MemoryCache),
+			(m.parents > 0 && m.reads > 0 && m.walk_ms > 0, MemoryZero),
+			(m.openings > 0 && m.openings <= max_walk_openings, MemoryOpenings),
+			(m.tolerance_percent < 100, MemoryTolerance),
+		];
+		match rules.into_iter().find(|(ok, _)| !ok) {
+			Some((_, broken)) => Err(broken),
+			None => Ok(()),
+		}
+	}
+
+	/// Mainnet settings: a round every 360 blocks (36 min at 6 s), two-minute GEMMs.
+	pub fn mainnet() -> Self {
+		Self {
+			period: 360,
+			start_jitter: 60,
+			target_ms: 120_000,
+			slack_ms: 30_000,
+			openings: 32,
+			entries_per_opening: 2,
+			committee: 5,
+			// The GEMM check and the memory check fill 158 s of a validator's 180 s verdict time
+			// at 36 (docs/protocol.md §16).
+			verifications_per_validator: 36,
+			reveal_window: 10,
+			verdict_window: 20,
+			settle_per_block: 64,
+			chunk_k: 8192,
+			slash: Perbill::from_percent(50),
+			// An undecided verification removes the credit at once, and the GPU is verified
+			// again in the next round (a probation draw), so it keeps no credit it did not
+			// re-earn.
+			max_unverified_rounds: 1,
+			hardware_bound: Perbill::from_percent(10),
+			// Eight of the table's largest GPU fill the GPU component.
+			caps: ScoreCaps {
+				gpus: 8,
+				gpu_points: 8 * pog_primitives::profiles::H200.proven_points() as u64,
+				ram_gib: 1024,
+				disk_gib: 8192,
+			},
+			memory: MemoryRules::mainnet(),
+		}
+	}
+
+	/// Dev-chain settings: a round every 20 blocks (2 min), every committed GPU verified.
+	pub fn dev() -> Self {
+		Self {
+			period: 20,
+			start_jitter: 3,
+			target_ms: 5_000,
+			slack_ms: 18_000,
+			committee: 1,
+			// What one off-chain worker verifies in the verdict window: 8 a block × 6 blocks.
+			verifications_per_validator: 48,
+			reveal_window: 4,
+			verdict_window: 6,
+			memory: MemoryRules::dev(),
+			..Self::mainnet()
+		}
+	}
+}
 
 impl<T: Config> Pallet<T> {
 	pub(crate) fn do_set_config(config: ProtocolConfig) -> DispatchResult {
@@ -14,44 +210,10 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// Refuses a configuration with zero periods, windows or counts, a start window longer than
-	/// the period, more verifications per validator than its off-chain worker can send in the
-	/// verdict window (`MAX_VERIFICATIONS_PER_RUN` a block), declared hardware scaling a score
-	/// by more than half, or memory rules no phase can be made from (a cache that is not a power
-	/// of two of at least two items, no parents or reads, no walk time, no or more than
-	/// `MaxWalkOpenings` opened walks, a tolerance of 100% or more).
+	/// Refuses a configuration that breaks one of [`ProtocolConfig::validate`]'s rules, naming it
+	/// (`InvalidConfig(rule)`).
 	pub(crate) fn validate_config(c: &ProtocolConfig) -> DispatchResult {
-		let ok = c.period > 0
-			&& c.start_jitter < c.period
-			&& c.target_ms > 0
-			&& c.openings > 0
-			&& c.openings <= T::MaxOpenings::get()
-			&& c.entries_per_opening > 0
-			&& c.entries_per_opening <= pog_primitives::LEAF_VALUES as u32
-			&& c.committee > 0
-			&& c.committee <= T::MaxValidators::get()
-			&& c.verifications_per_validator > 0
-			&& u64::from(c.verifications_per_validator)
-				<= crate::offchain::MAX_VERIFICATIONS_PER_RUN as u64 * u64::from(c.verdict_window)
-			&& c.reveal_window > 0
-			&& c.verdict_window > 0
-			&& c.settle_per_block > 0
-			&& c.max_unverified_rounds > 0
-			&& pog_primitives::sizing::is_valid_chunk_k(c.chunk_k)
-			&& c.hardware_bound <= Perbill::from_percent(50)
-			&& c.caps.gpus > 0
-			&& c.caps.gpu_points > 0
-			&& c.caps.ram_gib > 0
-			&& c.caps.disk_gib > 0
-			&& c.memory.cache_items >= 2
-			&& c.memory.cache_items.is_power_of_two()
-			&& c.memory.parents > 0
-			&& c.memory.reads > 0
-			&& c.memory.walk_ms > 0
-			&& c.memory.openings > 0
-			&& c.memory.openings <= <MaxWalkOpenings as Get<u32>>::get()
-			&& c.memory.tolerance_percent < 100;
-		ensure!(ok, Error::<T>::InvalidConfig);
-		Ok(())
+		c.validate(T::MaxOpenings::get(), T::MaxValidators::get(), <MaxWalkOpenings as Get<u32>>::get())
+			.map_err(|rule| Error::<T>::InvalidConfig(rule).into())
 	}
 }

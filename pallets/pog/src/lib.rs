@@ -576,13 +576,13 @@ pub mod pallet {
 		UnknownProfile,
 		/// The profile table is full.
 		TooManyProfiles,
-		/// A profile needs a name, memory, a throughput in at least one challenged precision (not
-		/// tf32 alone), a tolerance below 100%, and both memory rates or neither.
-		InvalidProfile,
+		/// The profile breaks the rule named (`ProfileRule`: a name, memory, a rate in a
+		/// challenged precision, a tolerance below 100%, both memory rates or neither).
+		InvalidProfile(ProfileRule),
 		/// GPUs of this profile are claimed; it cannot be removed.
 		ProfileInUse,
-		/// The configuration is inconsistent (zero periods or counts, weights not summing to 100%).
-		InvalidConfig,
+		/// The configuration breaks the rule named (`ConfigRule`: which field to fix).
+		InvalidConfig(ConfigRule),
 		/// The account is already a registered miner.
 		AlreadyRegistered,
 		/// The account is not a registered miner.
@@ -793,21 +793,8 @@ pub mod pallet {
 			Ok(Pays::No.into())
 		}
 
-		/// Miner: commit the memory roots of its GPUs in `round` (those whose profile has a memory
-		/// phase), each before its own deadline; each GPU's GEMM is then seeded from its root and
-		/// due its allowed time after the block this lands in. A duty ([`duty::CheckDuty`]), free
-		/// when it succeeds.
-		#[pallet::call_index(14)]
-		#[pallet::weight((T::WeightInfo::commit_memory(roots.len() as u32), DispatchClass::Operational))]
-		pub fn commit_memory(
-			origin: OriginFor<T>,
-			round: RoundIndex,
-			roots: MemoryRootsOf<T>,
-		) -> DispatchResultWithPostInfo {
-			let who = ensure_signed(origin)?;
-			Self::do_commit_memory(who, round, roots)?;
-			Ok(Pays::No.into())
-		}
+		// Indices 6 and 7 were the per-miner challenge calls that network-wide rounds replaced;
+		// they stay unused, so that no old transaction decodes as a new call.
 
 		/// Root: add a GPU profile.
 		#[pallet::call_index(8)]
@@ -858,6 +845,22 @@ pub mod pallet {
 		pub fn set_config(origin: OriginFor<T>, config: ProtocolConfig) -> DispatchResult {
 			ensure_root(origin)?;
 			Self::do_set_config(config)
+		}
+
+		/// Miner: commit the memory roots of its GPUs in `round` (those whose profile has a memory
+		/// phase), each before its own deadline; each GPU's GEMM is then seeded from its root and
+		/// due its allowed time after the block this lands in. A duty ([`duty::CheckDuty`]), free
+		/// when it succeeds.
+		#[pallet::call_index(14)]
+		#[pallet::weight((T::WeightInfo::commit_memory(roots.len() as u32), DispatchClass::Operational))]
+		pub fn commit_memory(
+			origin: OriginFor<T>,
+			round: RoundIndex,
+			roots: MemoryRootsOf<T>,
+		) -> DispatchResultWithPostInfo {
+			let who = ensure_signed(origin)?;
+			Self::do_commit_memory(who, round, roots)?;
+			Ok(Pays::No.into())
 		}
 	}
 }

@@ -18,6 +18,147 @@ use frame_support::{
 use sp_runtime::traits::{Saturating, Zero};
 
 use crate::{pallet::*, types::*};
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use core::fmt::Debug;
+use frame_support::{traits::Get, BoundedVec, CloneNoBound, DebugNoBound, EqNoBound, PartialEqNoBound};
+use scale_info::TypeInfo;
+
+/// GPUs of one model claimed by a miner.
+#[derive(
+	CloneNoBound,
+	PartialEqNoBound,
+	EqNoBound,
+	DebugNoBound,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	TypeInfo,
+	MaxEncodedLen,
+)]
+#[scale_info(skip_type_params(MaxGpus))]
+pub struct GpuClaim<MaxGpus: Get<u32>> {
+	/// The claimed model.
+	pub profile: ProfileId,
+	/// How many GPUs of this model (must equal the number of UUIDs).
+	pub count: u32,
+	/// Each GPU's NVML UUID.
+	pub uuids: BoundedVec<GpuUuid, MaxGpus>,
+}
+
+/// The rest of a miner's machine (self-reported; scored only while a GPU is verified).
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+pub struct Hardware {
+	/// Logical CPU cores.
+	pub cpu_cores: u32,
+	/// CPU model string.
+	pub cpu_model: BoundedVec<u8, MaxCpuModelLen>,
+	/// Memory in MiB.
+	pub ram_mib: u64,
+	/// Disk space in GiB.
+	pub disk_gib: u64,
+}
+
+/// Most logical CPU cores a miner may declare: 4,096, three times the largest single machines
+/// of 2026 (an 8-socket Xeon 6 with 1,376 threads; a 2-socket EPYC 9965 has 768).
+pub const MAX_CPU_CORES: u32 = 4096;
+/// Most memory a miner may declare: 64 TiB in MiB (the largest single-image servers hold 32 TB).
+pub const MAX_RAM_MIB: u64 = 64 << 20;
+/// Most disk a miner may declare: 16 PiB in GiB (a host with several full JBODs of 30 TB drives
+/// holds a few PiB).
+pub const MAX_DISK_GIB: u64 = 16 << 20;
+
+/// What is implausible about declared hardware.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HardwareFault {
+	/// More than [`MAX_CPU_CORES`].
+	CpuCores,
+	/// More than [`MAX_RAM_MIB`].
+	Ram,
+	/// More than [`MAX_DISK_GIB`].
+	Disk,
+}
+
+impl Hardware {
+	/// Whether the declared figures are within what a real machine has.
+	pub fn check(&self) -> Result<(), HardwareFault> {
+		if self.cpu_cores > MAX_CPU_CORES {
+			return Err(HardwareFault::CpuCores);
+		}
+		if self.ram_mib > MAX_RAM_MIB {
+			return Err(HardwareFault::Ram);
+		}
+		if self.disk_gib > MAX_DISK_GIB {
+			return Err(HardwareFault::Disk);
+		}
+		Ok(())
+	}
+}
+
+/// A registered miner.
+#[derive(CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound, Encode, Decode, TypeInfo, MaxEncodedLen)]
+#[scale_info(skip_type_params(MaxClaims, MaxGpus))]
+pub struct MinerInfo<
+	Balance: Clone + PartialEq + Eq + Debug,
+	BlockNumber: Clone + PartialEq + Eq + Debug,
+	MaxClaims: Get<u32>,
+	MaxGpus: Get<u32>,
+> {
+	/// Claimed GPUs, per model: what the current (or next) round challenges.
+	pub claims: BoundedVec<GpuClaim<MaxGpus>, MaxClaims>,
+	/// Claimed CPU, memory and disk.
+	pub hardware: Hardware,
+	/// Deposit held from the miner's balance (less what was slashed and not yet topped up).
+	pub deposit: Balance,
+	/// Everything slashed from this miner so far.
+	pub slashed: Balance,
+	/// Block of registration.
+	pub registered_at: BlockNumber,
+	/// The first round this miner takes part in ([`NEVER`] while suspended for a short deposit).
+	pub first_round: RoundIndex,
+	/// The last round whose outcome was settled for this miner (0 = none).
+	pub settled_round: RoundIndex,
+	/// Claims and hardware that replace the current ones once this round is settled for the miner.
+	pub pending: Option<(BoundedVec<GpuClaim<MaxGpus>, MaxClaims>, Hardware)>,
+	/// The miner asked to leave: its deposit is released once its current round is settled.
+	pub leaving: bool,
+}
+
+/// The `first_round` of a miner that takes part in no round (suspended).
+pub const NEVER: RoundIndex = RoundIndex::MAX;
+
+impl<B: Clone + PartialEq + Eq + Debug, N: Clone + PartialEq + Eq + Debug, C: Get<u32>, G: Get<u32>>
+	MinerInfo<B, N, C, G>
+{
+	/// All claimed GPUs as (profile, uuid), in claim order: the GPU index is the position.
+	pub fn gpus(&self) -> impl Iterator<Item = (ProfileId, GpuUuid)> + '_ {
+		gpus_of(&self.claims)
+	}
+
+	/// Number of claimed GPUs.
+	pub fn gpu_count(&self) -> u32 {
+		gpu_count_of(&self.claims)
+	}
+
+	/// The claimed GPU at `index`.
+	pub fn gpu(&self, index: GpuIndex) -> Option<(ProfileId, GpuUuid)> {
+		self.gpus().nth(index as usize)
+	}
+
+	/// Whether the miner is challenged in round `round`.
+	pub fn takes_part_in(&self, round: RoundIndex) -> bool {
+		self.first_round <= round && self.settled_round < round
+	}
+}
+
+/// All GPUs of `claims` as (profile, uuid), in claim order.
+pub fn gpus_of<G: Get<u32>>(claims: &[GpuClaim<G>]) -> impl Iterator<Item = (ProfileId, GpuUuid)> + '_ {
+	claims.iter().flat_map(|c| c.uuids.iter().map(move |u| (c.profile, *u)))
+}
+
+/// Number of GPUs in `claims`.
+pub fn gpu_count_of<G: Get<u32>>(claims: &[GpuClaim<G>]) -> u32 {
+	claims.iter().map(|c| c.uuids.len() as u32).sum()
+}
 
 impl<T: Config> Pallet<T> {
 	/// Check claims; returns the number of GPUs.

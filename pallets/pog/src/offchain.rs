@@ -39,33 +39,51 @@ pub const RESEND_AFTER: u32 = 5;
 /// Most verifications by one validator in one run (each is up to a few seconds of CPU).
 pub const MAX_VERIFICATIONS_PER_RUN: usize = 8;
 
+/// Why the worker did nothing in a run, or skipped a challenge (as `pallet-im-online`'s
+/// `OffchainErr`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OffchainErr {
+	/// No local `pog!` key belongs to a validator: the node does not verify.
+	NoLocalValidator,
+	/// Another run holds the lock (it is still verifying): this block is skipped.
+	Locked,
+	/// The verdict was sent less than [`RESEND_AFTER`] blocks ago.
+	AlreadySent,
+	/// The challenge's commitment or openings are not on chain (pruned, or never revealed).
+	NotRevealed,
+	/// The signed verdict could not be put in the pool.
+	SubmitFailed,
+}
+
 /// Run the off-chain worker for block `now`.
 pub fn run<T: Config>(now: BlockNumberFor<T>) {
-	run_with_budget::<T>(now, MAX_VERIFICATIONS_PER_RUN)
+	match run_with_budget::<T>(now, MAX_VERIFICATIONS_PER_RUN) {
+		Ok(0) => {},
+		Ok(sent) => log::debug!(target: crate::LOG_TARGET, "{sent} verdicts sent"),
+		Err(OffchainErr::NoLocalValidator) => {
+			log::trace!(target: crate::LOG_TARGET, "no local PoG validator key; off-chain worker idle")
+		},
+		Err(e) => log::debug!(target: crate::LOG_TARGET, "off-chain worker skipped block: {e:?}"),
+	}
 }
 
 /// Run the off-chain worker for block `now`, each local validator verifying at most `budget`
-/// challenges (the time one run has; tests give it less to model members out of time).
-pub fn run_with_budget<T: Config>(now: BlockNumberFor<T>, budget: usize) {
+/// challenges (the time one run has; tests give it less to model members out of time). Returns
+/// the verdicts sent.
+pub fn run_with_budget<T: Config>(now: BlockNumberFor<T>, budget: usize) -> Result<u32, OffchainErr> {
 	let validators = local_validators::<T>();
 	if validators.is_empty() {
-		log::trace!(target: crate::LOG_TARGET, "no local PoG validator key; off-chain worker idle");
-		return;
+		return Err(OffchainErr::NoLocalValidator);
 	}
 	let mut lock = StorageLock::<BlockAndTime<frame_system::Pallet<T>>>::with_block_and_time_deadline(
 		LOCK_KEY,
 		2,
 		Duration::from_millis(60_000),
 	);
-	let Ok(_guard) = lock.try_lock() else {
-		log::debug!(target: crate::LOG_TARGET, "another off-chain worker run holds the lock; skipping block");
-		return;
-	};
+	let _guard = lock.try_lock().map_err(|_| OffchainErr::Locked)?;
 	prune_sent_marks::<T>(now);
 	// A node normally holds one validator key; with several, each acts as its own validator.
-	for me in &validators {
-		verify::<T>(me, now, budget);
-	}
+	Ok(validators.iter().map(|me| verify::<T>(me, now, budget)).sum())
 }
 
 /// The local `pog!` keys whose accounts are validators.
@@ -76,15 +94,15 @@ pub fn local_validators<T: Config>() -> Vec<Account<T>> {
 	found
 }
 
-fn send<T: Config>(me: &Account<T>, call: Call<T>) -> bool {
+fn send<T: Config>(me: &Account<T>, call: Call<T>) -> Result<(), OffchainErr> {
 	let results = Signer::<T, T::AuthorityId>::all_accounts()
 		.with_filter(alloc::vec![me.public.clone()])
 		.send_signed_transaction(|_| call.clone());
-	let ok = results.iter().any(|(_, r)| r.is_ok());
-	if !ok {
-		log::warn!(target: crate::LOG_TARGET, "could not submit {:?}", call);
+	if results.iter().any(|(_, r)| r.is_ok()) {
+		return Ok(());
 	}
-	ok
+	log::warn!(target: crate::LOG_TARGET, "could not submit {:?}", call);
+	Err(OffchainErr::SubmitFailed)
 }
 
 /// What was sent recently: (hash of what, block it was sent in).
@@ -199,38 +217,62 @@ pub fn verification_rank<AccountId: Encode>(seed: &Hash32, miner: &AccountId, gp
 	sp_io::hashing::blake2_256(&(b"pog/verify-order", seed, miner, gpu).encode())
 }
 
-fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) {
+/// Verifies up to `budget` of `me`'s assigned challenges in the round's order; returns the
+/// verdicts sent.
+fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> u32 {
 	let entropy = sp_io::offchain::random_seed();
 	let mut done = 0usize;
+	let mut sent = 0u32;
 	for (round, miner, gpu) in assigned_to::<T>(&me.id) {
 		if done >= budget {
 			break;
 		}
-		if !first_send::<T>(&(b'v', round, &miner, gpu, &me.id).encode(), now) {
-			continue;
+		match verify_one::<T>(me, now, &entropy, round, miner, gpu) {
+			Ok(()) => {
+				done += 1;
+				sent += 1;
+			},
+			// Verified, but the pool refused it: it took its time, and is sent again later.
+			Err(OffchainErr::SubmitFailed) => done += 1,
+			Err(e) => log::trace!(target: crate::LOG_TARGET, "round {round} GPU {gpu} skipped: {e:?}"),
 		}
-		let started = sp_io::offchain::timestamp();
-		let Some((verdict, report, wrong_walk)) = verify_challenge::<T>(round, &miner, gpu, &entropy) else { continue };
-		done += 1;
-		let ms = sp_io::offchain::timestamp().diff(&started).millis();
-		if let Some(f) = report.failure {
-			log::warn!(
-				target: crate::LOG_TARGET,
-				"round {round} miner {miner:?} GPU {gpu} FAILS: leaf {} offset {} claimed {} exact {} ({:?}); verified in {ms} ms",
-				f.leaf, f.offset, f.claimed, f.exact, f.fault
-			);
-		} else if let Some(walk) = wrong_walk {
-			log::warn!(
-				target: crate::LOG_TARGET,
-				"round {round} miner {miner:?} GPU {gpu} FAILS: walk {walk} differs from the walk recomputed from the cache; verified in {ms} ms"
-			);
-		} else {
-			log::info!(
-				target: crate::LOG_TARGET,
-				"round {round} miner {miner:?} GPU {gpu} passes: {} entries, worst {}‰ of the threshold, {} walks; verified in {ms} ms",
-				verdict.reported.entries_checked, verdict.reported.worst_permille, verdict.reported.walks_checked
-			);
-		}
-		send::<T>(me, Call::submit_verdict { round, miner, gpu, verdict });
 	}
+	sent
+}
+
+/// Verifies `miner`'s GPU `gpu` in `round` and sends `me`'s verdict.
+fn verify_one<T: Config>(
+	me: &Account<T>,
+	now: BlockNumberFor<T>,
+	entropy: &Hash32,
+	round: RoundIndex,
+	miner: T::AccountId,
+	gpu: GpuIndex,
+) -> Result<(), OffchainErr> {
+	if !first_send::<T>(&(b'v', round, &miner, gpu, &me.id).encode(), now) {
+		return Err(OffchainErr::AlreadySent);
+	}
+	let started = sp_io::offchain::timestamp();
+	let (verdict, report, wrong_walk) =
+		verify_challenge::<T>(round, &miner, gpu, entropy).ok_or(OffchainErr::NotRevealed)?;
+	let ms = sp_io::offchain::timestamp().diff(&started).millis();
+	if let Some(f) = report.failure {
+		log::warn!(
+			target: crate::LOG_TARGET,
+			"round {round} miner {miner:?} GPU {gpu} FAILS: leaf {} offset {} claimed {} exact {} ({:?}); verified in {ms} ms",
+			f.leaf, f.offset, f.claimed, f.exact, f.fault
+		);
+	} else if let Some(walk) = wrong_walk {
+		log::warn!(
+			target: crate::LOG_TARGET,
+			"round {round} miner {miner:?} GPU {gpu} FAILS: walk {walk} differs from the walk recomputed from the cache; verified in {ms} ms"
+		);
+	} else {
+		log::info!(
+			target: crate::LOG_TARGET,
+			"round {round} miner {miner:?} GPU {gpu} passes: {} entries, worst {}‰ of the threshold, {} walks; verified in {ms} ms",
+			verdict.reported.entries_checked, verdict.reported.worst_permille, verdict.reported.walks_checked
+		);
+	}
+	send::<T>(me, Call::submit_verdict { round, miner, gpu, verdict })
 }

@@ -37,6 +37,140 @@ use crate::{
 	types::*,
 	weights::WeightInfo,
 };
+use codec::{Decode, DecodeWithMemTracking, MaxEncodedLen};
+use frame_support::BoundedVec;
+use scale_info::TypeInfo;
+
+/// Index of a network-wide round (1, 2, …; 0 = none has started yet).
+pub type RoundIndex = u32;
+
+/// Where the network-wide round stands.
+#[derive(
+	Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default,
+)]
+pub enum RoundPhase {
+	/// No round is open; the next one starts at a block drawn in its start window.
+	#[default]
+	Idle,
+	/// Every participating GPU computes its challenge; roots are committed before each deadline.
+	Commit,
+	/// The sample is drawn: selected GPUs reveal their openings and committees vote.
+	Reveal,
+	/// The verdict window is over: every miner's outcome is settled, a bounded number per block.
+	Settle,
+}
+
+/// The sample of committed GPUs verified in a round, drawn once the commit window has closed.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct Selection<BlockNumber> {
+	/// Randomness of the block that drew it; no committer could know it.
+	pub seed: Hash32,
+	/// The block that drew it.
+	pub at: BlockNumber,
+	/// Each committed GPU is selected with this probability: min(1, capacity / committed).
+	pub probability: Perbill,
+	/// Verifications the validators can do this round (validators × capacity / committee).
+	pub capacity: u32,
+	/// Last block in which selected GPUs may reveal.
+	pub reveal_deadline: BlockNumber,
+	/// Last block in which verdicts are counted.
+	pub verdict_deadline: BlockNumber,
+}
+
+/// The network-wide round: one per period, every registered GPU challenged at once.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+pub struct RoundInfo<AccountId, BlockNumber> {
+	/// The round (0 before the first one).
+	pub index: RoundIndex,
+	/// Where it stands.
+	pub phase: RoundPhase,
+	/// Randomness of the start block; every GPU's seed is derived from it.
+	pub seed: Hash32,
+	/// Block it started in.
+	pub started_at: BlockNumber,
+	/// Timestamp (ms) of that block: every deadline counts from here.
+	pub start_ms: u64,
+	/// No root is accepted after this (ms): the longest allowed time of any profile.
+	pub commit_close_ms: u64,
+	/// GPUs committed so far.
+	pub committed: u32,
+	/// The slot clock of the last block of the commit phase (ms).
+	pub last_block_ms: u64,
+	/// Time lost to stalls in the commit phase so far (ms): what every gap between two blocks
+	/// beyond two block times added up to. The round's clock is the slot clock minus this, so a
+	/// stalled chain does not eat into its miners' deadlines (`Pallet::round_clock_ms`).
+	pub stalled_ms: u64,
+	/// The sample, once drawn.
+	pub selection: Option<Selection<BlockNumber>>,
+	/// The last miner settled (the sweep goes on after it).
+	pub settle_cursor: Option<AccountId>,
+	/// Miners settled so far.
+	pub settled: u32,
+	/// The next round starts at a block drawn in `[earliest, latest]` (set when this one is settled).
+	pub next_start: (BlockNumber, BlockNumber),
+}
+
+/// One memory root in a `commit_memory` call.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct MemoryRoot {
+	/// The GPU.
+	pub gpu: GpuIndex,
+	/// The Merkle root of its walks' results.
+	pub root: Hash32,
+}
+
+/// A committed memory root as stored.
+#[derive(Clone, Copy, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct MemoryCommitment {
+	/// The Merkle root of the walks' results.
+	pub root: Hash32,
+	/// Timestamp (ms) of the block it landed in: the GEMM's deadline counts from here.
+	pub committed_ms: u64,
+}
+
+/// One root in a `commit_roots` call.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct RootCommit {
+	/// The GPU.
+	pub gpu: GpuIndex,
+	/// The Merkle root of its C.
+	pub root: Hash32,
+	/// The agent's timing report (self-reported).
+	pub report: AgentReport,
+}
+
+/// A committed root as stored.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct Commitment {
+	/// The challenge as it was set (kept so auditors see it after the claims change).
+	pub params: ChallengeParams,
+	/// The Merkle root of C.
+	pub root: Hash32,
+	/// Timestamp (ms) of the block it landed in.
+	pub committed_ms: u64,
+	/// The agent's timing report (self-reported; `elapsed_ms` capped at what the chain saw).
+	pub report: AgentReport,
+	/// The memory root the GEMM's seed was derived from (`None` without a memory phase).
+	pub memory_root: Option<Hash32>,
+}
+
+impl Commitment {
+	/// What defines the committed C.
+	pub fn spec(&self) -> pog_primitives::verify::ChallengeSpec {
+		self.params.spec(self.memory_root.as_ref())
+	}
+}
+
+/// The miner agent's own timing report, stored as information.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+pub struct AgentReport {
+	/// Milliseconds the agent says the challenge took (stored capped at what the chain saw).
+	pub elapsed_ms: u64,
+	/// Interval of the trace in milliseconds.
+	pub interval_ms: u32,
+	/// Throughput per interval in GFLOPS: the sustained trace.
+	pub trace_gflops: BoundedVec<u32, MaxTraceLen>,
+}
 
 /// Rounds whose commitments and verifications stay in storage for auditors (older ones are
 /// removed in idle time; events keep the whole history).
@@ -293,18 +427,11 @@ impl<T: Config> Pallet<T> {
 		let profile =
 			Profiles::<T>::get(profile_id).ok_or(Error::<T>::UnknownProfile)?.for_cores(info.hardware.cpu_cores);
 		let config = Configuration::<T>::get();
-		let seed = sp_io::hashing::blake2_256(&(b"pog/gpu", round.seed, miner, gpu, uuid).encode());
+		let seed = pog_primitives::challenge::gpu_seed(&round.seed, miner, gpu, &uuid);
 		let precision = Self::precision_for(&profile, &seed).ok_or(Error::<T>::NoPrecision)?;
 		let (dims, expected_ms, allowed) = Self::allowed_ms_of(&profile, precision, &config);
-		let memory = Self::memory_allowed_ms(&profile, &config).map(|(c, allowed)| MemoryParams {
-			cache_items: c.spec.cache_items,
-			dataset_items: c.spec.dataset_items,
-			parents: c.spec.parents,
-			reads: c.spec.reads,
-			walks: c.walks,
-			expected_ms: c.expected_ms,
-			deadline_ms: round.start_ms.saturating_add(allowed),
-		});
+		let memory = Self::memory_allowed_ms(&profile, &config)
+			.map(|(c, allowed)| MemoryParams::of(&c, round.start_ms.saturating_add(allowed)));
 		let gemm_from = match &memory {
 			None => round.start_ms,
 			Some(m) => Self::memory_commitment(round.index, miner, gpu).map_or(m.deadline_ms, |c| c.committed_ms),

@@ -14,6 +14,162 @@ use frame_support::pallet_prelude::*;
 use sp_runtime::{traits::Zero, Perbill};
 
 use crate::{pallet::*, types::*};
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use scale_info::TypeInfo;
+
+/// Why a challenge failed (each costs the GPU's slash).
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub enum FailReason {
+	/// No root before the GPU's deadline: slower than claimed, absent, or busy with another account.
+	MissedCommit,
+	/// Selected, but the openings were not revealed (or not proven) in the reveal window.
+	MissedReveal,
+	/// The committee found recomputed entries outside the tolerance.
+	WrongResult,
+	/// The committee found an opened walk whose result differs from the walk recomputed from the
+	/// cache: the dataset was not held (or the walks were not run).
+	WrongWalk,
+}
+
+/// Why a committed GPU was not verified this round (no slash).
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub enum UnverifiedReason {
+	/// Not in this round's random sample.
+	NotSelected,
+	/// Revealed, but its committee reached no ⌊2c/3⌋+1 majority in the verdict window.
+	Inconclusive,
+}
+
+/// What one GPU's round came to.
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub enum RoundOutcome {
+	/// Verified as its profile: credited.
+	Passed,
+	/// Failed: slashed, credit removed.
+	Failed(FailReason),
+	/// Committed in time but not verified (no slash; `Inconclusive` ages a credit).
+	Unverified(UnverifiedReason),
+}
+
+/// Why a claimed GPU scores zero, for auditors and the miner.
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub enum ZeroReason {
+	/// Registered or changed after the current round started: challenged from the next one.
+	WaitingForRound,
+	/// Committed on time but never passed a verification yet (not selected, or inconclusive).
+	NotYetVerified,
+	/// Its last round failed.
+	Failed(FailReason),
+	/// Its credit lapsed: `max_unverified_rounds` inconclusive verifications since its last pass.
+	CreditExpired,
+	/// The deposit fell below the rule after a slash and could not be topped up.
+	DepositShort,
+}
+
+/// A claimed GPU's standing: its credit, or why it has none.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct GpuStanding {
+	/// The GPU.
+	pub uuid: GpuUuid,
+	/// Its claimed profile.
+	pub profile: ProfileId,
+	/// Points it earns now (the profile's base score while credited, else 0).
+	pub points: u32,
+	/// The round of its last passed verification.
+	pub verified_round: Option<RoundIndex>,
+	/// Rounds since then in which it was selected but not verified (`Inconclusive`).
+	pub unverified_rounds: u32,
+	/// Its last round's outcome.
+	pub last: Option<(RoundIndex, RoundOutcome)>,
+	/// Why it scores zero (`None` while credited).
+	pub zero_reason: Option<ZeroReason>,
+}
+
+impl GpuStanding {
+	/// A newly claimed GPU.
+	pub fn new(uuid: GpuUuid, profile: ProfileId) -> Self {
+		Self {
+			uuid,
+			profile,
+			points: 0,
+			verified_round: None,
+			unverified_rounds: 0,
+			last: None,
+			zero_reason: Some(ZeroReason::WaitingForRound),
+		}
+	}
+
+	/// Whether it holds a credit.
+	pub fn credited(&self) -> bool {
+		self.zero_reason.is_none()
+	}
+}
+
+/// A miner's score and its components.
+#[derive(
+	Clone,
+	Copy,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	PartialEq,
+	Eq,
+	Debug,
+	TypeInfo,
+	MaxEncodedLen,
+	Default,
+	serde::Serialize,
+	serde::Deserialize,
+)]
+pub struct Score {
+	/// Verified GPUs.
+	pub verified_gpus: u32,
+	/// Sum of the verified GPUs' points (the best `caps.gpus` of them).
+	pub gpu_points: u64,
+	/// GPU component: points over the cap. The only source of score.
+	pub gpu: Perbill,
+	/// Declared memory and disk, each over its cap, averaged. Self-reported, so it only scales
+	/// the GPU component, by at most `hardware_bound` (see [`Score::scale`]).
+	pub hardware: Perbill,
+	/// `gpu` scaled by `hardware`.
+	pub total: Perbill,
+}
+
+impl Score {
+	/// `gpu × (1 − bound + bound × hardware)`: the declared hardware moves a proven score by at
+	/// most `bound` of it, and nothing scores without a proven GPU.
+	pub fn scale(gpu: Perbill, hardware: Perbill, bound: Perbill) -> Perbill {
+		let factor = sp_runtime::Saturating::saturating_add(Perbill::one() - bound, bound * hardware);
+		factor * gpu
+	}
+}
+
+/// Values at which a score component reaches 100%.
+#[derive(
+	Clone,
+	Copy,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	PartialEq,
+	Eq,
+	Debug,
+	TypeInfo,
+	MaxEncodedLen,
+	serde::Serialize,
+	serde::Deserialize,
+)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreCaps {
+	/// GPUs counted per miner (the best ones).
+	pub gpus: u32,
+	/// GPU points at which the GPU component is full.
+	pub gpu_points: u64,
+	/// Memory (GiB) at which the memory component is full.
+	pub ram_gib: u32,
+	/// Disk (GiB) at which the disk component is full.
+	pub disk_gib: u32,
+}
 
 impl<T: Config> Pallet<T> {
 	/// Standing for `claims`, keeping the entries of `old` for GPUs still claimed as the same
@@ -62,7 +218,7 @@ impl<T: Config> Pallet<T> {
 		s.last = Some((round, outcome));
 		match outcome {
 			RoundOutcome::Passed => {
-				s.points = Profiles::<T>::get(s.profile).map_or(0, |p| p.for_cores(cpu_cores).points());
+				s.points = Profiles::<T>::get(s.profile).map_or(0, |p| p.for_cores(cpu_cores).proven_points());
 				s.verified_round = Some(round);
 				s.unverified_rounds = 0;
 				s.zero_reason = None;
@@ -194,7 +350,7 @@ impl<T: Config> Pallet<T> {
 		Standing::<T>::mutate(who, |standing| {
 			for s in standing.iter_mut().filter(|s| s.points > 0) {
 				if let Some(p) = Profiles::<T>::get(s.profile).filter(|p| p.per_core) {
-					s.points = s.points.min(p.for_cores(cores).points());
+					s.points = s.points.min(p.for_cores(cores).proven_points());
 				}
 			}
 		});

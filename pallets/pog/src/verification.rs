@@ -16,6 +16,95 @@ use crate::{
 	pallet::*,
 	types::*,
 };
+use codec::{Decode, DecodeWithMemTracking, MaxEncodedLen};
+use core::fmt::Debug;
+use frame_support::{traits::Get, BoundedVec, CloneNoBound, DebugNoBound, EqNoBound, PartialEqNoBound};
+use scale_info::TypeInfo;
+
+/// Where a revealed challenge's verification stands.
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub enum VerificationStatus {
+	/// Waiting for the committee.
+	Pending,
+	/// ⌊2c/3⌋+1 members found every checked entry within tolerance.
+	Passed,
+	/// ⌊2c/3⌋+1 members found a wrong entry.
+	Failed,
+}
+
+/// A revealed challenge under verification.
+#[derive(CloneNoBound, PartialEqNoBound, EqNoBound, DebugNoBound, Encode, Decode, TypeInfo, MaxEncodedLen)]
+#[scale_info(skip_type_params(MaxVoters))]
+pub struct Verification<AccountId: Clone + PartialEq + Eq + Debug, MaxVoters: Get<u32>> {
+	/// The sample seed that chose the opened leaves.
+	pub sample_seed: Hash32,
+	/// The validators that verify it (hash ranking; never the miner itself).
+	pub committee: BoundedVec<AccountId, MaxVoters>,
+	/// Their verdicts.
+	pub votes: BoundedVec<(AccountId, Verdict), MaxVoters>,
+	/// Where it stands.
+	pub status: VerificationStatus,
+}
+
+/// How a validator's committee work went, counted as each challenge it was assigned is settled.
+#[derive(Clone, Copy, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+pub struct ValidatorRecord {
+	/// Revealed challenges it was a committee member of.
+	pub assigned: u32,
+	/// Verdicts that matched the final outcome.
+	pub agreed: u32,
+	/// Verdicts that contradicted the final outcome.
+	pub contradicted: u32,
+	/// Challenges it said nothing about.
+	pub silent: u32,
+}
+
+/// What the validator's own recomputation found (self-reported: the chain cannot check it).
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct SelfReported {
+	/// Entries recomputed.
+	pub entries_checked: u32,
+	/// Largest error over threshold seen, in permille (1000 = at the threshold).
+	pub worst_permille: u32,
+	/// Opened walks recomputed from the cache.
+	pub walks_checked: u32,
+}
+
+/// A validator's verdict on a revealed challenge.
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct Verdict {
+	/// Whether every checked entry was within tolerance and every opened walk right (the vote).
+	pub passed: bool,
+	/// The first failing leaf, or else the first wrong walk: a failing verdict names exactly one
+	/// of the opened leaves or walks (checked on chain), a passing one none.
+	pub failed_leaf: Option<u32>,
+	/// See `failed_leaf`.
+	pub failed_walk: Option<u64>,
+	/// The validator's own figures (not checked).
+	pub reported: SelfReported,
+}
+
+/// One opened leaf with its Merkle proof.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct Opening {
+	/// Leaf index (row-major leaves of 256 values).
+	pub leaf: u32,
+	/// The leaf's fp32 values as IEEE-754 bit patterns.
+	pub values: BoundedVec<u32, LeafLen>,
+	/// Sibling hashes from the leaf level up.
+	pub proof: BoundedVec<Hash32, MaxProofLen>,
+}
+
+/// One opened walk with its Merkle proof.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+pub struct WalkOpening {
+	/// Walk index.
+	pub walk: u64,
+	/// Its result (`pog_primitives::memory::walk`).
+	pub result: Hash32,
+	/// Sibling hashes from the walk level up.
+	pub proof: BoundedVec<Hash32, MaxWalkProofLen>,
+}
 
 /// A reveal as it would land: the seed that chose its openings and its committee.
 pub(crate) struct RevealPlan<T: Config> {

@@ -4,6 +4,78 @@ use alloc::vec::Vec;
 use frame_system::pallet_prelude::BlockNumberFor;
 
 use crate::{pallet::*, types::*};
+use codec::{Decode, Encode};
+use scale_info::TypeInfo;
+use sp_runtime::Perbill;
+
+/// A miner as the runtime API shows it to auditors.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo)]
+pub struct MinerView<AccountId, BlockNumber, Balance> {
+	/// The miner.
+	pub miner: AccountId,
+	/// Claimed GPUs as (profile, UUID), in GPU index order.
+	pub claimed: alloc::vec::Vec<(ProfileId, GpuUuid)>,
+	/// Claimed CPU, memory and disk.
+	pub hardware: Hardware,
+	/// Deposit held.
+	pub deposit: Balance,
+	/// Slashed so far.
+	pub slashed: Balance,
+	/// Block of registration.
+	pub registered_at: BlockNumber,
+	/// First round it takes part in ([`NEVER`] while suspended).
+	pub first_round: RoundIndex,
+	/// Claims waiting for the current round to be settled.
+	pub pending: Option<alloc::vec::Vec<(ProfileId, GpuUuid)>>,
+	/// Whether it is leaving once its round is settled.
+	pub leaving: bool,
+	/// Each claimed GPU's credit or why it has none.
+	pub standing: alloc::vec::Vec<GpuStanding>,
+	/// Score and its components.
+	pub score: Score,
+	/// Share of the current epoch's weight.
+	pub share: Perbill,
+}
+
+/// One GPU's challenge in a round as the runtime API shows it.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo)]
+pub struct ChallengeView<AccountId> {
+	/// The round.
+	pub round: RoundIndex,
+	/// The miner.
+	pub miner: AccountId,
+	/// The challenge.
+	pub params: ChallengeParams,
+	/// The committed root, when and the agent's report.
+	pub commitment: Option<Commitment>,
+	/// The committed memory root and when (with a memory phase).
+	pub memory_commitment: Option<MemoryCommitment>,
+	/// Whether it is in the round's sample (`None` before the sample is drawn).
+	pub selected: Option<bool>,
+	/// The leaves to open (selected and committed only).
+	pub leaves: alloc::vec::Vec<u32>,
+	/// The walks to open (selected and committed, with a memory phase, only).
+	pub walks: alloc::vec::Vec<u64>,
+	/// Its verification, once revealed.
+	pub sample_seed: Option<Hash32>,
+	/// Its committee.
+	pub committee: alloc::vec::Vec<AccountId>,
+	/// The committee's verdicts.
+	pub votes: alloc::vec::Vec<(AccountId, Verdict)>,
+	/// Where the verification stands.
+	pub verification: Option<VerificationStatus>,
+}
+
+/// One line of the ranking.
+#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo)]
+pub struct RankEntry<AccountId> {
+	/// The miner.
+	pub miner: AccountId,
+	/// Its score.
+	pub score: Score,
+	/// Its share of the epoch's weight.
+	pub share: Perbill,
+}
 
 impl<T: Config> Pallet<T> {
 	/// A miner's view for auditors.

@@ -3,6 +3,7 @@
 //! Everything that the chain (pallet-pog and its off-chain worker) and the miner agent
 //! (`offchain-gpu`) must agree on bit for bit, written once:
 //!
+//! - [`challenge`]: one GPU's challenge in a round and the seeds its C follows from;
 //! - [`philox`]: the Philox4x32-10 counter-based generator;
 //! - [`precision`]: the challenge precisions and how a random word becomes an element of each;
 //! - [`generator`]: the seeded matrices A (m×k) and B (k×n), any row of A or column of B on its own;
@@ -11,7 +12,7 @@
 //! - [`commitment`]: the leaf layout of C and its Keccak-256 binary Merkle tree;
 //! - [`sampling`]: which leaves are opened, from randomness fixed after the commitment;
 //! - [`verify`]: exact recomputation of sampled entries and the fp32-accumulation tolerance;
-//! - [`memory`]: the memory-hard phase's cache, dataset and walks on the CPU (not in rounds yet).
+//! - [`memory`]: the memory-hard phase's cache, dataset, walks and their commitment.
 //!
 //! The protocol and its numbers are written down in `docs/protocol.md`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -20,6 +21,7 @@
 
 extern crate alloc;
 
+pub mod challenge;
 pub mod commitment;
 pub mod cpu;
 pub mod deposit;

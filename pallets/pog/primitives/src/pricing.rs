@@ -109,7 +109,7 @@ pub const fn alias_outruns_native(gflops: &[u32; 5], int8_gops: u32, tolerance_p
 /// challenged in has at least N times its priced rate in each of them, and N claims' points never
 /// exceed the card's own. A profile whose rates (int8 included) are all at least another's never
 /// has fewer points, and equal rates give equal points: no hand-set table.
-pub const fn points(gflops: &[u32; 5], int8_gops: u32) -> u32 {
+pub const fn compute_points(gflops: &[u32; 5], int8_gops: u32) -> u32 {
 	let challenged = Precision::CHALLENGED;
 	let mut sum = 0u64;
 	let mut i = 0;
@@ -135,7 +135,7 @@ pub const fn memory_points(vram_mib: u32, measured: bool) -> u32 {
 	}
 }
 
-/// Score points of a GPU whose round passed: the compute its GEMM proves ([`points`]) plus the
+/// Score points of a GPU whose round passed: the compute its GEMM proves ([`compute_points`]) plus the
 /// memory its memory phase proves ([`memory_points`]; `memory_measured`: the profile has
 /// measured memory rates, so its rounds run the phase). A per-core unit (`per_core`: a CPU
 /// claimed as `cpu-core`) scores its cores' compute only, 1 point per core and GFLOPS: its memory
@@ -148,7 +148,7 @@ pub const fn proven_points(
 	memory_measured: bool,
 	per_core: bool,
 ) -> u32 {
-	points(gflops, int8_gops).saturating_add(memory_points(vram_mib, memory_measured && !per_core))
+	compute_points(gflops, int8_gops).saturating_add(memory_points(vram_mib, memory_measured && !per_core))
 }
 
 #[cfg(test)]
@@ -372,15 +372,16 @@ mod tests {
 	#[test]
 	fn memory_points_separate_equal_compute_profiles() {
 		let (h100, h200) = (crate::profiles::H100, crate::profiles::H200);
-		assert_eq!(h100.points(), h200.points(), "the same compute");
+		assert_eq!(h100.compute_points(), h200.compute_points(), "the same compute");
 		let total = |p: &crate::profiles::ProfileFigures| {
-			u64::from(p.points()) + u64::from(memory_points(p.vram_mib, p.mem_read_mps > 0))
+			u64::from(p.compute_points()) + u64::from(memory_points(p.vram_mib, p.mem_read_mps > 0))
 		};
 		// H200 over H100: 21% (to the percent)
 		assert_eq!(total(&h200) * 100 / total(&h100), 121);
 		let (a80, a40) = (DEFAULT_PROFILES[2], DEFAULT_PROFILES[3]);
-		let with =
-			|p: &crate::profiles::ProfileFigures| u64::from(p.points()) + u64::from(memory_points(p.vram_mib, true));
+		let with = |p: &crate::profiles::ProfileFigures| {
+			u64::from(p.compute_points()) + u64::from(memory_points(p.vram_mib, true))
+		};
 		assert_eq!(with(&a80) * 100 / with(&a40), 137, "once the A100s' rates are measured");
 		assert_eq!(memory_points(1_000, false), 0, "nothing proven, nothing scored");
 	}

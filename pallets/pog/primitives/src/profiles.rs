@@ -122,9 +122,9 @@ impl ProfileFigures {
 		)
 	}
 
-	/// Compute points of a verified GPU of this profile ([`crate::pricing::points`]).
-	pub const fn points(&self) -> u32 {
-		crate::pricing::points(&self.gflops, self.int8_gops)
+	/// Compute points of a verified GPU of this profile ([`crate::pricing::compute_points`]).
+	pub const fn compute_points(&self) -> u32 {
+		crate::pricing::compute_points(&self.gflops, self.int8_gops)
 	}
 
 	/// The rate a challenge in `precision` is priced at ([`crate::pricing::priced_gflops`]).
@@ -216,7 +216,7 @@ mod tests {
 			let expected: Vec<String> = p.gflops.iter().map(|g| grouped(*g)).collect();
 			assert_eq!(cells[4], expected.join(" / "), "{}: expected GFLOPS", p.name);
 			assert_eq!(cells[5], grouped(p.int8_gops), "{}: expected int8 GOPS", p.name);
-			assert_eq!(cells[6], grouped(p.points()), "{}: points", p.name);
+			assert_eq!(cells[6], grouped(p.compute_points()), "{}: points", p.name);
 		}
 	}
 

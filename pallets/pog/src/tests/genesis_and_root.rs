@@ -1,0 +1,79 @@
+//! Genesis and root: profiles, validators and the configuration.
+
+use super::*;
+
+#[test]
+fn genesis_has_profiles_validators_config_and_the_first_start_window() {
+	new_test_ext().execute_with(|| {
+		assert_eq!(ProfileCount::<Test>::get(), 12);
+		assert_eq!(Profiles::<Test>::get(CPU_PROFILE).unwrap().name.to_vec(), b"cpu-reference".to_vec());
+		assert_eq!(Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap().name.to_vec(), b"cpu-core".to_vec());
+		assert_eq!(Validators::<Test>::get().to_vec(), validators());
+		assert_eq!(Configuration::<Test>::get(), test_config());
+		let round = Pog::round();
+		assert_eq!((round.index, round.phase), (0, RoundPhase::Idle));
+		assert_eq!(round.next_start, (27, 30), "round 1 starts in the last start_jitter blocks of the first period");
+		try_state();
+	});
+}
+
+#[test]
+fn root_manages_profiles_validators_and_config() {
+	new_test_ext().execute_with(|| {
+		let mut p = Profiles::<Test>::get(H100_PROFILE).unwrap();
+		assert_noop!(Pog::add_profile(RuntimeOrigin::signed(account("Alice")), p.clone()), DispatchError::BadOrigin);
+		p.name = b"Test GPU".to_vec().try_into().unwrap();
+		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), p.clone()));
+		assert_eq!(Profiles::<Test>::get(12), Some(p.clone()));
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 12, GpuProfile { tolerance_percent: 20, ..p.clone() }));
+		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), 99, p.clone()), Error::<Test>::UnknownProfile);
+		assert_noop!(
+			Pog::add_profile(RuntimeOrigin::root(), GpuProfile { gflops: [0; 5], int8_gops: 0, ..p.clone() }),
+			Error::<Test>::InvalidProfile(ProfileRule::NoChallengedPrecision)
+		);
+		assert_noop!(
+			Pog::add_profile(RuntimeOrigin::root(), GpuProfile { mem_read_mps: 5, mem_parent_mps: 0, ..p.clone() }),
+			Error::<Test>::InvalidProfile(ProfileRule::OneMemoryRate)
+		);
+		assert_ok!(Pog::remove_profile(RuntimeOrigin::root(), 12));
+		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), 12), Error::<Test>::UnknownProfile);
+		register_cpu_miner(account("Miner1"), &[uuid(1)]);
+		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), CPU_PROFILE), Error::<Test>::ProfileInUse);
+
+		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")));
+		assert_noop!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")), Error::<Test>::AlreadyValidator);
+		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), account("Dave")));
+		assert_noop!(Pog::remove_validator(RuntimeOrigin::root(), account("Dave")), Error::<Test>::NotValidator);
+
+		let mut c = test_config();
+		c.hardware_bound = Perbill::from_percent(60);
+		assert_noop!(
+			Pog::set_config(RuntimeOrigin::root(), c),
+			Error::<Test>::InvalidConfig(ConfigRule::HardwareBound)
+		);
+		// Each broken rule is named, so a chain runner sees which field to fix.
+		for (bad, rule) in [
+			(ProtocolConfig { period: 0, ..test_config() }, ConfigRule::ZeroPeriod),
+			(ProtocolConfig { start_jitter: 30, ..test_config() }, ConfigRule::JitterNotBelowPeriod),
+			(ProtocolConfig { committee: 0, ..test_config() }, ConfigRule::Committee),
+			(ProtocolConfig { committee: 9, ..test_config() }, ConfigRule::Committee),
+			(ProtocolConfig { settle_per_block: 0, ..test_config() }, ConfigRule::ZeroSettlePerBlock),
+			(ProtocolConfig { openings: 65, ..test_config() }, ConfigRule::Openings),
+			(ProtocolConfig { chunk_k: 100, ..test_config() }, ConfigRule::ChunkK),
+			(
+				ProtocolConfig { verifications_per_validator: 81, ..test_config() },
+				ConfigRule::VerificationsPerValidator,
+			),
+			(
+				ProtocolConfig { memory: MemoryRules { cache_items: 3, ..test_config().memory }, ..test_config() },
+				ConfigRule::MemoryCache,
+			),
+		] {
+			assert_noop!(Pog::set_config(RuntimeOrigin::root(), bad), Error::<Test>::InvalidConfig(rule));
+		}
+		assert_noop!(Pog::set_config(RuntimeOrigin::signed(account("Alice")), test_config()), DispatchError::BadOrigin);
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 3, ..test_config() }));
+		assert_eq!(Configuration::<Test>::get().committee, 3);
+		try_state();
+	});
+}

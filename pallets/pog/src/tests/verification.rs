@@ -1,0 +1,248 @@
+//! Verification: committees, verdicts, cheats caught, credits kept or lost.
+
+use super::*;
+
+#[test]
+fn colluding_verdicts_cannot_fail_an_honest_miner() {
+	new_test_ext().execute_with(|| {
+		let vals: Vec<AccountId> =
+			["Alice", "Bob", "Charlie", "Dave", "Eve", "Ferdie", "Miner4"].iter().map(|n| account(n)).collect();
+		for v in &vals[3..] {
+			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), *v));
+		}
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		next_round();
+		let r = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(m, 0, &r[0]));
+		let members = committee(m, 0);
+		assert_eq!(members.len(), 4);
+		assert_eq!(Pog::quorum_of(4), 3);
+		// Three colluders vote "failed" first: one member and two validators outside the committee.
+		let outsiders: Vec<AccountId> = vals.iter().filter(|v| !members.contains(v)).copied().take(2).collect();
+		let index = Pog::round().index;
+		let lie = false_verdict(false, Some(openings_for(m, 0, &r[0])[0].leaf));
+		for o in &outsiders {
+			assert_noop!(
+				Pog::submit_verdict(RuntimeOrigin::signed(*o), index, m, 0, lie),
+				Error::<Test>::NotInCommittee
+			);
+		}
+		assert_ok!(Pog::submit_verdict(RuntimeOrigin::signed(members[0]), index, m, 0, lie));
+		assert_eq!(Verifications::<Test>::get((index, m, 0)).unwrap().status, VerificationStatus::Pending);
+		// A failing verdict must name an opened leaf; a passing one none.
+		assert_noop!(
+			Pog::submit_verdict(RuntimeOrigin::signed(members[1]), index, m, 0, false_verdict(false, None)),
+			Error::<Test>::InconsistentVerdict
+		);
+		assert_noop!(
+			Pog::submit_verdict(RuntimeOrigin::signed(members[1]), index, m, 0, false_verdict(true, Some(0))),
+			Error::<Test>::InconsistentVerdict
+		);
+		assert_noop!(
+			Pog::submit_verdict(RuntimeOrigin::signed(members[0]), index, m, 0, lie),
+			Error::<Test>::AlreadyVoted
+		);
+		for v in &members[1..] {
+			assert_ok!(verdict_by(*v, m, 0, 5));
+		}
+		assert_eq!(Verifications::<Test>::get((index, m, 0)).unwrap().status, VerificationStatus::Passed);
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+		let liar = ValidatorStats::<Test>::get(members[0]);
+		assert_eq!((liar.assigned, liar.contradicted), (1, 1), "the contradiction is on chain");
+		assert_eq!(ValidatorStats::<Test>::get(members[1]).agreed, 1);
+	});
+}
+
+#[test]
+fn inconclusive_rounds_never_extend_a_credit() {
+	new_test_ext().execute_with(|| {
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { max_unverified_rounds: 2, ..test_config() }
+		));
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		play_round(&[(m, Compute::Honest)]);
+		assert!(standing(m)[0].credited());
+		for n in 1..=2 {
+			// Revealed, but no committee member votes: Inconclusive.
+			next_round();
+			let r = answer(m, Compute::Honest);
+			run_until(RoundPhase::Reveal);
+			assert_ok!(reveal(m, 0, &r[0]));
+			run_until(RoundPhase::Idle);
+			assert_eq!(settled(m), vec![RoundOutcome::Unverified(UnverifiedReason::Inconclusive)]);
+			assert_eq!(standing(m)[0].unverified_rounds, n);
+		}
+		assert_eq!(standing(m)[0].zero_reason, Some(ZeroReason::CreditExpired));
+		assert_eq!(Scores::<Test>::get(m).unwrap().total, Perbill::zero());
+		let silent = ValidatorStats::<Test>::iter().map(|(_, s)| s.silent).sum::<u32>();
+		assert_eq!(silent, 4, "two silent members in each of two rounds");
+	});
+}
+
+#[test]
+fn unselected_rounds_keep_a_credit_inconclusive_ones_age_it() {
+	new_test_ext().execute_with(|| {
+		let mut s = GpuStanding::new(uuid(1), CPU_PROFILE);
+		Pallet::<Test>::record_outcome(&mut s, 1, RoundOutcome::Passed, 2, 0);
+		for round in 2..30 {
+			Pallet::<Test>::record_outcome(
+				&mut s,
+				round,
+				RoundOutcome::Unverified(UnverifiedReason::NotSelected),
+				2,
+				0,
+			);
+		}
+		assert!(s.credited(), "a GPU committing on time keeps its credit while it is not sampled");
+		let inconclusive = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
+		Pallet::<Test>::record_outcome(&mut s, 30, inconclusive, 2, 0);
+		assert!(s.credited());
+		Pallet::<Test>::record_outcome(&mut s, 31, inconclusive, 2, 0);
+		assert_eq!(s.zero_reason, Some(ZeroReason::CreditExpired));
+		Pallet::<Test>::record_outcome(&mut s, 32, RoundOutcome::Failed(FailReason::MissedCommit), 2, 0);
+		assert_eq!((s.points, s.zero_reason), (0, Some(ZeroReason::Failed(FailReason::MissedCommit))));
+	});
+}
+
+#[test]
+fn committees_split_the_work_between_validators() {
+	let mut e = env(&["Alice", "Bob", "Charlie"]);
+	let pool = e.pool.clone();
+	e.ext.execute_with(|| {
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 1, ..test_config() }));
+		let miners = [account("Miner1"), account("Miner2"), account("Miner3")];
+		for (i, m) in miners.iter().enumerate() {
+			let uuids: Vec<GpuUuid> = (0..4).map(|g| uuid(10 * i as u8 + g)).collect();
+			register_cpu_miner(*m, &uuids);
+		}
+		next_round();
+		let results: Vec<Vec<CommittedMatrix>> = miners.iter().map(|m| answer(*m, Compute::Honest)).collect();
+		run_until(RoundPhase::Reveal);
+		for (m, rs) in miners.iter().zip(&results) {
+			for (g, r) in rs.iter().enumerate() {
+				assert_ok!(reveal(*m, g as u32, r));
+			}
+		}
+		// One off-chain worker run of each of the three validators.
+		let sent = run_ocw_and_include(&pool);
+		let distinct: std::collections::BTreeSet<(AccountId, GpuIndex)> = sent
+			.iter()
+			.filter(|(_, _, res)| res.is_ok())
+			.filter_map(|(_, call, _)| match call {
+				RuntimeCall::Pog(crate::Call::submit_verdict { miner, gpu, .. }) => Some((*miner, *gpu)),
+				_ => None,
+			})
+			.collect();
+		assert_eq!(distinct.len(), 12, "all 12 revealed challenges verified in one run: {sent:?}");
+	});
+}
+
+#[test]
+fn beyond_capacity_a_uniform_sample_is_verified() {
+	new_test_ext().execute_with(|| {
+		// 3 validators × 2 verifications / committee 2 = capacity 3 of 16 committed GPUs.
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { verifications_per_validator: 2, ..test_config() }
+		));
+		let miners = [account("Miner1"), account("Miner2")];
+		for (i, m) in miners.iter().enumerate() {
+			let uuids: Vec<GpuUuid> = (0..8).map(|g| uuid(10 * i as u8 + g)).collect();
+			register_cpu_miner(*m, &uuids);
+		}
+		next_round();
+		for m in &miners {
+			let roots: Vec<(GpuIndex, Hash32)> = (0..8).map(|g| (g, [g as u8; 32])).collect();
+			assert_ok!(commit(*m, &roots));
+		}
+		run_until(RoundPhase::Reveal);
+		let s = Pog::round().selection.unwrap();
+		assert_eq!(s.capacity, 3);
+		assert_eq!(s.probability, Perbill::from_rational(3u32, 16u32));
+		let selected = miners
+			.iter()
+			.flat_map(|m| (0..8).map(move |g| (*m, g)))
+			.filter(|(m, g)| Pog::is_selected(&s, Pog::round().index, m, *g))
+			.count();
+		assert!(selected < 16, "a sample, not everything: {selected}");
+		assert_noop!(
+			Pog::reveal_openings(
+				RuntimeOrigin::signed(miners[0]),
+				Pog::round().index,
+				(0..8).find(|g| !Pog::is_selected(&s, Pog::round().index, &miners[0], *g)).unwrap(),
+				Default::default(),
+				Default::default()
+			),
+			Error::<Test>::NotSelected
+		);
+		run_until(RoundPhase::Idle);
+		let unverified = miners
+			.iter()
+			.flat_map(|m| settled(*m))
+			.filter(|o| *o == RoundOutcome::Unverified(UnverifiedReason::NotSelected))
+			.count();
+		assert_eq!(unverified, 16 - selected, "unselected GPUs are neither slashed nor credited");
+		assert!(
+			miners.iter().flat_map(|m| standing(*m)).all(|s| s.unverified_rounds == 0),
+			"not being selected does not age anything"
+		);
+	});
+}
+
+#[test]
+fn round_records_are_pruned_after_kept_rounds() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		let first = play_round(&[(m, Compute::Honest)]);
+		assert!(Commitments::<Test>::contains_key(first, m));
+		for _ in 0..crate::rounds::KEPT_ROUNDS {
+			play_round(&[(m, Compute::Honest)]);
+		}
+		Pog::on_idle(System::block_number(), frame_support::weights::Weight::MAX);
+		assert!(!Commitments::<Test>::contains_key(first, m), "round {first} pruned");
+		assert!(Verifications::<Test>::get((first, m, 0)).is_none());
+		assert!(Commitments::<Test>::contains_key(first + 1, m), "newer rounds kept");
+	});
+}
+
+#[test]
+fn oversized_vectors_do_not_decode() {
+	let opening = Opening { leaf: 0, values: vec![0u32; 256].try_into().unwrap(), proof: Default::default() };
+	let too_many: Vec<Opening> = vec![opening.clone(); 65];
+	let call = |openings: Vec<Opening>, walks: Vec<WalkOpening>| {
+		// the call with empty vectors, its two empty vectors replaced by these
+		let mut encoded = crate::Call::<Test>::reveal_openings {
+			round: 1,
+			gpu: 0,
+			openings: Default::default(),
+			walks: Default::default(),
+		}
+		.encode();
+		encoded.truncate(encoded.len() - 2);
+		encoded.extend(openings.encode());
+		encoded.extend(walks.encode());
+		encoded
+	};
+	assert!(crate::Call::<Test>::decode(&mut &call(vec![], vec![])[..]).is_ok(), "the layout is right");
+	assert!(crate::Call::<Test>::decode(&mut &call(too_many, vec![])[..]).is_err());
+	let walk = WalkOpening { walk: 0, result: [0; 32], proof: Default::default() };
+	assert!(crate::Call::<Test>::decode(&mut &call(vec![], vec![walk; 129])[..]).is_err(), "at most 128 walks");
+	let deep_walk = (0u64, [0u8; 32], vec![[0u8; 32]; 65]).encode();
+	assert!(WalkOpening::decode(&mut &deep_walk[..]).is_err(), "a walk path has at most 64 siblings");
+	let long_leaf = (0u32, vec![0u32; 257], Vec::<[u8; 32]>::new()).encode();
+	assert!(Opening::decode(&mut &long_leaf[..]).is_err());
+	let many_uuids = (CPU_PROFILE, 9u32, vec![[0u8; 16]; 9]).encode();
+	assert!(GpuClaim::<<Test as crate::Config>::MaxGpusPerMiner>::decode(&mut &many_uuids[..]).is_err());
+	let many_roots = vec![RootCommit { gpu: 0, root: [0; 32], report: AgentReport::default() }; 9];
+	let mut encoded = crate::Call::<Test>::commit_roots { round: 1, roots: Default::default() }.encode();
+	encoded.truncate(encoded.len() - 1);
+	encoded.extend(many_roots.encode());
+	assert!(crate::Call::<Test>::decode(&mut &encoded[..]).is_err());
+}
