@@ -92,14 +92,8 @@ impl GpuProver {
 		let batch = BATCH_WALKS.min(total);
 		let dataset_bytes = resident.max(1) * ITEM_BYTES as u64;
 		Self::check_memory(&g.ctx, dataset_bytes + cache_bytes as u64 + 48 * batch)?;
-		let cache_buf = DevBuf::new(&g.ctx, cache_bytes)?;
-		let words: Vec<u32> = cache.iter().flat_map(|i| i.iter().copied()).collect();
-		copy_to_device(&g.ctx, &words, cache_buf.ptr)?;
+		let (cache_buf, prefix_buf) = upload_cache_and_prefix(&g.ctx, spec, cache)?;
 		let dataset = DevBuf::new(&g.ctx, dataset_bytes as usize)?;
-		let mut prefix = b"pog/mem/walk".to_vec();
-		prefix.extend_from_slice(&spec.seed);
-		let prefix_buf = DevBuf::new(&g.ctx, prefix.len())?;
-		copy_to_device(&g.ctx, &prefix, prefix_buf.ptr)?;
 		let results = DevBuf::new(&g.ctx, 32 * batch as usize)?;
 		let half = DevBuf::new(&g.ctx, 16 * batch as usize)?;
 		let st = &g.mm_stream;
@@ -189,13 +183,7 @@ impl GpuProver {
 		}
 		let g = self.lock()?;
 		let walks = groups.len() * GROUP_WALKS as usize;
-		let cache_buf = DevBuf::new(&g.ctx, cache.len() * ITEM_BYTES)?;
-		let words: Vec<u32> = cache.iter().flat_map(|i| i.iter().copied()).collect();
-		copy_to_device(&g.ctx, &words, cache_buf.ptr)?;
-		let mut prefix = b"pog/mem/walk".to_vec();
-		prefix.extend_from_slice(&spec.seed);
-		let prefix_buf = DevBuf::new(&g.ctx, prefix.len())?;
-		copy_to_device(&g.ctx, &prefix, prefix_buf.ptr)?;
+		let (cache_buf, prefix_buf) = upload_cache_and_prefix(&g.ctx, spec, cache)?;
 		let groups_buf = DevBuf::new(&g.ctx, 8 * groups.len())?;
 		copy_to_device(&g.ctx, groups, groups_buf.ptr)?;
 		let results = DevBuf::new(&g.ctx, 32 * walks)?;
@@ -225,6 +213,21 @@ impl GpuProver {
 			.map(|group| group.chunks_exact(32).map(|c| <Hash32>::try_from(c).expect("32 bytes")).collect())
 			.collect())
 	}
+}
+
+/// `cache` and the walks' prefix (`WALK_TAG ‖ seed`) on the device, for the walk kernels.
+fn upload_cache_and_prefix(
+	ctx: &std::sync::Arc<cudarc::driver::CudaContext>,
+	spec: &MemorySpec,
+	cache: &[Item],
+) -> Result<(DevBuf, DevBuf), GpuError> {
+	let cache_buf = DevBuf::new(ctx, cache.len() * ITEM_BYTES)?;
+	let words: Vec<u32> = cache.iter().flat_map(|i| i.iter().copied()).collect();
+	copy_to_device(ctx, &words, cache_buf.ptr)?;
+	let prefix = [memory::WALK_TAG, &spec.seed[..]].concat();
+	let prefix_buf = DevBuf::new(ctx, prefix.len())?;
+	copy_to_device(ctx, &prefix, prefix_buf.ptr)?;
+	Ok((cache_buf, prefix_buf))
 }
 
 impl MemoryProver for GpuProver {

@@ -132,7 +132,7 @@ fn read_index(spec: &MemorySpec, walk: u64, r: u32, mix: &Item) -> u64 {
 /// The result of walk `walk`, reading dataset items through `read` (a prover's memory, or
 /// [`dataset_item`] on the cache).
 pub fn walk(spec: &MemorySpec, walk: u64, mut read: impl FnMut(u64) -> Item) -> Hash32 {
-	let mut mix = expand(&[b"pog/mem/walk", &spec.seed, &walk.to_le_bytes()]);
+	let mut mix = expand(&[WALK_TAG, &spec.seed, &walk.to_le_bytes()]);
 	for r in 0..spec.reads {
 		let item = read(read_index(spec, walk, r, &mix));
 		for (m, d) in mix.iter_mut().zip(&item) {
@@ -159,6 +159,10 @@ pub fn dataset(spec: &MemorySpec, cache: &[Item]) -> Vec<Item> {
 /// Walks in a group: a prover keeps one node of the commitment per group (the root over the
 /// group's results) and opens a walk by recomputing its group ([`group_results`]).
 pub const GROUP_WALKS: u64 = 1 << 10;
+
+/// Domain tag of a walk's starting mix: it hashes `WALK_TAG ‖ seed ‖ walk` (a GPU kernel is given
+/// `WALK_TAG ‖ seed` and appends the walk).
+pub const WALK_TAG: &[u8] = b"pog/mem/walk";
 
 /// The hash standing for an absent subtree of `height` (height 0: a leaf): padding takes the
 /// leaf count up to a power of two with zero leaves.
