@@ -642,6 +642,7 @@ async fn commit_roots(ctx: &Arc<Ctx>, round: u32, computed: Vec<(Key, u64, Box<d
 	let mut roots = Vec::new();
 	for (key, deadline_ms, c) in computed {
 		let now = chain_now_ms(ctx).await?;
+		info!(challenge = %key, margin_ms = deadline_ms as i64 - now as i64, "C ready: the time left before its deadline");
 		if now > deadline_ms {
 			give_up(
 				ctx,

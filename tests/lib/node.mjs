@@ -141,13 +141,17 @@ export function agentBinary() {
 
 /**
  * Run `offchain-gpu args...`; resolves with { code, log } when it exits. `name` names its log file.
- * Returns { proc, done, log, stop() } when `background` is set instead of waiting.
+ * Returns { proc, done, log, stop() } when `background` is set instead of waiting. `nice` (0–19)
+ * lowers its CPU priority: miners that share this machine in a test but would each have their own.
  */
-export function runAgent(args, { name = 'agent', logDir, background = false, env = {} } = {}) {
+export function runAgent(args, { name = 'agent', logDir, background = false, env = {}, nice = 0 } = {}) {
   const dir = logDir || mkdtempSync(join(tmpdir(), 'pog-agent-'));
   const log = join(dir, `${name}.log`);
   const out = createWriteStream(log);
-  const proc = spawn(agentBinary(), args, {
+  // `nice` (coreutils) execs the agent, so every thread it starts has the lower priority and
+  // signals reach the agent itself.
+  const [cmd, argv] = nice > 0 ? ['nice', ['-n', String(nice), agentBinary(), ...args]] : [agentBinary(), args];
+  const proc = spawn(cmd, argv, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: 'info', NO_COLOR: '1', ...env },
   });
