@@ -61,6 +61,10 @@ export async function audit(api) {
         total: ppb(view.score.total),
       },
       share: ppb(view.share),
+      earnings: {
+        paid: view.paid.toString(), vesting: view.vesting.toString(),
+        released: view.released.toString(), unvestedBurned: view.unvestedBurned.toString(),
+      },
     });
   }
 
@@ -120,7 +124,18 @@ export async function audit(api) {
   const ranking = (await api.call.pogApi.ranking()).map((r) => ({
     miner: r.miner.toString(), total: ppb(r.score.total), share: ppb(r.share),
   }));
-  return { block: head.number.toNumber(), config, validators, profiles, round, miners, challenges, validatorStats, ranking };
+  const r = await api.call.pogApi.rewards();
+  const rewards = {
+    rules: r.rules.toJSON(),
+    emitted: r.emitted.toString(),
+    nextEmission: r.nextEmission.toString(),
+    last: r.last.isSome ? r.last.unwrap().toJSON() : null,
+    treasury: r.treasury.toString(),
+    treasuryBalance: r.treasuryBalance.toString(),
+  };
+  return {
+    block: head.number.toNumber(), config, validators, profiles, round, miners, challenges, validatorStats, ranking, rewards,
+  };
 }
 
 function print(a) {
@@ -135,6 +150,8 @@ function print(a) {
     const s = m.score;
     console.log(`  ${m.miner}: ${m.claimed.length} GPU(s) claimed, ${m.verified.length} verified, slashed ${m.slashed}; score ${pct(s.total)} `
       + `(gpu ${pct(s.gpu)}, declared memory and disk ${pct(s.hardware)}); share ${pct(m.share)}`);
+    const e = m.earnings;
+    console.log(`      earnings: paid ${e.paid}, vesting ${e.vesting}, released ${e.released}, burned for failures ${e.unvestedBurned}`);
     for (const g of m.standing) console.log(`      ${g.uuid} ${g.zeroReason ? `0 points: ${g.zeroReason}` : `${g.points} points (verified in round ${g.verifiedRound})`}`);
   }
   console.log(`\nRound ${a.round.index} (${a.round.phase})`);
@@ -146,6 +163,11 @@ function print(a) {
       + `${c.root ? ` root ${c.root.slice(0, 18)}…` : ''}${c.openedLeaves.length ? ` opened ${c.openedLeaves.length}` : ''}`
       + `${c.openedWalks.length ? ` walks ${c.openedWalks.length}` : ''}${votes ? ` verdicts ${votes}` : ''}`);
   }
+  const w = a.rewards;
+  console.log(`\nRewards: ${w.emitted} minted so far, ${w.nextEmission} next round; split miners ${w.rules.miners} validators `
+    + `${w.rules.validators} treasury ${w.rules.treasury} (parts per billion), vesting over ${w.rules.vestingRounds} rounds`);
+  if (w.last) console.log(`  round ${w.last.round}: ${w.last.emission} = miners ${w.last.miners} + validators ${w.last.validators} + treasury ${w.last.treasury}`);
+  console.log(`  treasury ${w.treasury}: ${w.treasuryBalance}`);
   console.log('\nRanking');
   a.ranking.forEach((r, i) => console.log(`  ${i + 1}. ${r.miner} score ${pct(r.total)} share ${pct(r.share)}`));
 }

@@ -14,7 +14,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Keyring } from '@polkadot/api';
-import { connect, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitSettled } from './lib/node.mjs';
+import { connect, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
 import { ORDINARY_BYTES, REMARK_BYTES, startDutyFlood, startFlood } from './lib/flood.mjs';
 import { audit } from './auditor.mjs';
 
@@ -32,6 +32,30 @@ after(async () => {
 /** Whether a challenge view's GPU ran a memory phase, committed before its GEMM. */
 function cpuChallengeHadMemory(view) {
   return view.params.memory.isSome && view.commitment.unwrap().memoryRoot.isSome;
+}
+
+/**
+ * The block (within the last 60) whose events pay `who` for `round`: { hash, parent, amount,
+ * emission } (`emission`: that round's `RoundEmission` event data, in the block before or the
+ * same one).
+ */
+async function paidIn(api, who, round) {
+  let hash = await api.rpc.chain.getBlockHash();
+  for (let i = 0; i < 60; i += 1) {
+    const header = await api.rpc.chain.getHeader(hash);
+    const paid = (await api.query.system.events.at(hash)).find(({ event }) => api.events.pog.MinerPaid.is(event)
+      && event.data.round.toNumber() === round && event.data.miner.toString() === who);
+    if (paid) {
+      for (const h of [hash, header.parentHash]) {
+        const emission = (await api.query.system.events.at(h)).find(({ event }) => api.events.pog.RoundEmission.is(event)
+          && event.data.round.toNumber() === round);
+        if (emission) return { hash, parent: header.parentHash, amount: paid.event.data.amount.toBigInt(), emission: emission.event.data };
+      }
+      throw new Error(`no RoundEmission of round ${round} before its payment`);
+    }
+    hash = header.parentHash;
+  }
+  throw new Error(`no MinerPaid for ${who} in round ${round} among the last 60 blocks`);
 }
 
 test('an honest CPU miner is challenged, verified and scored while tipped remarks fill every block', { timeout: 480_000 }, async () => {
@@ -65,6 +89,9 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   flood = await startFlood(api);
   duties = await startDutyFlood(api, '//Eve//stash');
   const passed = waitSettled(api, charlie.address, 420_000, "Charlie's GPU to pass a round");
+  // Miners are paid in the blocks after their round is settled.
+  const paidEvent = waitForEvent(api, (e) => api.events.pog.MinerPaid.is(e) && e.data.miner.toString() === charlie.address,
+    480_000, "Charlie's pay");
   const stateDir = (await import('node:fs')).mkdtempSync('/tmp/pog-state-');
   const miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', stateDir, '--exit-after', '2'],
     { name: 'run', background: true });
@@ -131,10 +158,24 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   assert.ok(c.verdicts.length >= 1 && c.verdicts.every((v) => v.passed && v.entriesChecked > 0));
   assert.ok(a.validatorStats.some((v) => v.agreed >= 1), "the committee's agreement is on chain");
 
+  // Paid: the round's emission went out, and Charlie (the only scored miner) got all of the
+  // miners' part in the block after the round was settled; its balance rose by exactly that.
+  await paidEvent;
+  const payout = await paidIn(api, charlie.address, ev.round);
+  const emission = payout.emission;
+  assert.ok(emission.miners.toBigInt() > 0n, 'the round minted a miners\' part');
+  assert.ok(emission.miners.toBigInt() - payout.amount <= 1n, `Charlie was paid the miners' part: ${payout.amount} of ${emission.miners}`);
+  const total = (d) => d.free.toBigInt() + d.reserved.toBigInt();
+  const [before, afterPay] = await Promise.all([payout.parent, payout.hash].map(
+    async (h) => total((await api.query.system.account.at(h, charlie.address)).data)));
+  assert.equal(afterPay - before, payout.amount, "Charlie's balance rose by its paid share");
+  assert.ok(a.rewards.emitted !== '0' && BigInt(a.rewards.treasuryBalance) > 0n, 'the auditor sees the emission and the treasury');
+
   const status = await runAgent(['status', ...common, '--json'], { name: 'status' });
   const out = JSON.parse(readFileSync(status.log, 'utf8').split('\n').filter((l) => !/^\S+Z\s/.test(l)).join('\n'));
   assert.equal(out.verified.length, 2);
   assert.ok(out.score.total_ppb > 0);
+  assert.ok(BigInt(out.earnings.paid) >= payout.amount, `the agent shows what it was paid: ${JSON.stringify(out.earnings)}`);
 });
 
 test('the agent says what to fix for a wrong URL, a chain without the pallet, and an unregistered account', { timeout: 120_000 }, async () => {

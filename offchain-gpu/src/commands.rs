@@ -267,6 +267,10 @@ async fn status(args: StatusArgs) -> anyhow::Result<()> {
 			"gpu_ppb": s.gpu.0, "hardware_ppb": s.hardware.0, "total_ppb": s.total.0,
 		},
 		"weight_share_ppb": view.share.0,
+		"earnings": {
+			"paid": view.paid.to_string(), "vesting": view.vesting.to_string(),
+			"released": view.released.to_string(), "unvested_burned": view.unvested_burned.to_string(),
+		},
 	});
 	if args.json {
 		println!("{}", serde_json::to_string_pretty(&out)?);
@@ -306,6 +310,10 @@ async fn status(args: StatusArgs) -> anyhow::Result<()> {
 		f64::from(s.hardware.0) / 1e9
 	);
 	println!("share     {:.4}% of the epoch's weight", f64::from(view.share.0) / 1e7);
+	println!(
+		"earnings  paid {}, vesting {} (held; released a part each settlement), released {}, burned for failures {}",
+		view.paid, view.vesting, view.released, view.unvested_burned
+	);
 	Ok(())
 }
 

@@ -231,6 +231,9 @@ impl_runtime_apis! {
 		fn ranking() -> Vec<pallet_pog::types::RankEntry<AccountId>> {
 			Pog::ranking()
 		}
+		fn rewards() -> pallet_pog::types::RewardsView<AccountId, Balance> {
+			Pog::rewards_view()
+		}
 	}
 
 	#[cfg(feature = "runtime-benchmarks")]

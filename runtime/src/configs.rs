@@ -9,12 +9,13 @@ use frame_support::{
 		ConstantMultiplier, IdentityFee, Weight,
 	},
 };
+use frame_support::{traits::tokens::imbalance::ResolveTo, PalletId};
 use frame_system::limits::{BlockLength, BlockWeights};
 use pallet_transaction_payment::{FungibleAdapter, Multiplier, TargetedFeeAdjustment};
 use sp_core::crypto::Wraps;
 use sp_runtime::{
 	generic::Era,
-	traits::{Bounded, Hash as _, One, StaticLookup, Verify},
+	traits::{AccountIdConversion, Bounded, Hash as _, One, StaticLookup, Verify},
 	FixedPointNumber, Perbill, Perquintill, SaturatedConversion,
 };
 use sp_version::RuntimeVersion;
@@ -134,7 +135,9 @@ parameter_types! {
 
 impl pallet_transaction_payment::Config for Runtime {
 	type RuntimeEvent = RuntimeEvent;
-	type OnChargeTransaction = FungibleAdapter<Balances, ()>;
+	// Fees go to the treasury (not to the miners' pot: a round's payment is the schedule's,
+	// whatever the round's traffic).
+	type OnChargeTransaction = FungibleAdapter<Balances, ResolveTo<PogTreasury, Balances>>;
 	type OperationalFeeMultiplier = ConstU8<5>;
 	/// 1 POG per second of block compute (a picosecond of weight is one unit of 10⁻¹² POG).
 	type WeightToFee = IdentityFee<Balance>;
@@ -225,7 +228,15 @@ impl pallet_pog::Config for Runtime {
 	type MaxValidators = ConstU32<64>;
 	type MaxProfiles = ConstU32<128>;
 	type MaxOpenings = ConstU32<64>;
+	type Treasury = PogTreasury;
 	type WeightInfo = pallet_pog::weights::SubstrateWeight<Runtime>;
+}
+
+parameter_types! {
+	/// The treasury: 10% of every round's emission, what no miner or validator earned, forfeited
+	/// unvested earnings and transaction fees. No key controls it; root spends from it
+	/// (`balances.forceTransfer`).
+	pub PogTreasury: AccountId = PalletId(*b"pog/trsy").into_account_truncating();
 }
 
 // ---- Off-chain worker transactions, as polkadot-sdk's runtimes build them in this release.

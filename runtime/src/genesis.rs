@@ -15,6 +15,7 @@ use sp_keyring::{Ed25519Keyring, Sr25519Keyring};
 use crate::{AccountId, BabeConfig, BalancesConfig, GrandpaConfig, PogConfig, RuntimeGenesisConfig, SudoConfig, UNIT};
 use pallet_pog::{
 	profiles::{default_profiles, production_profiles, GenesisProfile},
+	rewards::RewardRules,
 	ProtocolConfig,
 };
 
@@ -34,7 +35,7 @@ fn testnet_genesis(
 	config: ProtocolConfig,
 ) -> Value {
 	let endowed = endowed.into_iter().map(|a| (a, ENDOWMENT)).collect();
-	genesis(validators, endowed, root, config, default_profiles())
+	genesis(validators, endowed, root, config, RewardRules::dev(), default_profiles())
 }
 
 fn genesis(
@@ -42,6 +43,7 @@ fn genesis(
 	endowed: Vec<(AccountId, u128)>,
 	root: AccountId,
 	config: ProtocolConfig,
+	rewards: RewardRules,
 	profiles: Vec<GenesisProfile>,
 ) -> Value {
 	let babe: Vec<(BabeId, u64)> = validators.iter().map(|(k, _)| (k.public().into(), 1)).collect();
@@ -55,6 +57,7 @@ fn genesis(
 			profiles,
 			validators: validators.iter().map(|(k, _)| k.to_account_id()).collect::<Vec<_>>(),
 			config: Some(config),
+			rewards: Some(rewards),
 		},
 	})
 }
@@ -107,6 +110,7 @@ pub fn production_config_genesis() -> Value {
 		endowed,
 		Sr25519Keyring::Alice.to_account_id(),
 		ProtocolConfig::mainnet(),
+		RewardRules::mainnet(),
 		production_profiles(),
 	)
 }

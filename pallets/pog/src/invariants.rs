@@ -11,7 +11,8 @@ impl<T: Config> Pallet<T> {
 	/// pending claims' rule; profile and UUID counters match the claims; each miner's standing
 	/// lists exactly its claimed GPUs; commitments have one slot per GPU; openings are kept only
 	/// for the current round's revealed challenges; the round's counters are consistent; and the
-	/// weight shares sum to 100%.
+	/// weight shares sum to 100%; each miner's vesting hold is its unvested earnings, and
+	/// only registered miners have earnings.
 	pub fn do_try_state() -> Result<(), TryRuntimeError> {
 		let reason: T::RuntimeHoldReason = HoldReason::MinerDeposit.into();
 		let round = Self::round();
@@ -49,6 +50,14 @@ impl<T: Config> Pallet<T> {
 			}
 		}
 		ensure!(miners == MinerCount::<T>::get(), TryRuntimeError::Other("MinerCount is wrong"));
+		let vesting: T::RuntimeHoldReason = HoldReason::Vesting.into();
+		for (who, earnings) in EarningsOf::<T>::iter() {
+			ensure!(
+				T::Currency::balance_on_hold(&vesting, &who) == earnings.unvested(),
+				TryRuntimeError::Other("vesting held differs from the miner's unvested earnings")
+			);
+			ensure!(Miners::<T>::contains_key(&who), TryRuntimeError::Other("earnings of a miner that left"));
+		}
 		for (profile, count) in ProfileClaims::<T>::iter() {
 			ensure!(
 				per_profile.get(&profile).copied().unwrap_or(0) == count,

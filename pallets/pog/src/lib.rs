@@ -32,6 +32,9 @@
 //!   on time, for at most `max_unverified_rounds` rounds without another pass. Every GPU scoring
 //!   zero has a reason on chain. **Scores** use fixed-point arithmetic only, and the miners'
 //!   **weight shares** are recomputed each round so that they sum to exactly 100%.
+//! - Each settled round mints a scheduled **reward** under a cap ([`rewards`]): miners are paid
+//!   by weight share (vesting, and burned first when a GPU fails), validators by their agreeing
+//!   verdicts, the rest goes to the treasury.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 
@@ -51,6 +54,7 @@ pub mod miners;
 mod mock;
 pub mod offchain;
 pub mod profiles;
+pub mod rewards;
 pub mod rounds;
 pub mod scoring;
 #[cfg(test)]
@@ -197,6 +201,9 @@ pub mod pallet {
 		/// Most opened leaves per challenge.
 		#[pallet::constant]
 		type MaxOpenings: Get<u32>;
+		/// The treasury account: its part of each round's emission, what nobody earned, and
+		/// forfeited unvested earnings are paid to it ([`rewards`]).
+		type Treasury: Get<Self::AccountId>;
 		/// Weights of the calls and hooks.
 		type WeightInfo: WeightInfo;
 	}
@@ -206,6 +213,8 @@ pub mod pallet {
 	pub enum HoldReason {
 		/// The deposit of a registered miner.
 		MinerDeposit,
+		/// A miner's earnings still vesting ([`rewards`]).
+		Vesting,
 	}
 
 	/// GPU profiles by id.
@@ -317,6 +326,32 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type PruneRound<T> = StorageValue<_, RoundIndex, OptionQuery>;
 
+	/// The reward schedule and split ([`rewards`]).
+	#[pallet::storage]
+	pub type Rewards<T> = StorageValue<_, rewards::RewardRules, ValueQuery>;
+
+	/// Everything the rounds' emission minted.
+	#[pallet::storage]
+	pub type Emitted<T: Config> = StorageValue<_, BalanceOf<T>, ValueQuery>;
+
+	/// The last settled round's emission and its split.
+	#[pallet::storage]
+	pub type LastEmission<T: Config> = StorageValue<_, rewards::Emission<BalanceOf<T>>, OptionQuery>;
+
+	/// Each miner's earnings: paid, released, burned, and its payments still vesting.
+	#[pallet::storage]
+	pub type EarningsOf<T: Config> =
+		StorageMap<_, Blake2_128Concat, T::AccountId, rewards::Earnings<BalanceOf<T>>, ValueQuery>;
+
+	/// The miners' part of the last settled round's emission, while it is paid a page a block.
+	#[pallet::storage]
+	pub type PendingPayout<T: Config> = StorageValue<_, rewards::Payout<BalanceOf<T>>, OptionQuery>;
+
+	/// Verdicts of each validator that agreed with the decided outcome, in the round being
+	/// settled (what validators are paid by; drained when the round's emission is paid).
+	#[pallet::storage]
+	pub type AgreedVerdicts<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, u32, ValueQuery>;
+
 	/// Protocol configuration.
 	#[pallet::storage]
 	pub type Configuration<T> = StorageValue<_, ProtocolConfig, ValueQuery, ConfigDefault>;
@@ -339,6 +374,8 @@ pub mod pallet {
 		pub validators: Vec<T::AccountId>,
 		/// Configuration (mainnet defaults if absent).
 		pub config: Option<ProtocolConfig>,
+		/// Reward schedule (mainnet defaults if absent).
+		pub rewards: Option<rewards::RewardRules>,
 	}
 
 	#[pallet::genesis_build]
@@ -356,6 +393,10 @@ pub mod pallet {
 			if let Some(config) = self.config {
 				assert!(Pallet::<T>::validate_config(&config).is_ok(), "genesis PoG config is invalid");
 				Configuration::<T>::put(config);
+			}
+			if let Some(rules) = self.rewards {
+				assert!(rules.validate().is_ok(), "genesis PoG reward schedule is invalid");
+				Rewards::<T>::put(rules);
 			}
 			Round::<T>::put(Pallet::<T>::genesis_round());
 		}
@@ -528,6 +569,57 @@ pub mod pallet {
 			/// Deposit slashed (burned) for failures.
 			slashed: BalanceOf<T>,
 		},
+		/// A settled round's emission was minted: the validators' and the treasury's parts at
+		/// once, the miners' part paid in the next blocks (`MinerPaid`).
+		RoundEmission {
+			/// The round.
+			round: RoundIndex,
+			/// All it minted.
+			emission: BalanceOf<T>,
+			/// The miners' part (0 with no scored miner: it went to the treasury).
+			miners: BalanceOf<T>,
+			/// Paid to validators (their part less what no agreeing verdict earned).
+			validators: BalanceOf<T>,
+			/// Paid to the treasury.
+			treasury: BalanceOf<T>,
+		},
+		/// A miner was paid its weight share of a round's miners' part, held to vest.
+		MinerPaid {
+			/// The round.
+			round: RoundIndex,
+			/// The miner.
+			miner: T::AccountId,
+			/// The amount.
+			amount: BalanceOf<T>,
+		},
+		/// A validator was paid for its agreeing verdicts of a round.
+		ValidatorPaid {
+			/// The round.
+			round: RoundIndex,
+			/// The validator.
+			validator: T::AccountId,
+			/// The amount.
+			amount: BalanceOf<T>,
+		},
+		/// Failed GPUs burned their share of a miner's unvested earnings.
+		UnvestedBurned {
+			/// The miner.
+			miner: T::AccountId,
+			/// The amount burned.
+			amount: BalanceOf<T>,
+		},
+		/// A departing miner's unvested earnings went to the treasury.
+		UnvestedForfeited {
+			/// The miner.
+			miner: T::AccountId,
+			/// The amount.
+			amount: BalanceOf<T>,
+		},
+		/// Root changed the reward schedule.
+		RewardsUpdated {
+			/// The new schedule.
+			rules: rewards::RewardRules,
+		},
 		/// Every miner of the round is settled.
 		RoundSettled {
 			/// The round.
@@ -677,13 +769,18 @@ pub mod pallet {
 		InvalidWalkProof,
 		/// This duty failed in an earlier block of the round and is spent: it is not owed again.
 		DutySpent,
+		/// The reward schedule breaks the rule named (`RewardRule`: which field to fix).
+		InvalidRewards(rewards::RewardRule),
 	}
 
 	#[pallet::hooks]
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
 		fn on_initialize(n: BlockNumberFor<T>) -> Weight {
 			Self::mix_entropy();
-			Self::advance_round(n).saturating_add(T::DbWeight::get().reads_writes(1, 1))
+			let paid = Self::pay_some_miners();
+			Self::advance_round(n)
+				.saturating_add(T::DbWeight::get().reads_writes(2, 1))
+				.saturating_add(Self::payout_weight(paid))
 		}
 
 		fn on_finalize(n: BlockNumberFor<T>) {
@@ -861,6 +958,14 @@ pub mod pallet {
 			let who = ensure_signed(origin)?;
 			Self::do_commit_memory(who, round, roots)?;
 			Ok(Pays::No.into())
+		}
+
+		/// Root: set the reward schedule and split (from the next settled round on).
+		#[pallet::call_index(15)]
+		#[pallet::weight(T::WeightInfo::set_config())]
+		pub fn set_rewards(origin: OriginFor<T>, rules: rewards::RewardRules) -> DispatchResult {
+			ensure_root(origin)?;
+			Self::do_set_rewards(rules)
 		}
 	}
 }

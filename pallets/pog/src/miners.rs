@@ -369,9 +369,11 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// Removes a miner with no unsettled round; releases what is left of its deposit. Its
-	/// commitments and verifications stay for auditors until their round is pruned.
+	/// Removes a miner with no unsettled round; releases what is left of its deposit and forfeits
+	/// its unvested earnings to the treasury. Its commitments and verifications stay for auditors
+	/// until their round is pruned.
 	pub(crate) fn remove_miner(who: T::AccountId, info: MinerOf<T>) {
+		Self::forfeit_unvested(&who);
 		let released = Self::release(&who, info.deposit);
 		Self::remove_claims(&info.claims);
 		Standing::<T>::remove(&who);
@@ -407,6 +409,8 @@ impl<T: Config> Pallet<T> {
 	/// departure, and a deposit top-up (or suspension).
 	pub(crate) fn settle_miner(round: &RoundOf<T>, who: T::AccountId, mut info: MinerOf<T>) {
 		if !info.takes_part_in(round.index) {
+			// Its earnings vest all the same.
+			Self::vest(&who, 0, info.gpu_count());
 			return;
 		}
 		let slots = Commitments::<T>::get(round.index, &who).unwrap_or_default();
@@ -419,6 +423,8 @@ impl<T: Config> Pallet<T> {
 			})
 			.collect();
 		let failures = outcomes.iter().filter(|(_, o)| matches!(o, RoundOutcome::Failed(_))).count() as u32;
+		// A failure takes the GPU's share of the unvested earnings first, then part of the deposit.
+		Self::vest(&who, failures, info.gpu_count());
 		let slashed = Self::slash(&who, &mut info, failures);
 		Self::record_outcomes(&who, round.index, &outcomes, info.hardware.cpu_cores);
 		info.settled_round = round.index;

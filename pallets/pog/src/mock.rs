@@ -114,7 +114,18 @@ impl pallet_pog::Config for Test {
 	type MaxValidators = ConstU32<8>;
 	type MaxProfiles = ConstU32<32>;
 	type MaxOpenings = ConstU32<64>;
+	type Treasury = TreasuryAccount;
 	type WeightInfo = ();
+}
+
+parameter_types! {
+	pub TreasuryAccount: AccountId = account("Treasury");
+}
+
+/// The mock's reward schedule: 1,000 a round (a tenth of a funded account), 80% to miners, 10%
+/// to validators, 10% to the treasury, vesting over 4 rounds.
+pub fn test_rewards() -> crate::rewards::RewardRules {
+	crate::rewards::RewardRules { cap: 10_000_000, per_round: 1_000, vesting_rounds: 4, ..Default::default() }
 }
 
 /// Milliseconds between mock blocks.
@@ -210,6 +221,7 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 		profiles: mock_profiles(),
 		validators: validators(),
 		config: Some(test_config()),
+		rewards: Some(test_rewards()),
 	}
 	.assimilate_storage(&mut storage)
 	.unwrap();

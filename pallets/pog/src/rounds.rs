@@ -16,7 +16,9 @@
 //!    committer could know): each committed GPU is selected with probability
 //!    min(1, capacity / committed). Selected GPUs reveal; committees vote.
 //! 4. **Settle**: after the verdict window, `settle_per_block` miners per block are settled
-//!    (outcomes, slashes, credits, scores); then the weight shares are recomputed.
+//!    (outcomes, slashes, credits, scores, vesting); then the weight shares are recomputed and
+//!    the round's emission is minted ([`crate::rewards`]); the miners are paid from the next
+//!    block on, and the next round starts only once they are.
 //!
 //! Every draw comes from the entropy chain ([`Entropy`]): each block's randomness (on PoG chain
 //! the block's own BABE VRF output) hashed onto the previous entry, never a block hash.
@@ -273,7 +275,8 @@ impl<T: Config> Pallet<T> {
 		match round.phase {
 			RoundPhase::Idle => {
 				let (earliest, latest) = round.next_start;
-				if n < earliest {
+				// The last round's miners are paid before another starts.
+				if n < earliest || PendingPayout::<T>::exists() {
 					return T::WeightInfo::idle_block();
 				}
 				let left: u64 = latest.saturating_sub(n).try_into().unwrap_or(u64::MAX);
@@ -311,12 +314,16 @@ impl<T: Config> Pallet<T> {
 				// miner's score read, the shares and the epoch written), which the batch's
 				// benchmark does not cover.
 				let shares = if round.phase == RoundPhase::Idle {
-					T::DbWeight::get().reads_writes(u64::from(MinerCount::<T>::get()).saturating_add(1), 2)
+					T::DbWeight::get()
+						.reads_writes(u64::from(MinerCount::<T>::get()).saturating_add(1), 2)
+						.saturating_add(Self::emission_weight())
 				} else {
 					Weight::zero()
 				};
 				Round::<T>::put(round);
-				T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get()).saturating_add(shares)
+				T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get())
+					.saturating_add(shares)
+					.saturating_add(Self::vesting_weight(settled))
 			},
 		}
 	}
@@ -694,6 +701,7 @@ impl<T: Config> Pallet<T> {
 	fn finish_round(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
 		let config = Configuration::<T>::get();
 		Self::update_shares(round.index);
+		Self::emit_round(round.index);
 		let after = n.saturating_add(1u32.into());
 		let latest = round.started_at.saturating_add(config.period.into()).max(after);
 		let earliest = latest.saturating_sub(config.start_jitter.into()).max(after);

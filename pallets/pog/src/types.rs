@@ -36,6 +36,7 @@ pub use crate::miners::{
 	NEVER,
 };
 pub use crate::profiles::{GpuProfile, ProfileRule};
+pub use crate::rewards::{Emission, RewardRule, RewardRules};
 pub use crate::rounds::{
 	AgentReport, Commitment, MemoryCommitment, MemoryRoot, RootCommit, RoundIndex, RoundInfo, RoundPhase, Selection,
 };
@@ -43,4 +44,4 @@ pub use crate::scoring::{FailReason, GpuStanding, RoundOutcome, Score, ScoreCaps
 pub use crate::verification::{
 	Opening, SelfReported, ValidatorRecord, Verdict, Verification, VerificationStatus, WalkOpening,
 };
-pub use crate::views::{ChallengeView, MinerView, RankEntry};
+pub use crate::views::{ChallengeView, MinerView, RankEntry, RewardsView};

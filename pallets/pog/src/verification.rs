@@ -317,7 +317,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The outcome of `miner`'s GPU `gpu` in the round being settled, counting its committee's
-	/// work in [`ValidatorStats`] and dropping its openings.
+	/// work in [`ValidatorStats`] (and the agreeing verdicts validators are paid by, in
+	/// [`AgreedVerdicts`]) and dropping its openings.
 	pub(crate) fn outcome_of(round: &RoundOf<T>, miner: &T::AccountId, gpu: GpuIndex, committed: bool) -> RoundOutcome {
 		if !committed {
 			return RoundOutcome::Failed(FailReason::MissedCommit);
@@ -344,7 +345,10 @@ impl<T: Config> Pallet<T> {
 				r.assigned = r.assigned.saturating_add(1);
 				match (v.votes.iter().find(|(x, _)| x == member), outcome) {
 					(None, _) => r.silent = r.silent.saturating_add(1),
-					(Some((_, vote)), Some(passed)) if vote.passed == passed => r.agreed = r.agreed.saturating_add(1),
+					(Some((_, vote)), Some(passed)) if vote.passed == passed => {
+						r.agreed = r.agreed.saturating_add(1);
+						Self::count_agreed(member);
+					},
 					(Some(_), Some(_)) => r.contradicted = r.contradicted.saturating_add(1),
 					(Some(_), None) => {},
 				}

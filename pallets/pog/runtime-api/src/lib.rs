@@ -10,7 +10,7 @@ extern crate alloc;
 use alloc::vec::Vec;
 use codec::Codec;
 pub use pallet_pog::types::{
-	ChallengeView, GpuIndex, GpuProfile, MinerView, ProfileId, RankEntry, RoundIndex, RoundInfo,
+	ChallengeView, GpuIndex, GpuProfile, MinerView, ProfileId, RankEntry, RewardsView, RoundIndex, RoundInfo,
 };
 
 sp_api::decl_runtime_apis! {
@@ -34,5 +34,8 @@ sp_api::decl_runtime_apis! {
 		fn profiles() -> Vec<(ProfileId, GpuProfile)>;
 		/// Scored miners by total score, highest first, with their weight shares.
 		fn ranking() -> Vec<RankEntry<AccountId>>;
+		/// The reward schedule and split, everything minted, the next round's emission, the last
+		/// one's split, and the treasury.
+		fn rewards() -> RewardsView<AccountId, Balance>;
 	}
 }

@@ -19,6 +19,7 @@ mod genesis_and_root;
 mod invariants;
 mod memory;
 mod miners;
+mod rewards;
 mod rounds;
 mod scores;
 mod verification;

@@ -1,0 +1,307 @@
+//! Rewards (issue 25): emission on schedule and under the cap, the split, vesting, the unvested
+//! balance burned for failures and forfeited on leaving, and why stopping once credited loses.
+
+use super::*;
+use crate::rewards::{round_emission, Earnings, RewardRule, RewardRules};
+use frame_support::traits::fungible::Inspect;
+
+fn vesting_hold(who: AccountId) -> Balance {
+	Balances::balance_on_hold(&RuntimeHoldReason::Pog(crate::HoldReason::Vesting), &who)
+}
+
+fn treasury() -> Balance {
+	Balances::balance(&TreasuryAccount::get())
+}
+
+/// Who was paid how much.
+type Payments = Vec<(AccountId, Balance)>;
+
+/// The miners and the validators paid for `round`.
+fn paid_events(round: RoundIndex) -> (Payments, Payments) {
+	let (mut miners, mut validators) = (Vec::new(), Vec::new());
+	for e in events() {
+		match e {
+			Event::MinerPaid { round: r, miner, amount } if r == round => miners.push((miner, amount)),
+			Event::ValidatorPaid { round: r, validator, amount } if r == round => validators.push((validator, amount)),
+			_ => {},
+		}
+	}
+	(miners, validators)
+}
+
+/// Runs blocks until the pending payout of the last settled round is paid.
+fn until_paid() {
+	for _ in 0..50 {
+		if !PendingPayout::<Test>::exists() {
+			return;
+		}
+		next_block();
+		try_state();
+	}
+	panic!("the payout never finished");
+}
+
+#[test]
+fn over_100_rounds_issuance_grows_by_exactly_the_scheduled_emission_and_never_passes_the_cap() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		// A cap twice today's issuance and 1/20 of it a round: a halving at each of 50%, 75%,
+		// 87.5% … of the room, every 10 rounds.
+		let start = Balances::total_issuance();
+		let rules = RewardRules { cap: 2 * u128::from(start), per_round: u128::from(start) / 20, ..test_rewards() };
+		assert_ok!(Pog::set_rewards(RuntimeOrigin::root(), rules));
+		let (mut halvings, mut last) = (0, rules.per_round);
+		let (mut to_miners, mut to_validators) = (0u128, 0u128);
+		let treasury_before = treasury();
+		for _ in 0..100 {
+			let before = u128::from(Balances::total_issuance());
+			let expected = round_emission(&rules, before);
+			let round = play_round(&[(m, Compute::Honest)]);
+			until_paid();
+			let after = u128::from(Balances::total_issuance());
+			assert_eq!(after - before, expected, "round {round} minted its scheduled emission");
+			assert!(after <= rules.cap);
+			let (miners, validators) = paid_events(round);
+			to_miners += miners.iter().map(|(_, a)| u128::from(*a)).sum::<u128>();
+			to_validators += validators.iter().map(|(_, a)| u128::from(*a)).sum::<u128>();
+			assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+			if expected < last {
+				halvings += 1;
+				last = expected;
+			}
+		}
+		assert!(halvings >= 6, "the emission halved {halvings} times");
+		// Nothing minted is lost: miners, validators and the treasury got every unit of it.
+		let emitted = u128::from(Emitted::<Test>::get());
+		assert_eq!(emitted, u128::from(Balances::total_issuance() - start));
+		assert_eq!(to_miners + to_validators + u128::from(treasury() - treasury_before), emitted);
+		// A round at the cap mints nothing.
+		let full = RewardRules { cap: u128::from(Balances::total_issuance()), ..rules };
+		assert_ok!(Pog::set_rewards(RuntimeOrigin::root(), full));
+		let before = Balances::total_issuance();
+		play_round(&[(m, Compute::Honest)]);
+		until_paid();
+		assert_eq!(Balances::total_issuance(), before);
+	});
+}
+
+#[test]
+fn an_honest_miner_is_paid_its_share_every_round_and_spends_what_has_vested() {
+	new_test_ext().execute_with(|| {
+		let (m1, m2) = (account("Miner1"), account("Miner2"));
+		register_cpu_miner(m1, &[uuid(1)]);
+		register_cpu_miner(m2, &[uuid(2), uuid(3)]);
+		let rules = test_rewards();
+		let free = |who| Balances::balance(&who);
+		let mut paid = 0;
+		for n in 1..=6u32 {
+			let free_before = free(m1);
+			let round = play_round(&[(m1, Compute::Honest), (m2, Compute::Honest)]);
+			until_paid();
+			let (miners, _) = paid_events(round);
+			let pot: Balance = miners.iter().map(|(_, a)| *a).sum();
+			// Every unit of the miners' part, less one a miner at most for rounding (to the treasury).
+			let part = crate::rewards::mul_perbill(rules.miners, rules.per_round) as Balance;
+			assert!(pot <= part && part - pot <= 2, "round {n}: {pot} of {part}");
+			let share = |who| miners.iter().find(|(w, _)| *w == who).map(|(_, a)| *a).unwrap_or(0);
+			// Two GPUs score twice one GPU's points: shares 1/3 and 2/3.
+			assert!(share(m1) > 0 && share(m2) > 0, "both miners are paid in round {n}");
+			assert!(share(m2).abs_diff(2 * share(m1)) <= 1, "paid by weight share");
+			paid += share(m1);
+			let earnings = EarningsOf::<Test>::get(m1);
+			assert_eq!(earnings.paid, paid);
+			assert_eq!(vesting_hold(m1), earnings.unvested(), "what is not vested is held");
+			if n > 1 {
+				assert!(free(m1) > free_before, "each settlement releases part of what was paid");
+			}
+		}
+		// What has vested is the miner's to spend.
+		let released = EarningsOf::<Test>::get(m1).released;
+		assert!(released > 0);
+		assert_ok!(Balances::transfer_allow_death(RuntimeOrigin::signed(m1), account("Eve"), released));
+		let view = Pog::miner_view(m1).unwrap();
+		assert_eq!((view.paid, view.vesting, view.released), (paid, vesting_hold(m1), released));
+		try_state();
+	});
+}
+
+#[test]
+fn a_validator_is_paid_for_agreeing_verdicts_and_not_for_silence_or_contradiction() {
+	new_test_ext().execute_with(|| {
+		let dave = account("Dave");
+		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		let free = |who| Balances::balance(&who);
+		// Round 1: Dave contradicts the three others (quorum 3 of 4 decides a pass).
+		// Round 2: Dave stays silent.
+		for dave_votes in [true, false] {
+			let index = next_round();
+			let result = answer(m, Compute::Honest).remove(0);
+			run_until(RoundPhase::Reveal);
+			assert_ok!(reveal(m, 0, &result));
+			assert_eq!(committee(m, 0).len(), 4);
+			if dave_votes {
+				let leaf = Openings::<Test>::get((index, m, 0)).unwrap()[0].leaf;
+				assert_ok!(Pog::submit_verdict(
+					RuntimeOrigin::signed(dave),
+					index,
+					m,
+					0,
+					false_verdict(false, Some(leaf))
+				));
+			}
+			for v in validators() {
+				assert_ok!(verdict_by(v, m, 0, 7));
+			}
+			let before: Vec<Balance> = validators().into_iter().chain([dave]).map(free).collect();
+			run_until(RoundPhase::Idle);
+			assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+			let (_, paid) = paid_events(index);
+			let rules = test_rewards();
+			let part = crate::rewards::mul_perbill(rules.validators, rules.per_round) as Balance;
+			assert_eq!(paid.len(), 3, "the three that agreed are paid");
+			for (i, v) in validators().into_iter().enumerate() {
+				assert_eq!(free(v) - before[i], part / 3, "{i}: a third of the validators' part");
+			}
+			assert_eq!(free(dave), before[3], "Dave is not paid (voted: {dave_votes})");
+			assert!(paid.iter().all(|(v, _)| *v != dave));
+		}
+	});
+}
+
+#[test]
+fn a_miner_that_fails_after_50_paid_rounds_loses_its_unvested_balance_first_and_leaving_forfeits_the_rest() {
+	new_test_ext().execute_with(|| {
+		let (m1, m2) = (account("Miner1"), account("Miner2"));
+		register_cpu_miner(m1, &[uuid(1)]);
+		register_cpu_miner(m2, &[uuid(2), uuid(3)]);
+		for _ in 0..50 {
+			play_round(&[(m1, Compute::Honest), (m2, Compute::Honest)]);
+			until_paid();
+		}
+		assert!(EarningsOf::<Test>::get(m1).paid > 0);
+		// Round 51: Miner1's only GPU fails, and one of Miner2's two.
+		let index = next_round();
+		let unvested = |who| EarningsOf::<Test>::get(who).unvested();
+		let (u1, u2) = (unvested(m1), unvested(m2));
+		assert!(u1 > 0 && u2 > 0);
+		let slashed_before = Miners::<Test>::get(m1).unwrap().slashed;
+		let r1 = answer(m1, Compute::Corrupt(100)).remove(0);
+		let r2 = answer(m2, Compute::Honest);
+		// Miner2 does not reveal its GPU 1: it misses.
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(m1, 0, &r1));
+		assert_ok!(reveal(m2, 0, &r2[0]));
+		for g in [0u32] {
+			for v in committee(m1, g) {
+				assert_ok!(verdict_by(v, m1, g, 7));
+			}
+			for v in committee(m2, g) {
+				assert_ok!(verdict_by(v, m2, g, 7));
+			}
+		}
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m1), vec![RoundOutcome::Failed(FailReason::WrongResult)]);
+		assert_eq!(settled(m2), vec![RoundOutcome::Passed, RoundOutcome::Failed(FailReason::MissedReveal)]);
+		let burned = |who| {
+			events().into_iter().find_map(|e| match e {
+				Event::UnvestedBurned { miner, amount } if miner == who => Some(amount),
+				_ => None,
+			})
+		};
+		assert_eq!(burned(m1), Some(u1), "a failed only GPU burns all its unvested earnings");
+		// One of two GPUs burns half of each payment still vesting (rounded down, one unit a payment).
+		let b2 = burned(m2).expect("Miner2 burned");
+		assert!(b2 <= u2 / 2 && u2 / 2 - b2 <= test_rewards().vesting_rounds as Balance, "{b2} of {u2}");
+		assert_eq!(unvested(m1), 0);
+		assert!(Miners::<Test>::get(m1).unwrap().slashed > slashed_before, "and the deposit is slashed too");
+		assert_eq!(Pog::round().index, index);
+		// Leaving forfeits the unvested rest to the treasury.
+		until_paid();
+		let rest = unvested(m2);
+		assert!(rest > 0);
+		let t = treasury();
+		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(m2)));
+		assert_eq!(treasury() - t, rest);
+		assert_eq!(vesting_hold(m2), 0);
+		assert!(events()
+			.iter()
+			.any(|e| matches!(e, Event::UnvestedForfeited { miner, amount } if *miner == m2 && *amount == rest)));
+		try_state();
+	});
+}
+
+#[test]
+fn a_reward_schedule_that_breaks_a_rule_is_refused_by_name() {
+	new_test_ext().execute_with(|| {
+		let bad = RewardRules { vesting_rounds: 0, ..test_rewards() };
+		assert_noop!(
+			Pog::set_rewards(RuntimeOrigin::root(), bad),
+			Error::<Test>::InvalidRewards(RewardRule::VestingRounds)
+		);
+		assert_noop!(
+			Pog::set_rewards(RuntimeOrigin::signed(account("Miner1")), test_rewards()),
+			DispatchError::BadOrigin
+		);
+	});
+}
+
+/// 1,000 rounds at p = 1%, with the chain's vesting (`Earnings`) and emission split: a GPU that
+/// stops computing once credited (made-up roots) is paid while unselected, loses its unvested
+/// earnings, its credit and a slash when drawn, and must compute unpaid until drawn again to
+/// earn a new credit. Computing costs it 90% of its pay a round (power and wear), which it saves
+/// while it does not compute; it still ends with less than the same GPU computing honestly
+/// (`docs/protocol.md` §9: stopping pays only where computing costs over 1.5× the pay).
+#[test]
+fn stopping_once_credited_ends_with_less_than_computing_honestly_over_1000_rounds_at_p_1_percent() {
+	const ROUNDS: u32 = 1_000;
+	let rules = RewardRules { vesting_rounds: 140, ..RewardRules::mainnet() };
+	// Its pay a round: one H100 among 10,000 equal GPUs' miners' part.
+	let pay = crate::rewards::mul_perbill(rules.miners, rules.per_round) / 10_000;
+	let slash = 5 * 1_000_000_000_000u128; // half of a 10 POG per-GPU deposit
+	let mut rng = StdRng::seed_from_u64(25);
+	let mut honest: Earnings<u128> = Default::default();
+	let mut cheat: Earnings<u128> = Default::default();
+	let (mut honest_credited, mut cheat_credited, mut cheat_computes) = (false, false, true);
+	let cost = pay / 10 * 9;
+	let (mut cheat_slashed, mut honest_costs, mut cheat_costs) = (0u128, 0u128, 0u128);
+	for _ in 0..ROUNDS {
+		let selected = rng.random_range(0..100) == 0;
+		// Honest: computes every round; credited from its first selection on, then paid every round.
+		honest_costs += cost;
+		if honest_credited {
+			honest.add(pay, rules.vesting_rounds);
+		}
+		honest.settle(0, 1);
+		honest_credited |= selected;
+		// The cheater is paid while it holds a credit, like the honest GPU.
+		if cheat_credited {
+			cheat.add(pay, rules.vesting_rounds);
+		}
+		if cheat_computes {
+			cheat_costs += cost;
+		}
+		if selected && !cheat_computes {
+			cheat.settle(1, 1);
+			cheat_slashed += slash;
+			cheat_credited = false;
+			cheat_computes = true;
+		} else {
+			cheat.settle(0, 1);
+			if selected {
+				// computed honestly and passed: credited, then it stops computing
+				cheat_credited = true;
+				cheat_computes = false;
+			}
+		}
+	}
+	let net = |e: &Earnings<u128>, lost: u128| (e.released + e.unvested()) as i128 - lost as i128;
+	let honest_total = net(&honest, honest_costs);
+	let cheat_total = net(&cheat, cheat_slashed + cheat_costs);
+	assert!(honest_total > 0, "honest mining pays");
+	assert!(cheat.burned > 0, "the cheater was drawn while not computing");
+	assert!(cheat_total < honest_total, "cheater {cheat_total} against honest {honest_total}");
+}
