@@ -323,7 +323,9 @@ impl<T: Config> Pallet<T> {
 		}
 		let scored = !WeightShares::<T>::get().is_empty();
 		let pot = if scored { miners } else { 0 };
-		let to_treasury = treasury.saturating_add(validators - paid_validators).saturating_add(miners - pot);
+		let to_treasury = treasury
+			.saturating_add(validators.saturating_sub(paid_validators))
+			.saturating_add(miners.saturating_sub(pot));
 		let treasury_minted = Self::mint(&T::Treasury::get(), to_treasury);
 		if pot > 0 {
 			PendingPayout::<T>::put(Payout { round, pot: pot.saturated_into(), paid: Zero::zero(), next: 0 });
