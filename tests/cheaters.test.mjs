@@ -89,7 +89,7 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
     const added = await sendAndWait(api, api.tx.sudo.sudo(api.tx.pog.addProfile(profile)), keyring.addFromUri('//Alice'));
     const sudid = added.find(({ event }) => api.events.sudo.Sudid.is(event));
     assert.ok(added.some(({ event }) => api.events.pog.ProfileAdded.is(event)),
-      `root added ${profile.name}: ${sudid?.event.data.sudoResult.toHuman && JSON.stringify(sudid.event.data.sudoResult.toHuman())}`);
+      `root added ${profile.name}: ${JSON.stringify(sudid?.event.data.sudoResult.toHuman())}`);
   }
 
   // Everyone registers before the first round: all are challenged in the same round.

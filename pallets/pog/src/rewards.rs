@@ -25,8 +25,9 @@ use frame_support::{
 };
 use scale_info::TypeInfo;
 use sp_runtime::{
+	helpers_128bit::multiply_by_rational_with_rounding,
 	traits::{AtLeast32BitUnsigned, Saturating, Zero},
-	Perbill, SaturatedConversion,
+	Perbill, Rounding, SaturatedConversion,
 };
 
 use crate::{pallet::*, types::*};
@@ -140,8 +141,8 @@ impl RewardRules {
 	/// `emission` split into (miners, validators, treasury); the treasury takes the rounding
 	/// remainder, so the three sum to `emission` exactly.
 	pub fn split(&self, emission: u128) -> (u128, u128, u128) {
-		let miners = mul_perbill(self.miners, emission);
-		let validators = mul_perbill(self.validators, emission);
+		let miners = self.miners.mul_floor(emission);
+		let validators = self.validators.mul_floor(emission);
 		(miners, validators, emission.saturating_sub(miners).saturating_sub(validators))
 	}
 }
@@ -152,20 +153,10 @@ impl Default for RewardRules {
 	}
 }
 
-/// `part` of `amount`, rounded down, without overflow for any u128.
-pub fn mul_perbill(part: Perbill, amount: u128) -> u128 {
-	let billion = u128::from(Perbill::one().deconstruct());
-	let parts = u128::from(part.deconstruct());
-	(amount / billion) * parts + (amount % billion) * parts / billion
-}
-
-/// `amount × numerator / denominator`, rounded down, without overflow (0 for a zero denominator).
+/// `amount × numerator / denominator`, rounded down (`sp_arithmetic`'s 256-bit intermediate);
+/// 0 for a zero denominator. Every use has `numerator ≤ denominator`, so it always fits.
 pub fn pro_rata(amount: u128, numerator: u128, denominator: u128) -> u128 {
-	if denominator == 0 {
-		return 0;
-	}
-	let (q, r) = (amount / denominator, amount % denominator);
-	q.saturating_mul(numerator).saturating_add(r.saturating_mul(numerator) / denominator)
+	multiply_by_rational_with_rounding(amount, numerator, denominator, Rounding::Down).unwrap_or(0)
 }
 
 /// What a round mints at total issuance `issuance`: `per_round` halved once for each half of
@@ -176,13 +167,8 @@ pub fn round_emission(rules: &RewardRules, issuance: u128) -> u128 {
 	if room == 0 {
 		return 0;
 	}
-	// halvings: the largest h with room · 2^h ≤ cap
-	let mut halvings = 0u32;
-	while halvings < 127
-		&& room.checked_shl(halvings + 1).is_some_and(|r| r <= rules.cap && r >> (halvings + 1) == room)
-	{
-		halvings += 1;
-	}
+	// floor(log2(x)) = floor(log2(floor(x))) for x ≥ 1, and cap / room ≥ 1 here
+	let halvings = (rules.cap / room).ilog2();
 	(rules.per_round >> halvings).min(room)
 }
 
@@ -298,12 +284,7 @@ impl<T: Config> Pallet<T> {
 	/// miners' part left to [`Self::pay_some_miners`]. Called once every miner is settled and
 	/// the weight shares are recomputed.
 	pub(crate) fn emit_round(round: RoundIndex) {
-		// An unfinished payout of an earlier round (a period shorter than its pages) goes to the
-		// treasury: nothing is paid twice, and the issuance still grows by the emission.
-		if let Some(p) = PendingPayout::<T>::take() {
-			let rest = p.pot.saturated_into::<u128>().saturating_sub(p.paid.saturated_into());
-			Self::mint(&T::Treasury::get(), rest);
-		}
+		// No payout is pending here: a round starts only once the last one is paid.
 		let rules = Rewards::<T>::get();
 		let emission = round_emission(&rules, T::Currency::total_issuance().saturated_into());
 		let (miners, validators, treasury) = rules.split(emission);
@@ -361,7 +342,7 @@ impl<T: Config> Pallet<T> {
 		let page: alloc::vec::Vec<_> = shares.iter().skip(from).take(budget as usize).cloned().collect();
 		for (miner, share) in &page {
 			let left = pot.saturating_sub(payout.paid.saturated_into());
-			let amount = mul_perbill(*share, pot).min(left);
+			let amount = share.mul_floor(pot).min(left);
 			if Self::pay_miner(miner, amount, vesting_rounds) {
 				payout.paid = payout.paid.saturating_add(amount.saturated_into());
 				Self::deposit_event(Event::MinerPaid {
@@ -522,7 +503,7 @@ mod tests {
 		assert_eq!(pro_rata(u128::MAX, 1, 1), u128::MAX);
 		assert_eq!(pro_rata(10, 1, 3), 3);
 		assert_eq!(pro_rata(10, 0, 0), 0);
-		assert_eq!(mul_perbill(Perbill::one(), u128::MAX), u128::MAX);
-		assert_eq!(mul_perbill(Perbill::from_percent(50), 101), 50);
+		assert_eq!(Perbill::one().mul_floor(u128::MAX), u128::MAX);
+		assert_eq!(Perbill::from_percent(50).mul_floor(101u128), 50);
 	}
 }

@@ -102,7 +102,7 @@ fn an_honest_miner_is_paid_its_share_every_round_and_spends_what_has_vested() {
 			let (miners, _) = paid_events(round);
 			let pot: Balance = miners.iter().map(|(_, a)| *a).sum();
 			// Every unit of the miners' part, less one a miner at most for rounding (to the treasury).
-			let part = crate::rewards::mul_perbill(rules.miners, rules.per_round) as Balance;
+			let part = rules.miners.mul_floor(rules.per_round) as Balance;
 			assert!(pot <= part && part - pot <= 2, "round {n}: {pot} of {part}");
 			let share = |who| miners.iter().find(|(w, _)| *w == who).map(|(_, a)| *a).unwrap_or(0);
 			// Two GPUs score twice one GPU's points: shares 1/3 and 2/3.
@@ -161,7 +161,7 @@ fn a_validator_is_paid_for_agreeing_verdicts_and_not_for_silence_or_contradictio
 			assert_eq!(settled(m), vec![RoundOutcome::Passed]);
 			let (_, paid) = paid_events(index);
 			let rules = test_rewards();
-			let part = crate::rewards::mul_perbill(rules.validators, rules.per_round) as Balance;
+			let part = rules.validators.mul_floor(rules.per_round) as Balance;
 			assert_eq!(paid.len(), 3, "the three that agreed are paid");
 			for (i, v) in validators().into_iter().enumerate() {
 				assert_eq!(free(v) - before[i], part / 3, "{i}: a third of the validators' part");
@@ -259,7 +259,7 @@ fn stopping_once_credited_ends_with_less_than_computing_honestly_over_1000_round
 	const ROUNDS: u32 = 1_000;
 	let rules = RewardRules { vesting_rounds: 140, ..RewardRules::mainnet() };
 	// Its pay a round: one H100 among 10,000 equal GPUs' miners' part.
-	let pay = crate::rewards::mul_perbill(rules.miners, rules.per_round) / 10_000;
+	let pay = rules.miners.mul_floor(rules.per_round) / 10_000;
 	let slash = 5 * 1_000_000_000_000u128; // half of a 10 POG per-GPU deposit
 	let mut rng = StdRng::seed_from_u64(25);
 	let mut honest: Earnings<u128> = Default::default();
