@@ -161,14 +161,14 @@ async fn register(args: RegisterArgs) -> anyhow::Result<()> {
 	if existing.is_some() && !args.update {
 		bail!("account {account} is already registered; pass --update to change its claims, or `deregister` first");
 	}
-	let deposit = chain.deposit_for(gpus).await?;
+	let hw = convert::hardware(&machine);
+	let deposit = chain.deposit_for(claims.iter().map(|c| (c.profile, c.count)).collect(), hw.cpu_cores).await?;
 	let free = chain.free_balance().await?;
 	if existing.is_none() && free <= deposit {
 		bail!(
 			"account {account} has {free} free units, and registering {gpus} GPU(s) holds a deposit of {deposit} plus fees; fund it first"
 		);
 	}
-	let hw = convert::hardware(&machine);
 	for c in &claims {
 		let name =
 			profiles.iter().find(|(id, _)| *id == c.profile).map(|(_, p)| convert::text(&p.name.0)).unwrap_or_default();

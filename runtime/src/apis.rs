@@ -234,6 +234,9 @@ impl_runtime_apis! {
 		fn rewards() -> pallet_pog::types::RewardsView<AccountId, Balance> {
 			Pog::rewards_view()
 		}
+		fn deposit_for(claims: Vec<(pallet_pog::types::ProfileId, u32)>, cpu_cores: u32) -> Balance {
+			Pog::deposit_for(claims, cpu_cores)
+		}
 	}
 
 	#[cfg(feature = "runtime-benchmarks")]

@@ -206,8 +206,10 @@ impl UnixTime for SlotClock {
 parameter_types! {
 	/// Deposit of every miner: 10 POG.
 	pub const PogDepositBase: Balance = 10 * UNIT;
-	/// Deposit per claimed GPU: 1 POG.
+	/// Deposit per claimed GPU: 1 POG, plus 4 POG per million points it scores once proven
+	/// (an H100, 884,677 points, bonds 4.54 POG; a 16-core CPU unit 1.00006 POG).
 	pub const PogDepositPerGpu: Balance = UNIT;
+	pub const PogDepositPerMegapoint: Balance = 4 * UNIT;
 	/// Burned at registration: filling all 4,096 miner slots costs 4,096 POG, never refunded.
 	pub const PogRegistrationFee: Balance = UNIT;
 }
@@ -221,6 +223,7 @@ impl pallet_pog::Config for Runtime {
 	type Randomness = BlockVrfRandomness;
 	type DepositBase = PogDepositBase;
 	type DepositPerGpu = PogDepositPerGpu;
+	type DepositPerMegapoint = PogDepositPerMegapoint;
 	type RegistrationFee = PogRegistrationFee;
 	type MaxMiners = ConstU32<4096>;
 	type MaxClaims = ConstU32<8>;

@@ -1,6 +1,7 @@
 //! Runtime tests: the genesis presets build and satisfy pallet-pog's invariants; PoG's draws come
 //! from BABE's VRF output of their own block; PoG duties go first and fit in a block that tipped
-//! transactions fill; and the off-chain worker's signed transactions are real, correctly signed
+//! transactions fill; settling and paying a full registry leave a block's transactions their
+//! room; and the off-chain worker's signed transactions are real, correctly signed
 //! extrinsics of this runtime.
 
 use crate::*;
@@ -409,4 +410,25 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 		)
 		.is_err());
 	});
+}
+
+/// The heaviest blocks PoG's hooks make with a full registry (4,096 miners of 16 GPUs, 64
+/// validators), by the benchmarked weights: the last settlement batch (64 miners settled and
+/// vested, the shares recomputed over 4,096, the emission paid to 64 validators) and a payout page
+/// (64 miners paid into the longest vesting schedule). Each leaves the normal class its 75%.
+#[test]
+fn settling_and_paying_a_full_registry_leave_the_transactions_their_share_of_a_block() {
+	type Pog = pallet_pog::Pallet<Runtime>;
+	let max = configs::RuntimeBlockWeights::get().max_block.ref_time();
+	let full = <<Runtime as pallet_pog::Config>::MaxMiners as frame_support::traits::Get<u32>>::get();
+	let page = pallet_pog::ProtocolConfig::mainnet().settle_per_block;
+	let hooks = <Runtime as frame_system::Config>::DbWeight::get().reads_writes(3, 1).ref_time();
+	for (what, weight) in [
+		("last settlement batch", Pog::settle_weight(page, Some(full)).ref_time()),
+		("payout page", Pog::payout_weight(page).ref_time()),
+	] {
+		let used = weight + hooks;
+		println!("{what}: {:.2} ms, {:.2}% of the block", used as f64 / 1e9, used as f64 * 100.0 / max as f64);
+		assert!(used <= max / 4, "{what} takes {used} of {max}: more than the 25% left beside the normal class");
+	}
 }

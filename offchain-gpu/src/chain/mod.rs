@@ -207,12 +207,11 @@ impl Chain {
 		Ok(tx.partial_fee_estimate().await?)
 	}
 
-	/// The deposit registering `gpus` GPUs holds.
-	pub async fn deposit_for(&self, gpus: u32) -> anyhow::Result<u128> {
+	/// The deposit registering `claims` (profile, GPUs) with `cpu_cores` declared cores holds
+	/// (runtime API `PogApi::deposit_for`: the rule lives in the pallet).
+	pub async fn deposit_for(&self, claims: Vec<(u32, u32)>, cpu_cores: u32) -> anyhow::Result<u128> {
 		let at = self.best().await?;
-		let base = at.constants().entry(pog::constants().pog().deposit_base())?;
-		let per_gpu = at.constants().entry(pog::constants().pog().deposit_per_gpu())?;
-		Ok(pog_primitives::deposit::miner_deposit(base, per_gpu, gpus))
+		Ok(at.runtime_apis().call(pog::runtime_apis().pog_api().deposit_for(claims, cpu_cores)).await?)
 	}
 
 	/// The GPU profile table.

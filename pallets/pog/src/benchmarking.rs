@@ -5,7 +5,10 @@ use crate::pallet::Pallet as Pog;
 use alloc::{vec, vec::Vec};
 use frame_benchmarking::v2::*;
 use frame_support::{
-	traits::{fungible::Mutate, Get},
+	traits::{
+		fungible::{Inspect, Mutate, MutateHold},
+		Get,
+	},
 	BoundedVec,
 };
 use frame_system::RawOrigin;
@@ -19,8 +22,8 @@ where
 	T::Currency: Mutate<T::AccountId>,
 {
 	let who: T::AccountId = account(name, index, SEED);
-	let deposit = Pog::<T>::deposit_for(T::MaxGpusPerMiner::get());
-	let ed = <T::Currency as frame_support::traits::fungible::Inspect<T::AccountId>>::minimum_balance();
+	let deposit = Pog::<T>::deposit_for([(bench_profile::<T>(), T::MaxGpusPerMiner::get())], hardware().cpu_cores);
+	let ed = T::Currency::minimum_balance();
 	let _ = T::Currency::set_balance(&who, deposit.saturating_add(ed).saturating_mul(100u32.into()));
 	who
 }
@@ -86,6 +89,40 @@ where
 	let who = funded::<T>("miner", index);
 	Pog::<T>::do_register(who.clone(), claims_for::<T>(profile, index, gpus, 0), hardware()).expect("registers");
 	who
+}
+
+/// Gives `who` the longest vesting schedule there can be: `MAX_VESTING_ROUNDS - 1` payments
+/// still vesting over the most rounds, held (the next payment fills it; a settlement walks them
+/// all).
+fn full_earnings<T: Config>(who: &T::AccountId)
+where
+	T::Currency: Mutate<T::AccountId>,
+{
+	let mut rules = Rewards::<T>::get();
+	rules.vesting_rounds = rewards::MAX_VESTING_ROUNDS;
+	Rewards::<T>::put(rules);
+	let part: BalanceOf<T> = 1_000_000u32.into();
+	let mut earnings = rewards::Earnings::default();
+	for _ in 1..rewards::MAX_VESTING_ROUNDS {
+		earnings.add(part, rewards::MAX_VESTING_ROUNDS);
+	}
+	T::Currency::mint_into(who, earnings.unvested()).expect("minted");
+	T::Currency::hold(&HoldReason::Vesting.into(), who, earnings.unvested()).expect("just minted");
+	EarningsOf::<T>::insert(who, earnings);
+}
+
+/// Weight shares of a full registry: `paid` first (each 1/`MaxMiners`), then unregistered
+/// accounts.
+fn full_shares<T: Config>(paid: &[T::AccountId]) {
+	let max = T::MaxMiners::get();
+	let share = Perbill::from_rational(1, max);
+	let shares: Vec<(T::AccountId, Perbill)> = paid
+		.iter()
+		.cloned()
+		.chain((paid.len() as u32..max).map(|i| account("share", i, SEED)))
+		.map(|who| (who, share))
+		.collect();
+	WeightShares::<T>::put(BoundedVec::truncate_from(shares));
 }
 
 /// Opens round 1 in its commit phase, as `on_initialize` would, with a commit window that is
@@ -353,6 +390,8 @@ mod benchmarks {
 		// Worst case: every GPU committed, selected, revealed and verified by a committee member.
 		let v = validator::<T>();
 		let miners: Vec<T::AccountId> = (0..m).map(|i| miner_with::<T>(i, g)).collect();
+		// Each with the longest vesting schedule, walked at its settlement.
+		miners.iter().for_each(full_earnings::<T>);
 		open_round::<T>();
 		for miner in &miners {
 			for gpu in 0..g {
@@ -409,12 +448,60 @@ mod benchmarks {
 		assert_eq!(ProfileCount::<T>::get(), before + 1);
 	}
 
+	/// `m` miners claim the profile (the weight extrapolates linearly to `MaxMiners`; setting up
+	/// 4,096 registrations per step would take the benchmark hours), and its doubled rates raise
+	/// every one's deposit.
 	#[benchmark]
-	fn update_profile() {
-		let id = ensure_profile::<T>();
+	fn update_profile(m: Linear<0, { T::MaxMiners::get().min(256) }>) {
+		let id = bench_profile::<T>();
+		let miners: Vec<T::AccountId> = (0..m).map(|i| miner_with::<T>(i, 1)).collect();
+		let faster =
+			GpuProfile { gflops: profile().gflops.map(|g| g * 2), int8_gops: profile().int8_gops * 2, ..profile() };
 		#[extrinsic_call]
-		_(RawOrigin::Root, id, GpuProfile { tolerance_percent: 20, ..profile() });
-		assert_eq!(Profiles::<T>::get(id).expect("exists").tolerance_percent, 20);
+		_(RawOrigin::Root, id, faster.clone());
+		assert_eq!(Profiles::<T>::get(id), Some(faster));
+		for who in &miners {
+			let info = Miners::<T>::get(who).expect("registered");
+			assert_eq!(info.deposit, Pog::<T>::deposit_of(&info));
+		}
+	}
+
+	/// A page of `m` miners paid, each filling the longest vesting schedule, from a full
+	/// registry's weight shares.
+	#[benchmark]
+	fn pay_miners(m: Linear<1, 64>) {
+		let miners: Vec<T::AccountId> = (0..m).map(|i| miner_with::<T>(i, 1)).collect();
+		miners.iter().for_each(full_earnings::<T>);
+		full_shares::<T>(&miners);
+		let pot: BalanceOf<T> =
+			T::Currency::minimum_balance().saturating_mul(T::MaxMiners::get().into()).saturating_mul(1_000u32.into());
+		PendingPayout::<T>::put(rewards::Payout { round: 1, pot, paid: 0u32.into(), next: 0 });
+		let mut config = Configuration::<T>::get();
+		config.settle_per_block = m;
+		Configuration::<T>::put(config);
+		#[block]
+		{
+			Pog::<T>::pay_some_miners();
+		}
+		for who in &miners {
+			assert_eq!(EarningsOf::<T>::get(who).vesting.len() as u32, rewards::MAX_VESTING_ROUNDS);
+		}
+	}
+
+	/// A settled round's emission paid to `v` validators with agreeing verdicts and the
+	/// treasury, the miners' part left pending.
+	#[benchmark]
+	fn emit_round(v: Linear<0, { T::MaxValidators::get() }>) {
+		for i in 0..v {
+			AgreedVerdicts::<T>::insert(account::<T::AccountId>("validator", i, SEED), i + 1);
+		}
+		full_shares::<T>(&[]);
+		#[block]
+		{
+			Pog::<T>::emit_round(1);
+		}
+		assert!(PendingPayout::<T>::exists());
+		assert_eq!(AgreedVerdicts::<T>::iter().count(), 0);
 	}
 
 	#[benchmark]

@@ -2,7 +2,7 @@
 //! every step of the randomised tests.
 
 use frame_support::{ensure, traits::fungible::InspectHold};
-use sp_runtime::{Perbill, TryRuntimeError};
+use sp_runtime::{traits::Zero, Perbill, TryRuntimeError};
 
 use crate::{pallet::*, types::*};
 
@@ -26,9 +26,11 @@ impl<T: Config> Pallet<T> {
 				T::Currency::balance_on_hold(&reason, &who) == info.deposit,
 				TryRuntimeError::Other("deposit held differs from the miner's record")
 			);
-			let pending_gpus = info.pending.as_ref().map_or(0, |(c, _)| gpu_count_of(c));
+			let pending = info.pending.as_ref().map_or(Zero::zero(), |(claims, hardware)| {
+				Self::deposit_for(crate::miners::per_profile(claims), hardware.cpu_cores)
+			});
 			ensure!(
-				info.deposit <= Self::deposit_for(info.gpu_count().max(pending_gpus)),
+				info.deposit <= Self::deposit_of(&info).max(pending),
 				TryRuntimeError::Other("deposit above the rule")
 			);
 			for (profile, uuid) in info.gpus() {

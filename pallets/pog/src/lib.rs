@@ -177,9 +177,15 @@ pub mod pallet {
 		/// Deposit held from every miner.
 		#[pallet::constant]
 		type DepositBase: Get<BalanceOf<Self>>;
-		/// Deposit held per claimed GPU; a failed challenge slashes `config.slash` of it.
+		/// Deposit held per claimed GPU whatever its points: the floor of a GPU's deposit, which
+		/// prices a claim that never earns (griefing, sybils).
 		#[pallet::constant]
 		type DepositPerGpu: Get<BalanceOf<Self>>;
+		/// Deposit held per million points a claimed GPU scores once proven, on top of
+		/// `DepositPerGpu`: a GPU bonds in proportion to what it earns, and a failed challenge
+		/// slashes `config.slash` of its GPU's whole deposit (`pog_primitives::deposit`).
+		#[pallet::constant]
+		type DepositPerMegapoint: Get<BalanceOf<Self>>;
 		/// Burned at registration (not refunded): filling `MaxMiners` costs `MaxMiners` times this.
 		#[pallet::constant]
 		type RegistrationFee: Get<BalanceOf<Self>>;
@@ -903,12 +909,14 @@ pub mod pallet {
 			Ok(())
 		}
 
-		/// Root: change a GPU profile (refused while a round is open, until it is settled).
+		/// Root: change a GPU profile (refused while a round is open, until it is settled). The
+		/// deposit of every miner claiming it follows its new points at once.
 		#[pallet::call_index(9)]
-		#[pallet::weight(T::WeightInfo::update_profile())]
-		pub fn update_profile(origin: OriginFor<T>, id: ProfileId, profile: GpuProfile) -> DispatchResult {
+		#[pallet::weight(T::WeightInfo::update_profile(T::MaxMiners::get()))]
+		pub fn update_profile(origin: OriginFor<T>, id: ProfileId, profile: GpuProfile) -> DispatchResultWithPostInfo {
 			ensure_root(origin)?;
-			Self::do_update_profile(id, profile)
+			let read = Self::do_update_profile(id, profile)?;
+			Ok(Some(T::WeightInfo::update_profile(read)).into())
 		}
 
 		/// Root: remove an unclaimed GPU profile.

@@ -155,6 +155,11 @@ pub fn gpus_of<G: Get<u32>>(claims: &[GpuClaim<G>]) -> impl Iterator<Item = (Pro
 	claims.iter().flat_map(|c| c.uuids.iter().map(move |u| (c.profile, *u)))
 }
 
+/// `claims` as (profile, GPUs), in claim order.
+pub fn per_profile<G: Get<u32>>(claims: &[GpuClaim<G>]) -> impl Iterator<Item = (ProfileId, u32)> + '_ {
+	claims.iter().map(|c| (c.profile, c.uuids.len() as u32))
+}
+
 /// Number of GPUs in `claims`.
 pub fn gpu_count_of<G: Get<u32>>(claims: &[GpuClaim<G>]) -> u32 {
 	claims.iter().map(|c| c.uuids.len() as u32).sum()
@@ -203,11 +208,37 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// The deposit a miner with `gpus` claimed GPUs holds.
-	pub fn deposit_for(gpus: u32) -> BalanceOf<T> {
+	/// The deposit one GPU of profile `profile` holds for a miner declaring `cores` CPU cores:
+	/// `DepositPerGpu` plus `DepositPerMegapoint` per million points the GPU scores once proven
+	/// (a per-core unit at its cores; an unknown profile holds the floor alone).
+	pub fn gpu_deposit(profile: ProfileId, cores: u32) -> BalanceOf<T> {
 		use sp_runtime::SaturatedConversion;
-		let (base, per_gpu) = (T::DepositBase::get().saturated_into(), T::DepositPerGpu::get().saturated_into());
-		pog_primitives::deposit::miner_deposit(base, per_gpu, gpus).saturated_into()
+		let points = Profiles::<T>::get(profile).map_or(0, |p| p.for_cores(cores).proven_points());
+		let (per_gpu, per_megapoint) =
+			(T::DepositPerGpu::get().saturated_into(), T::DepositPerMegapoint::get().saturated_into());
+		pog_primitives::deposit::gpu_deposit(per_gpu, per_megapoint, points).saturated_into()
+	}
+
+	/// Each claimed GPU's deposit ([`Self::gpu_deposit`]), in claim order (the GPU index), for
+	/// claims given as (profile, GPUs).
+	pub fn gpu_deposits(claims: impl IntoIterator<Item = (ProfileId, u32)>, cores: u32) -> Vec<BalanceOf<T>> {
+		claims
+			.into_iter()
+			.flat_map(|(profile, gpus)| core::iter::repeat_n(Self::gpu_deposit(profile, cores), gpus as usize))
+			.collect()
+	}
+
+	/// The deposit a miner claiming `claims` (profile, GPUs) and declaring `cores` CPU cores
+	/// holds: `DepositBase` plus each GPU's deposit.
+	pub fn deposit_for(claims: impl IntoIterator<Item = (ProfileId, u32)>, cores: u32) -> BalanceOf<T> {
+		use sp_runtime::SaturatedConversion;
+		let gpus = Self::gpu_deposits(claims, cores).into_iter().map(|d| d.saturated_into());
+		pog_primitives::deposit::miner_deposit(T::DepositBase::get().saturated_into(), gpus).saturated_into()
+	}
+
+	/// The deposit the miner `info` holds under the rule for its current claims.
+	pub fn deposit_of(info: &MinerOf<T>) -> BalanceOf<T> {
+		Self::deposit_for(per_profile(&info.claims), info.hardware.cpu_cores)
 	}
 
 	fn add_claims(claims: &ClaimsOf<T>) {
@@ -262,7 +293,7 @@ impl<T: Config> Pallet<T> {
 		};
 		let gpus = Self::validate_claims(&claims, &hardware)?;
 		Self::validate_hardware(&hardware)?;
-		let deposit = Self::deposit_for(gpus);
+		let deposit = Self::deposit_for(per_profile(&claims), hardware.cpu_cores);
 		let fee = T::RegistrationFee::get();
 		ensure!(
 			T::Currency::reducible_balance(&who, Preservation::Preserve, Fortitude::Polite)
@@ -311,7 +342,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(!info.leaving, Error::<T>::AlreadyLeaving);
 		let gpus = Self::validate_claims(&claims, &hardware)?;
 		Self::validate_hardware(&hardware)?;
-		let rule = Self::deposit_for(gpus);
+		let rule = Self::deposit_for(per_profile(&claims), hardware.cpu_cores);
 		// Hold any increase now, so the update cannot fail later for want of funds.
 		Self::hold(&who, rule.saturating_sub(info.deposit))?;
 		info.deposit = info.deposit.max(rule);
@@ -319,7 +350,7 @@ impl<T: Config> Pallet<T> {
 		if Self::has_unsettled_round(&info) {
 			// Hold no more than the current or the new claims need (an earlier pending update
 			// may have held more).
-			let keep = rule.max(Self::deposit_for(info.gpu_count()));
+			let keep = rule.max(Self::deposit_of(&info));
 			if info.deposit > keep {
 				let released = Self::release(&who, info.deposit.saturating_sub(keep));
 				info.deposit = info.deposit.saturating_sub(released);
@@ -347,7 +378,7 @@ impl<T: Config> Pallet<T> {
 		let old = Standing::<T>::get(who);
 		Standing::<T>::insert(who, Self::fresh_standing(&claims, &old));
 		Self::reprice_cores(who, hardware.cpu_cores);
-		let rule = Self::deposit_for(gpu_count_of(&claims));
+		let rule = Self::deposit_for(per_profile(&claims), hardware.cpu_cores);
 		if info.deposit > rule {
 			let released = Self::release(who, info.deposit.saturating_sub(rule));
 			info.deposit = info.deposit.saturating_sub(released);
@@ -384,14 +415,20 @@ impl<T: Config> Pallet<T> {
 		Self::deposit_event(Event::MinerDeregistered { miner: who, released });
 	}
 
-	/// Burns `failures` slashes (each `config.slash` of the per-GPU deposit) from `info`'s
-	/// deposit, at most what it holds; returns what was burned.
-	fn slash(who: &T::AccountId, info: &mut MinerOf<T>, failures: u32) -> BalanceOf<T> {
-		if failures == 0 {
+	/// Burns `config.slash` of each failed GPU's deposit ([`Self::gpu_deposit`]; `failed`: per
+	/// GPU index, whether it failed) from `info`'s deposit, at most what it holds; returns what
+	/// was burned.
+	fn slash(who: &T::AccountId, info: &mut MinerOf<T>, failed: &[bool]) -> BalanceOf<T> {
+		if !failed.contains(&true) {
 			return Zero::zero();
 		}
-		let per_failure = Configuration::<T>::get().slash * T::DepositPerGpu::get();
-		let amount = per_failure.saturating_mul(failures.into()).min(info.deposit);
+		let slash = Configuration::<T>::get().slash;
+		let amount = Self::gpu_deposits(per_profile(&info.claims), info.hardware.cpu_cores)
+			.into_iter()
+			.zip(failed)
+			.filter(|(_, failed)| **failed)
+			.fold(BalanceOf::<T>::zero(), |sum, (deposit, _)| sum.saturating_add(slash * deposit))
+			.min(info.deposit);
 		let burned = T::Currency::burn_held(
 			&HoldReason::MinerDeposit.into(),
 			who,
@@ -422,10 +459,11 @@ impl<T: Config> Pallet<T> {
 				(uuid, Self::outcome_of(round, &who, i as GpuIndex, committed))
 			})
 			.collect();
-		let failures = outcomes.iter().filter(|(_, o)| matches!(o, RoundOutcome::Failed(_))).count() as u32;
-		// A failure takes the GPU's share of the unvested earnings first, then part of the deposit.
+		let failed: Vec<bool> = outcomes.iter().map(|(_, o)| matches!(o, RoundOutcome::Failed(_))).collect();
+		let failures = failed.iter().filter(|f| **f).count() as u32;
+		// A failure takes the GPU's share of the unvested earnings first, then part of its deposit.
 		Self::vest(&who, failures, info.gpu_count());
-		let slashed = Self::slash(&who, &mut info, failures);
+		let slashed = Self::slash(&who, &mut info, &failed);
 		Self::record_outcomes(&who, round.index, &outcomes, info.hardware.cpu_cores);
 		info.settled_round = round.index;
 		Self::deposit_event(Event::MinerSettled {
@@ -441,15 +479,39 @@ impl<T: Config> Pallet<T> {
 		if let Some((claims, hardware)) = info.pending.take() {
 			Self::apply_claims(&who, &mut info, claims, hardware);
 		}
-		Self::top_up(&who, &mut info);
+		Self::rebond(&who, &mut info);
 		Miners::<T>::insert(&who, &info);
 		Self::update_score(&who, &info);
 	}
 
-	/// Restores the deposit to the rule after a slash; suspends the miner if it cannot.
-	fn top_up(who: &T::AccountId, info: &mut MinerOf<T>) {
-		let rule = Self::deposit_for(info.gpu_count());
-		if info.deposit >= rule {
+	/// Brings the deposit of every miner claiming `profile` to the rule ([`Self::rebond`]) after
+	/// the profile was updated (its points, so its GPUs' deposit, may have changed); returns the
+	/// miners read. Only called between rounds, so no miner has a pending update.
+	pub(crate) fn rebond_claimants(profile: ProfileId) -> u32 {
+		let mut read = 0u32;
+		let claimants: Vec<(T::AccountId, MinerOf<T>)> = Miners::<T>::iter()
+			.inspect(|_| read = read.saturating_add(1))
+			.filter(|(_, info)| info.claims.iter().any(|c| c.profile == profile))
+			.collect();
+		for (who, mut info) in claimants {
+			Self::rebond(&who, &mut info);
+			Miners::<T>::insert(&who, &info);
+			Self::update_score(&who, &info);
+		}
+		read
+	}
+
+	/// Brings the deposit to the rule: releases what is above it (a profile's points lowered),
+	/// or holds what is missing (after a slash, or a profile's points raised) and suspends the
+	/// miner if it cannot. A suspended miner is not suspended again.
+	pub(crate) fn rebond(who: &T::AccountId, info: &mut MinerOf<T>) {
+		let rule = Self::deposit_of(info);
+		if info.deposit > rule {
+			let released = Self::release(who, info.deposit.saturating_sub(rule));
+			info.deposit = info.deposit.saturating_sub(released);
+			return;
+		}
+		if info.deposit == rule || info.first_round == NEVER {
 			return;
 		}
 		if Self::hold(who, rule.saturating_sub(info.deposit)).is_ok() {

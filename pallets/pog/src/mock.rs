@@ -95,6 +95,8 @@ impl Randomness<H256, u64> for TestRandomness {
 parameter_types! {
 	pub const DepositBase: Balance = 100;
 	pub const DepositPerGpu: Balance = 10;
+	/// An H100 (884,677 points) bonds 10 + 88; the CPU reference (2 points) the floor alone.
+	pub const DepositPerMegapoint: Balance = 100;
 	pub const RegistrationFee: Balance = 5;
 }
 
@@ -107,6 +109,7 @@ impl pallet_pog::Config for Test {
 	type Randomness = TestRandomness;
 	type DepositBase = DepositBase;
 	type DepositPerGpu = DepositPerGpu;
+	type DepositPerMegapoint = DepositPerMegapoint;
 	type RegistrationFee = RegistrationFee;
 	type MaxMiners = ConstU32<64>;
 	type MaxClaims = ConstU32<4>;

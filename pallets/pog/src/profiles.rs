@@ -238,13 +238,15 @@ mod calls {
 			Ok(id)
 		}
 
-		pub(crate) fn do_update_profile(id: ProfileId, profile: GpuProfile) -> DispatchResult {
+		/// Replaces profile `id` and rebonds its claimants; returns the miners read.
+		pub(crate) fn do_update_profile(id: ProfileId, profile: GpuProfile) -> Result<u32, DispatchError> {
 			Self::validate_profile(&profile)?;
 			ensure!(Profiles::<T>::contains_key(id), Error::<T>::UnknownProfile);
 			Self::ensure_no_open_round()?;
 			Profiles::<T>::insert(id, profile);
+			let read = Self::rebond_claimants(id);
 			Self::deposit_event(Event::ProfileUpdated { id });
-			Ok(())
+			Ok(read)
 		}
 
 		pub(crate) fn do_remove_profile(id: ProfileId) -> DispatchResult {

@@ -30,7 +30,7 @@ use sp_runtime::{
 	Perbill, Rounding, SaturatedConversion,
 };
 
-use crate::{pallet::*, types::*};
+use crate::{pallet::*, types::*, WeightInfo};
 
 /// Most rounds a payment vests over: bounds a miner's tranches.
 pub const MAX_VESTING_ROUNDS: u32 = 256;
@@ -425,25 +425,12 @@ impl<T: Config> Pallet<T> {
 		Self::deposit_event(Event::UnvestedForfeited { miner: who.clone(), amount });
 	}
 
-	/// Weight of paying `miners` miners (estimated from database accesses, not benchmarked):
-	/// each a mint (account, issuance), a hold, its earnings and its registration read.
-	pub(crate) fn payout_weight(miners: u32) -> Weight {
-		T::DbWeight::get()
-			.reads_writes(4, 1)
-			.saturating_add(T::DbWeight::get().reads_writes(5, 5).saturating_mul(miners.into()))
-	}
-
-	/// Weight of a settled round's emission, for the most validators (estimated from database
-	/// accesses): the schedule, the issuance, each validator's mint and the treasury's.
-	pub(crate) fn emission_weight() -> Weight {
-		let validators = u64::from(T::MaxValidators::get());
-		T::DbWeight::get().reads_writes(5 + 3 * validators, 5 + 3 * validators)
-	}
-
-	/// Weight of vesting `miners` miners' earnings at their settlement (estimated): earnings,
-	/// hold and account, read and written.
-	pub(crate) fn vesting_weight(miners: u32) -> Weight {
-		T::DbWeight::get().reads_writes(3, 3).saturating_mul(miners.into())
+	/// Weight of a block's payout page of `paid` miners (none: the pending payout read).
+	pub fn payout_weight(paid: u32) -> Weight {
+		match paid {
+			0 => T::DbWeight::get().reads(1),
+			miners => T::WeightInfo::pay_miners(miners),
+		}
 	}
 
 	/// Counts an agreeing verdict of `validator` in the round being settled (paid by these).

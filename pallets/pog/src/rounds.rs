@@ -310,21 +310,23 @@ impl<T: Config> Pallet<T> {
 			},
 			RoundPhase::Settle => {
 				let settled = Self::settle_some(&mut round, n);
-				// The last batch also recomputes the weight shares (`update_shares`: every
-				// miner's score read, the shares and the epoch written), which the batch's
-				// benchmark does not cover.
-				let shares = if round.phase == RoundPhase::Idle {
-					T::DbWeight::get()
-						.reads_writes(u64::from(MinerCount::<T>::get()).saturating_add(1), 2)
-						.saturating_add(Self::emission_weight())
-				} else {
-					Weight::zero()
-				};
+				let last = (round.phase == RoundPhase::Idle).then(MinerCount::<T>::get);
 				Round::<T>::put(round);
-				T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get())
-					.saturating_add(shares)
-					.saturating_add(Self::vesting_weight(settled))
+				Self::settle_weight(settled, last)
 			},
+		}
+	}
+
+	/// Weight of a settlement block: `settled` miners (each with the most GPUs) and, for the
+	/// round's last batch (`last`: the registered miners), the weight shares recomputed over
+	/// them and the emission paid to the most validators.
+	pub fn settle_weight(settled: u32, last: Option<u32>) -> Weight {
+		let batch = T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get());
+		match last {
+			Some(miners) => batch
+				.saturating_add(T::WeightInfo::update_shares(miners))
+				.saturating_add(T::WeightInfo::emit_round(T::MaxValidators::get())),
+			None => batch,
 		}
 	}
 

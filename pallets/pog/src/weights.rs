@@ -47,7 +47,9 @@ pub trait WeightInfo {
 	fn settle_miners(m: u32, g: u32, ) -> Weight;
 	fn idle_block() -> Weight;
 	fn add_profile() -> Weight;
-	fn update_profile() -> Weight;
+	fn update_profile(m: u32, ) -> Weight;
+	fn pay_miners(m: u32, ) -> Weight;
+	fn emit_round(v: u32, ) -> Weight;
 	fn remove_profile() -> Weight;
 	fn add_validator() -> Weight;
 	fn remove_validator() -> Weight;
@@ -325,11 +327,17 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Round` (r:1 w:0)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(159), added: 654, mode: `MaxEncodedLen`)
-	fn update_profile() -> Weight {
-		// Proof size: measured 624, estimated 3564 bytes; fastest run 14_707 ns.
+	fn update_profile(m: u32, ) -> Weight {
 		Weight::from_parts(16_184_000, 3564)
+			.saturating_add(T::DbWeight::get().reads_writes(3, 3).saturating_mul(m.into()))
 			.saturating_add(T::DbWeight::get().reads(2_u64))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
+	}
+	fn pay_miners(m: u32, ) -> Weight {
+		T::DbWeight::get().reads_writes(4, 1).saturating_add(T::DbWeight::get().reads_writes(5, 5).saturating_mul(m.into()))
+	}
+	fn emit_round(v: u32, ) -> Weight {
+		T::DbWeight::get().reads_writes(5, 5).saturating_add(T::DbWeight::get().reads_writes(3, 3).saturating_mul(v.into()))
 	}
 	/// Storage: `Pog::Profiles` (r:1 w:1)
 	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
@@ -482,10 +490,17 @@ impl WeightInfo for () {
 			.saturating_add(ParityDbWeight::get().reads(2_u64))
 			.saturating_add(ParityDbWeight::get().writes(3_u64))
 	}
-	fn update_profile() -> Weight {
+	fn update_profile(m: u32, ) -> Weight {
 		Weight::from_parts(16_184_000, 3564)
+			.saturating_add(ParityDbWeight::get().reads_writes(3, 3).saturating_mul(m.into()))
 			.saturating_add(ParityDbWeight::get().reads(2_u64))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
+	}
+	fn pay_miners(m: u32, ) -> Weight {
+		ParityDbWeight::get().reads_writes(4, 1).saturating_add(ParityDbWeight::get().reads_writes(5, 5).saturating_mul(m.into()))
+	}
+	fn emit_round(v: u32, ) -> Weight {
+		ParityDbWeight::get().reads_writes(5, 5).saturating_add(ParityDbWeight::get().reads_writes(3, 3).saturating_mul(v.into()))
 	}
 	fn remove_profile() -> Weight {
 		Weight::from_parts(16_672_000, 3564)

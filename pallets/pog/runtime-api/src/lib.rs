@@ -37,5 +37,10 @@ sp_api::decl_runtime_apis! {
 		/// The reward schedule and split, everything minted, the next round's emission, the last
 		/// one's split, and the treasury.
 		fn rewards() -> RewardsView<AccountId, Balance>;
+		/// The deposit registering `claims` (profile, GPUs) with `cpu_cores` declared cores holds:
+		/// `DepositBase` plus, per GPU, `DepositPerGpu` and `DepositPerMegapoint` per million
+		/// points it scores once proven (an unknown profile counts the floor; registering it is
+		/// refused anyway).
+		fn deposit_for(claims: Vec<(ProfileId, u32)>, cpu_cores: u32) -> Balance;
 	}
 }

@@ -103,3 +103,46 @@ fn a_uuid_claimed_by_several_miners_is_counted_not_refused() {
 		try_state();
 	});
 }
+
+#[test]
+fn a_gpu_bonds_in_proportion_to_its_points_and_a_failure_slashes_half_of_its_own_deposit() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		let cores = hardware().cpu_cores;
+		// An H100 (884,677 points) bonds the floor plus 100 a million points; the CPU reference
+		// (2 points) the floor alone.
+		assert_eq!(pog_primitives::profiles::H100.proven_points(), 884_677);
+		let h100 = DepositPerGpu::get() + DepositPerMegapoint::get() * 884_677 / 1_000_000;
+		assert_eq!((h100, Pog::gpu_deposit(H100_PROFILE, cores)), (98, 98));
+		assert_eq!(Pog::gpu_deposit(CPU_PROFILE, cores), DepositPerGpu::get());
+		assert_ok!(Pog::register_miner(
+			RuntimeOrigin::signed(m),
+			claims(vec![claim(H100_PROFILE, &[uuid(1)]), claim(CPU_PROFILE, &[uuid(2)])]),
+			hardware()
+		));
+		let deposit = DepositBase::get() + h100 + DepositPerGpu::get();
+		assert_eq!(Miners::<Test>::get(m).unwrap().deposit, deposit);
+		assert_eq!(Pog::deposit_for([(H100_PROFILE, 1), (CPU_PROFILE, 1)], cores), deposit, "the runtime API's answer");
+		// Both miss their commit: each is slashed half of its own deposit, then topped up.
+		next_round();
+		run_until(RoundPhase::Idle);
+		let info = Miners::<Test>::get(m).unwrap();
+		assert_eq!(settled(m), vec![RoundOutcome::Failed(FailReason::MissedCommit); 2]);
+		assert_eq!(info.slashed, h100 / 2 + DepositPerGpu::get() / 2);
+		assert_eq!(info.deposit, deposit);
+		// Root halves the H100's rates: every claimant's deposit follows at once.
+		let h100_profile = Profiles::<Test>::get(H100_PROFILE).unwrap();
+		let slower = GpuProfile {
+			gflops: h100_profile.gflops.map(|g| g / 2),
+			int8_gops: h100_profile.int8_gops / 2,
+			..h100_profile
+		};
+		let free = Balances::free_balance(m);
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), H100_PROFILE, slower));
+		let lower = Pog::gpu_deposit(H100_PROFILE, cores);
+		assert_eq!(lower, DepositPerGpu::get() + DepositPerMegapoint::get() * (320_000 + 244_677) / 1_000_000);
+		assert_eq!(Miners::<Test>::get(m).unwrap().deposit, deposit - h100 + lower);
+		assert_eq!(Balances::free_balance(m), free + h100 - lower, "the excess is released");
+		try_state();
+	});
+}
