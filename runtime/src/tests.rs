@@ -431,4 +431,18 @@ fn settling_and_paying_a_full_registry_leave_the_transactions_their_share_of_a_b
 		println!("{what}: {:.2} ms, {:.2}% of the block", used as f64 / 1e9, used as f64 * 100.0 / max as f64);
 		assert!(used <= max / 4, "{what} takes {used} of {max}: more than the 25% left beside the normal class");
 	}
+	// A profile update rebonds every claimant at once: with the whole registry claiming it, it
+	// still fits one block as an operational (root) call.
+	let update = RuntimeCall::Sudo(pallet_sudo::Call::sudo {
+		call: Box::new(RuntimeCall::Pog(pallet_pog::Call::update_profile {
+			id: 0,
+			profile: pallet_pog::profiles::default_profiles()[1].to_profile().expect("a default profile"),
+		})),
+	})
+	.get_dispatch_info();
+	let operational =
+		configs::RuntimeBlockWeights::get().get(frame_support::dispatch::DispatchClass::Operational).max_extrinsic;
+	println!("update_profile with {full} claimants: {:.2} ms", update.total_weight().ref_time() as f64 / 1e9);
+	assert_eq!(update.class, frame_support::dispatch::DispatchClass::Operational);
+	assert!(operational.is_some_and(|max| update.total_weight().all_lte(max)), "{update:?} exceeds {operational:?}");
 }
