@@ -21,20 +21,29 @@ for a in "$@"; do case "$a" in --rpc-port=*) rpc_port="${a#*=}" ;; esac; done
 prev=""
 for a in "$@"; do [ "$prev" = "--rpc-port" ] && rpc_port="$a"; prev="$a"; done
 url="ws://127.0.0.1:$rpc_port"
+# The PoG explorer (explorer/): built once with its pinned @polkadot/api and served locally.
+explorer_port="${POG_EXPLORER_PORT:-8080}"
+echo "[run] building the PoG explorer page (explorer/)"
+(cd explorer && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run -s build >/dev/null)
+node explorer/serve.mjs --port "$explorer_port" >/dev/null &
+explorer_pid=$!
 cat <<MSG
 [run] starting a PoG development chain
-[run]   RPC:        $url
-[run]   explorer:   https://polkadot.js.org/apps/?rpc=ws%3A%2F%2F127.0.0.1%3A$rpc_port#/explorer
-[run]   Prometheus: http://127.0.0.1:9615/metrics
+[run]   RPC:            $url
+[run]   PoG explorer:   http://127.0.0.1:$explorer_port/?rpc=$url
+[run]   polkadot.js:    https://polkadot.js.org/apps/?rpc=ws%3A%2F%2F127.0.0.1%3A$rpc_port#/explorer
+[run]   Prometheus:     http://127.0.0.1:9615/metrics
 [run]   stop with Ctrl-C
 MSG
 if [ -n "${POG_NO_MINER:-}" ]; then
-	exec "$node" --dev --tmp --rpc-cors all "$@"
+	trap 'kill $explorer_pid 2>/dev/null' EXIT
+	"$node" --dev --tmp --rpc-cors all "$@"
+	exit
 fi
 log="$(mktemp -d)/node.log"
 "$node" --dev --tmp --rpc-cors all "$@" >"$log" 2>&1 &
 node_pid=$!
-trap 'kill -INT $node_pid 2>/dev/null; wait $node_pid 2>/dev/null' EXIT
+trap 'kill $explorer_pid 2>/dev/null; kill -INT $node_pid 2>/dev/null; wait $node_pid 2>/dev/null' EXIT
 echo "[run] node log: $log"
 for _ in $(seq 120); do
 	curl -sf -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"system_health","params":[]}' \

@@ -17,7 +17,9 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/env.sh"
 say() { printf '[setup] %s\n' "$*"; }
 
-packages=(protobuf-compiler clang rustc-web cargo-web rust-web-src lld-22)
+# chromium: the explorer's integration test opens the page in it, headless (puppeteer-core drives
+# this browser; nothing is downloaded at run time).
+packages=(protobuf-compiler clang rustc-web cargo-web rust-web-src lld-22 chromium)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

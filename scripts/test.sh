@@ -45,6 +45,9 @@ step "node and miner agent (release build; what the unit tests above did not alr
 cargo build --release -p pog-node
 cargo build --release -p offchain-gpu --features adversary
 
+step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it in headless Chromium)"
+(cd explorer && npm ci --no-audit --no-fund --loglevel=error && npm run build)
+
 step "integration tests against a live node (@polkadot/api $(node -p 'require("./tests/package.json").dependencies["@polkadot/api"]'))"
 (cd tests && npm ci --no-audit --no-fund --loglevel=error && npm test)
 

@@ -1,19 +1,24 @@
 // Integration test: cheating miners end to end. On one dev node, an honest CPU-backend miner and
 // one miner per cheat of the agent's adversarial mode (tests only) answer their challenges. The
 // honest one is verified and scored; every cheater's challenge fails with the event saying why,
-// and its score does not rise.
+// and its score does not rise. Then, on the same chain, the explorer page (explorer/) in headless
+// Chromium shows the honest GPU passed and each cheater's reason in words.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
+import puppeteer from 'puppeteer-core';
+import { serve } from '../explorer/serve.mjs';
 import { connect, outcomeName, runAgent, sendAndWait, startNode, stopAll, waitFinalized } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-cheat-'));
 let node;
 let api;
 const agents = [];
+let honest;
+const cheats = {};
 
 after(() => stopAll({ agents, api, node }));
 
@@ -93,8 +98,7 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   }
 
   // Everyone registers before the first round: all are challenged in the same round.
-  const honest = await miner('//Charlie', 'honest', { register: [], nice: 0 });
-  const cheats = {};
+  honest = await miner('//Charlie', 'honest', { register: [], nice: 0 });
   cheats.corrupt = await miner('//Dave', 'corrupt', { run: ['--adversary', 'corrupt'] });
   cheats.forged = await miner('//Ferdie', 'forged-path', { run: ['--adversary', 'forged-path'] });
   cheats.lower = await miner('//Eve', 'lower-precision', { run: ['--adversary', 'lower-precision'] });
@@ -136,3 +140,75 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   assert.doesNotMatch(fasterLog, /too large for the CPU backend/);
   assert.match(fasterLog, /challenge issued/);
 });
+
+/** The words the explorer shows for each cheater's failure (`explorer/src/words.js`). */
+const WORDS = {
+  corrupt: /failed: wrong result/, lower: /failed: wrong result/, forged: /failed: missed its reveal/,
+  late: /failed: missed its commit/, faster: /failed: missed its commit/, stale: /failed: wrong walk/,
+};
+
+test('the explorer shows the round advancing, the honest GPU passed, each cheater\'s reason in words, and a point per settled round',
+  { timeout: 300_000 }, async (t) => {
+    assert.ok(honest, 'the cheaters test ran first, on this chain');
+    const { server, url } = await serve(0);
+    const browser = await puppeteer.launch({
+      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
+    t.after(async () => {
+      await browser.close();
+      server.close();
+    });
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.setViewport({ width: 1400, height: 1800 });
+    await page.goto(`${url}?rpc=${encodeURIComponent(node.url)}`);
+    const rows = 1 + Object.keys(cheats).length;
+    await page.waitForFunction((n) => document.querySelectorAll('#gpu-rows tr[data-miner]').length >= n,
+      { timeout: 60_000 }, rows);
+    const at = async () => page.$eval('h2', (h) => `${h.querySelector('#round-index').textContent} ${
+      h.querySelector('#round-phase').textContent}`);
+    const first = await at();
+
+    // The honest GPU's row: passed, with the points the chain credits it.
+    const chainPoints = (await api.query.pog.standing(honest))[0].points.toNumber();
+    assert.ok(chainPoints > 0);
+    const row = await page.$eval(`tr[data-miner="${honest}"]`, (tr) => ({
+      outcome: tr.dataset.outcome, points: Number(tr.dataset.points), reason: tr.querySelector('.zero-reason').textContent,
+    }));
+    assert.deepEqual(row, { outcome: 'Passed', points: chainPoints, reason: '' });
+    // Each cheater's row says in words why it scores zero.
+    for (const [cheat, who] of Object.entries(cheats)) {
+      const reason = await page.$eval(`tr[data-miner="${who}"] .zero-reason`, (td) => td.textContent);
+      assert.match(reason, WORDS[cheat], `${cheat}'s zero reason`);
+    }
+    // The plot has one point per settled round (all of this chain's are in the blocks read back).
+    const settled = async () => {
+      const r = await api.call.pogApi.round();
+      return r.phase.isIdle ? r.index.toNumber() : r.index.toNumber() - 1;
+    };
+    const points = () => page.$$eval('#compute-plot circle.compute', (c) => c.map((p) => Number(p.dataset.round)));
+    const deadline = Date.now() + 60_000;
+    let plotted;
+    for (;;) {
+      const want = await settled();
+      plotted = await points();
+      if (plotted.length === want && want > 0) {
+        assert.deepEqual(plotted, Array.from({ length: want }, (_, i) => i + 1));
+        break;
+      }
+      assert.ok(Date.now() < deadline, `the plot shows rounds ${plotted} of ${want} settled`);
+      await new Promise((r) => setTimeout(r, 2_000));
+    }
+    // The round's phase advances on the page as blocks arrive.
+    await page.waitForFunction((was) => {
+      const h = document.querySelector('h2');
+      return `${h.querySelector('#round-index').textContent} ${h.querySelector('#round-phase').textContent}` !== was;
+    }, { timeout: 180_000, polling: 1_000 }, first);
+    const shot = join(dir, 'explorer.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(`explorer: round ${first} -> ${await at()}, ${plotted.length} rounds plotted; screenshot ${shot}`);
+    assert.deepEqual(errors, [], 'no error on the page');
+  });

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Serves the built explorer (dist/) on 127.0.0.1. Usage: node serve.mjs [--port 8080]
+// Exported as `serve(port)` (resolves with the server and its address) for the tests.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, normalize } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), 'dist');
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+
+export function serve(port = 8080, host = '127.0.0.1') {
+  const server = createServer(async (req, res) => {
+    const path = normalize(new URL(req.url, 'http://x').pathname).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dist, path === '/' ? 'index.html' : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end(`not found: ${path} (build the explorer first: npm run build)\n`);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve({ server, url: `http://${host}:${server.address().port}/` }));
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const i = process.argv.indexOf('--port');
+  const port = i > 0 ? Number(process.argv[i + 1]) : 8080;
+  const { url } = await serve(port);
+  console.log(`PoG explorer: ${url} (add ?rpc=ws://HOST:PORT for another node)`);
+}
