@@ -179,7 +179,7 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 		}
 	}
 	let config = chain.config().await?;
-	prepare_shapes(&chain, &miner, &devices, config.target_ms, config.chunk_k).await?;
+	prepare_shapes(&chain, &miner, &devices, &config).await?;
 	let genesis = chain.genesis_hash();
 	let state = State::load(&state_dir, &genesis, &account.to_string())?;
 	info!(
@@ -560,7 +560,7 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 
 /// Answers one GPU's challenge up to its GEMM root: the memory phase first where its profile has
 /// one, its root committed as soon as it is ready, then C seeded from that root. Returns the
-/// GEMM's deadline (from the block the memory root landed in) and the committed C.
+/// GEMM's deadline and the committed C.
 async fn prove_gpu(
 	ctx: &Arc<Ctx>,
 	key: Key,
@@ -606,8 +606,7 @@ async fn prove_gpu(
 			root
 		},
 	};
-	// The GEMM's deadline counts from the block the memory root landed in: read it back.
-	let ch = ctx.chain.my_challenge(key.round, key.gpu).await?.context("the challenge is no longer on chain")?;
+	// The GEMM's deadline is fixed on the round's clock: when the memory root landed moves nothing.
 	let c = compute(ctx, key, device, ch.params.spec(Some(&root))).await?;
 	Ok((ch.params.deadline_ms, c))
 }
@@ -858,8 +857,7 @@ async fn prepare_shapes(
 	chain: &Chain,
 	miner: &crate::chain::MinerInfo<u128, u32>,
 	devices: &BTreeMap<[u8; 16], Device>,
-	target_ms: u32,
-	chunk_k: u32,
+	config: &crate::chain::ProtocolConfig,
 ) -> anyhow::Result<()> {
 	let profiles = chain.profiles().await?;
 	for claim in &miner.claims.0 {
@@ -871,6 +869,8 @@ async fn prepare_shapes(
 			profile.per_core,
 			miner.hardware.cpu_cores,
 		);
+		let memory_phase = pog_primitives::memory::measured(profile.mem_read_mps, profile.mem_parent_mps);
+		let target_ms = pog_primitives::sizing::gemm_target_ms(config.target_ms, config.memory.walk_ms, memory_phase);
 		for uuid in &claim.uuids.0 {
 			let Some(device) = devices.get(uuid) else { continue };
 			for p in pog_primitives::Precision::CHALLENGED {
@@ -879,7 +879,7 @@ async fn prepare_shapes(
 					continue;
 				}
 				let dims = pog_primitives::sizing::challenge_dims(vram_mib, gflops, target_ms);
-				let spec = ChallengeSpec { seed: [0; 32], precision: p, dims, chunk_k };
+				let spec = ChallengeSpec { seed: [0; 32], precision: p, dims, chunk_k: config.chunk_k };
 				let device = device.clone();
 				tokio::task::spawn_blocking(move || device.1.prepare(&spec)).await??;
 			}

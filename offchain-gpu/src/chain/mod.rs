@@ -252,13 +252,6 @@ impl Chain {
 		Ok(at.runtime_apis().call(pog::runtime_apis().pog_api().challenges_of(self.account)).await?)
 	}
 
-	/// This miner's GPU `gpu` in round `round` (runtime API `PogApi::challenge`): one question,
-	/// one call.
-	pub async fn my_challenge(&self, round: u32, gpu: u32) -> anyhow::Result<Option<ChallengeView<AccountId32>>> {
-		let at = self.best().await?;
-		Ok(at.runtime_apis().call(pog::runtime_apis().pog_api().challenge(round, self.account, gpu)).await?)
-	}
-
 	/// This miner as auditors see it: claims, deposit, each GPU's standing, score and share
 	/// (runtime API `PogApi::miner`).
 	pub async fn miner_view(&self) -> anyhow::Result<Option<MinerView<AccountId32, u32, u128>>> {

@@ -98,7 +98,7 @@ impl GpuProfile {
 
 	/// Whether the profile's memory rates were measured: its rounds run the memory phase.
 	pub fn memory_measured(&self) -> bool {
-		self.mem_read_mps > 0 && self.mem_parent_mps > 0
+		pog_primitives::memory::measured(self.mem_read_mps, self.mem_parent_mps)
 	}
 
 	/// The memory phase of a GPU of this profile whose challenge seed is `seed`, under `rules`

@@ -8,9 +8,9 @@
 //! 2. **Commit**: each GPU's challenge is derived on demand from the round seed, the miner and the
 //!    GPU. A GPU whose profile has measured memory rates first runs the memory phase, whose root
 //!    must land before round start + the phase's allowed time (`commit_memory`); its GEMM is
-//!    seeded from that root, and its root must land before the memory root's block + the GEMM's
-//!    allowed time. Without a memory phase the GEMM root must land before round start + the
-//!    GEMM's allowed time.
+//!    seeded from that root. Every deadline is read on one clock from the round's start: the
+//!    GEMM root's is the memory phase's allowed time less its slack (none without a memory phase)
+//!    plus the GEMM's allowed time, whenever the memory root landed.
 //! 3. **Reveal**: the first block whose clock (`TimeProvider`: on PoG chain the start of the
 //!    block's BABE slot) is at or after the commit window's close draws the sample (randomness no
 //!    committer could know): each committed GPU is selected with probability
@@ -126,7 +126,7 @@ pub struct MemoryRoot {
 pub struct MemoryCommitment {
 	/// The Merkle root of the walks' results.
 	pub root: Hash32,
-	/// Timestamp (ms) of the block it landed in: the GEMM's deadline counts from here.
+	/// Timestamp (ms) of the block it landed in (information: no deadline counts from it).
 	pub committed_ms: u64,
 }
 
@@ -187,6 +187,18 @@ pub(crate) struct CommitPlan<T: Config, S> {
 	pub round: RoundOf<T>,
 	pub slots: BoundedVec<Option<S>, <T as Config>::MaxGpusPerMiner>,
 	pub landed: Vec<GpuIndex>,
+}
+
+/// A profile's challenge in one precision on the round's clock ([`Pallet::timing_of`]).
+pub(crate) struct Timing {
+	/// The GEMM's dimensions.
+	pub dims: Dims,
+	/// The GEMM's expected time at the profile's rate (ms).
+	pub expected_ms: u64,
+	/// The memory phase, if the profile has one, and its root's deadline from the round's start.
+	pub memory: Option<(pog_primitives::memory::MemoryChallenge, u64)>,
+	/// The GEMM root's deadline from the round's start (ms).
+	pub deadline_ms: u64,
 }
 
 impl<T: Config> Pallet<T> {
@@ -365,29 +377,31 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// The allowed time of `profile`'s challenge in `precision` under `config` (ms).
-	fn allowed_ms_of(profile: &GpuProfile, precision: Precision, config: &ProtocolConfig) -> (Dims, u64, u64) {
-		let gflops = profile.priced_gflops(precision);
-		let dims = sizing::challenge_dims(profile.vram_mib, gflops, config.target_ms);
-		let expected = sizing::expected_ms(&dims, gflops);
-		let allowed = sizing::allowed_ms(expected, profile.tolerance_percent, u64::from(config.slack_ms));
-		(dims, expected, allowed)
-	}
-
-	/// `profile`'s memory phase under `config` (its size does not depend on the seed) and its
-	/// allowed time (ms); `None` without one.
-	fn memory_allowed_ms(
-		profile: &GpuProfile,
-		config: &ProtocolConfig,
-	) -> Option<(pog_primitives::memory::MemoryChallenge, u64)> {
+	/// `profile`'s challenge in `precision` under `config`, on the round's one clock (§6): its
+	/// GEMM's size and expected time, its memory phase if it has one with that root's deadline,
+	/// and the GEMM root's deadline, both as offsets from the round's start (ms).
+	///
+	/// The GEMM's deadline is the memory phase's allowed time less its slack plus the GEMM's
+	/// allowed time: both phases share one slack, and nothing the miner does moves it (when it
+	/// commits its memory root, in particular: a root held back to its deadline once stretched
+	/// the GEMM's window by the memory phase's tolerance and slack). A profile without a memory
+	/// phase has its GEMM sized to the walks' time as well ([`sizing::gemm_target_ms`]).
+	pub(crate) fn timing_of(profile: &GpuProfile, precision: Precision, config: &ProtocolConfig) -> Timing {
+		let slack_ms = u64::from(config.slack_ms);
 		let rules = &config.memory;
-		let challenge = profile.memory_challenge(&[0; 32], rules)?;
-		let allowed = sizing::allowed_ms(challenge.expected_ms, rules.tolerance_percent, u64::from(config.slack_ms));
-		Some((challenge, allowed))
+		let memory = profile
+			.memory_challenge(&[0; 32], rules)
+			.map(|challenge| (challenge, sizing::allowed_ms(challenge.expected_ms, rules.tolerance_percent, slack_ms)));
+		let target_ms = sizing::gemm_target_ms(config.target_ms, rules.walk_ms, memory.is_some());
+		let gflops = profile.priced_gflops(precision);
+		let dims = sizing::challenge_dims(profile.vram_mib, gflops, target_ms);
+		let expected_ms = sizing::expected_ms(&dims, gflops);
+		let gemm_allowed = sizing::allowed_ms(expected_ms, profile.tolerance_percent, slack_ms);
+		let gemm_from = memory.map_or(0, |(_, allowed)| allowed.saturating_sub(slack_ms));
+		Timing { dims, expected_ms, memory, deadline_ms: gemm_from.saturating_add(gemm_allowed) }
 	}
 
-	/// The longest allowed time of any profile in any precision, its memory phase included: the
-	/// commit window.
+	/// The latest GEMM deadline of any profile in any precision: the commit window.
 	fn longest_allowed_ms() -> u64 {
 		let config = Configuration::<T>::get();
 		Profiles::<T>::iter_values()
@@ -402,10 +416,7 @@ impl<T: Config> Pallet<T> {
 						Precision::CHALLENGED
 							.into_iter()
 							.filter(|q| p.challenged_in(*q))
-							.map(|q| {
-								let memory = Self::memory_allowed_ms(&p, &config).map_or(0, |m| m.1);
-								memory.saturating_add(Self::allowed_ms_of(&p, q, &config).2)
-							})
+							.map(|q| Self::timing_of(&p, q, &config).deadline_ms)
 							.collect::<Vec<_>>()
 					})
 					.collect::<Vec<_>>()
@@ -424,8 +435,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The challenge of `miner`'s GPU `gpu` in `round`: seed from the round's randomness, the
-	/// miner and the GPU; its memory phase, if its profile has one; its own deadlines (the GEMM's
-	/// from the memory root's block once that has landed, see [`ChallengeParams::deadline_ms`]).
+	/// miner and the GPU; its memory phase, if its profile has one; its deadlines on the round's
+	/// one clock ([`Self::timing_of`]).
 	pub fn challenge_params(
 		round: &RoundOf<T>,
 		miner: &T::AccountId,
@@ -438,13 +449,7 @@ impl<T: Config> Pallet<T> {
 		let config = Configuration::<T>::get();
 		let seed = pog_primitives::challenge::gpu_seed(&round.seed, miner, gpu, &uuid);
 		let precision = Self::precision_for(&profile, &seed).ok_or(Error::<T>::NoPrecision)?;
-		let (dims, expected_ms, allowed) = Self::allowed_ms_of(&profile, precision, &config);
-		let memory = Self::memory_allowed_ms(&profile, &config)
-			.map(|(c, allowed)| MemoryParams::of(&c, round.start_ms.saturating_add(allowed)));
-		let gemm_from = match &memory {
-			None => round.start_ms,
-			Some(m) => Self::memory_commitment(round.index, miner, gpu).map_or(m.deadline_ms, |c| c.committed_ms),
-		};
+		let Timing { dims, expected_ms, memory, deadline_ms } = Self::timing_of(&profile, precision, &config);
 		Ok(ChallengeParams {
 			gpu,
 			uuid,
@@ -454,8 +459,8 @@ impl<T: Config> Pallet<T> {
 			dims,
 			chunk_k: config.chunk_k,
 			expected_ms,
-			deadline_ms: gemm_from.saturating_add(allowed),
-			memory,
+			deadline_ms: round.start_ms.saturating_add(deadline_ms),
+			memory: memory.map(|(c, allowed)| MemoryParams::of(&c, round.start_ms.saturating_add(allowed))),
 		})
 	}
 

@@ -55,10 +55,9 @@ pub struct ChallengeParams {
 	pub chunk_k: u32,
 	/// Expected GEMM time at the profile's throughput (ms).
 	pub expected_ms: u64,
-	/// The GEMM root must land in a block stamped at or before this (ms). Without a memory
-	/// phase: round start + the GEMM's allowed time. With one: the memory root's block + the
-	/// GEMM's allowed time; before the memory root lands, the latest that can be (round start +
-	/// the memory phase's and the GEMM's allowed times).
+	/// The GEMM root must land in a block stamped at or before this (ms): round start + the
+	/// GEMM's allowed time, after the memory phase's allowed time less its slack where there is
+	/// one (both phases share one slack; when the memory root lands moves nothing).
 	pub deadline_ms: u64,
 	/// The memory phase that comes first (`None`: the profile has no measured memory rates).
 	pub memory: Option<MemoryParams>,

@@ -318,6 +318,12 @@ pub fn gemm_seed(gpu_seed: &Hash32, memory_root: &Hash32) -> Hash32 {
 	keccak256_concat(&[b"pog/gemm", gpu_seed, memory_root])
 }
 
+/// Whether a profile with these rates (million reads a second of the walks, and of the fill's
+/// parents) was measured, so that its rounds run the memory phase: both are.
+pub const fn measured(read_mps: u32, parent_mps: u32) -> bool {
+	read_mps > 0 && parent_mps > 0
+}
+
 /// The memory challenge of a GPU with `vram_mib` MiB whose profile reads `read_mps` and fills at
 /// `parent_mps` million a second, under `rules`; `None` when the profile has no measured rates.
 pub fn challenge(
@@ -327,7 +333,7 @@ pub fn challenge(
 	parent_mps: u32,
 	rules: &MemoryRules,
 ) -> Option<MemoryChallenge> {
-	if read_mps == 0 || parent_mps == 0 {
+	if !measured(read_mps, parent_mps) {
 		return None;
 	}
 	let spec = MemorySpec {

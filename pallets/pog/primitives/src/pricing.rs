@@ -374,7 +374,7 @@ mod tests {
 		let (h100, h200) = (crate::profiles::H100, crate::profiles::H200);
 		assert_eq!(h100.compute_points(), h200.compute_points(), "the same compute");
 		let total = |p: &crate::profiles::ProfileFigures| {
-			u64::from(p.compute_points()) + u64::from(memory_points(p.vram_mib, p.mem_read_mps > 0))
+			u64::from(p.compute_points()) + u64::from(memory_points(p.vram_mib, p.memory_measured()))
 		};
 		// H200 over H100: 21% (to the percent)
 		assert_eq!(total(&h200) * 100 / total(&h100), 121);

@@ -107,7 +107,7 @@ pub const fn unit_memory_rates(read_mps: u32, parent_mps: u32, per_core: bool, c
 impl ProfileFigures {
 	/// Whether the memory-hard phase's rates were measured: the profile's rounds run the phase.
 	pub const fn memory_measured(&self) -> bool {
-		self.mem_read_mps > 0 && self.mem_parent_mps > 0
+		crate::memory::measured(self.mem_read_mps, self.mem_parent_mps)
 	}
 
 	/// Score points of a GPU of this profile whose round passed: compute and, where measured,

@@ -114,6 +114,18 @@ pub fn inner_dim(m: u32, n: u32, gflops: u32, target_ms: u32) -> u32 {
 	aligned.clamp(u128::from(K_ALIGN), u128::from(MAX_K)) as u32
 }
 
+/// The time a GEMM challenge is sized to (ms): the round's `target_ms`, and for a profile without
+/// a memory phase also the walks' time (`walk_ms`), so that its claim ends with the claims that
+/// have one and takes as much of a card's time as its points say: no claim fits in the slack of
+/// another (`docs/protocol.md` §6, "One clock").
+pub fn gemm_target_ms(target_ms: u32, walk_ms: u32, memory_phase: bool) -> u32 {
+	if memory_phase {
+		target_ms
+	} else {
+		target_ms.saturating_add(walk_ms)
+	}
+}
+
 /// The dimensions of a challenge for a GPU with `vram_mib` and `gflops` in the challenge's
 /// precision, sized to take `target_ms`.
 pub fn challenge_dims(vram_mib: u32, gflops: u32, target_ms: u32) -> Dims {

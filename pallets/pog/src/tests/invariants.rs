@@ -4,7 +4,9 @@ use super::*;
 
 #[test]
 fn random_call_sequences_keep_the_invariants() {
-	let seed = std::env::var("POG_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(11u64);
+	// The default seed is one whose 400 steps reach both passes and failures (asserted at the
+	// end); other seeds are run with POG_TEST_SEED.
+	let seed = std::env::var("POG_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(12u64);
 	let mut rng = StdRng::seed_from_u64(seed);
 	new_test_ext().execute_with(|| {
 		let miners: Vec<AccountId> =

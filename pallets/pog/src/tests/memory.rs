@@ -61,12 +61,11 @@ fn a_gpu_with_a_memory_phase_proves_its_memory_then_its_gemm_and_scores_both() {
 			|e| matches!(e, Event::MemoryCommitted { round, gpus, .. } if *round == r && gpus.to_vec() == vec![0])
 		));
 		assert_eq!(commit_memory(m, &[(0, root)]), Err(Error::<Test>::AlreadyCommitted.into()));
-		let landed = Pog::memory_commitment(r, &m, 0).expect("committed").committed_ms;
 		let p = params(m, 0);
 		assert_eq!(
 			p.deadline_ms,
-			landed + sizing::allowed_ms(p.expected_ms, 50, 12_000),
-			"from the memory root's block"
+			memory.deadline_ms - 12_000 + sizing::allowed_ms(p.expected_ms, 50, 12_000),
+			"one clock: the memory phase's allowed time less its slack, then the GEMM's"
 		);
 		assert_ne!(p.spec(Some(&root)).seed, p.spec(None).seed, "A and B follow the memory root");
 		let gemm = CommittedMatrix::new(cpu::gemm(&p.spec(Some(&root))));
@@ -175,6 +174,50 @@ fn walk_openings_and_memory_commits_are_checked_on_chain() {
 		assert_ok!(reveal(plain, 0, &plain_c[0]));
 		assert_ok!(reveal_with_walks(m, 0, gemm, honest));
 		assert!(Verifications::<Test>::contains_key((r, m, 0)));
+		try_state();
+	});
+}
+
+/// One clock (§6): a memory root held back to the memory deadline buys no GEMM time, and one
+/// committed at once loses none. (Before, the GEMM's deadline counted from the memory root's
+/// block, so a miner that finished its walks early and held the root back had its GEMM window
+/// stretched by the memory phase's tolerance and slack: an H100's 171 s became 207 s.)
+#[test]
+fn a_memory_root_held_back_to_its_deadline_does_not_move_the_gemm_deadline() {
+	new_test_ext().execute_with(|| {
+		let (prompt, late) = (account("Miner1"), account("Miner2"));
+		register_memory_miner(prompt, &[uuid(1)]);
+		register_memory_miner(late, &[uuid(2)]);
+		let r = next_round();
+		let start = Pog::round().start_ms;
+		let (p, q) = (params(prompt, 0), params(late, 0));
+		let memory = q.memory.unwrap();
+		let rule = memory.deadline_ms - 12_000 + sizing::allowed_ms(q.expected_ms, 50, 12_000);
+		assert_eq!((p.deadline_ms, q.deadline_ms), (rule, rule), "the same profile, the same end");
+		assert!(rule < memory.deadline_ms + sizing::allowed_ms(q.expected_ms, 50, 12_000));
+
+		next_block();
+		let prompt_root = root_of(&memory_levels(&p, Memory::Honest));
+		assert_ok!(commit_memory(prompt, &[(0, prompt_root)]));
+		let late_root = root_of(&memory_levels(&q, Memory::Honest));
+		while Pog::now_ms() + BLOCK_MS <= memory.deadline_ms {
+			next_block();
+		}
+		assert_ok!(commit_memory(late, &[(0, late_root)]));
+		let landed = Pog::memory_commitment(r, &late, 0).unwrap().committed_ms;
+		assert!(
+			landed + BLOCK_MS > memory.deadline_ms && landed > start + BLOCK_MS,
+			"in the last block before its deadline"
+		);
+		assert_eq!(params(prompt, 0).deadline_ms, rule, "committing at once costs no GEMM time");
+		assert_eq!(params(late, 0).deadline_ms, rule, "holding the root back buys none");
+
+		// Past the rule the late miner's GEMM root is refused, however late its memory root was.
+		while Pog::now_ms() <= rule {
+			next_block();
+		}
+		assert_eq!(Pog::round().phase, RoundPhase::Commit);
+		assert_eq!(commit(late, &[(0, [1; 32])]), Err(Error::<Test>::DeadlinePassed.into()));
 		try_state();
 	});
 }

@@ -110,7 +110,7 @@ fn each_gpu_has_its_own_deadline() {
 		assert_eq!(memory.deadline_ms - start, memory_own);
 		assert!((140_000..160_000).contains(&memory_own), "≈ 148 s of memory phase on mainnet: {memory_own}");
 		let own = sizing::allowed_ms(h100.expected_ms, 15, 30_000);
-		assert_eq!(h100.deadline_ms - memory.deadline_ms, own, "the GEMM's time counts from the memory root");
+		assert_eq!(h100.deadline_ms - memory.deadline_ms, own - 30_000, "one clock, one slack for both phases");
 		assert!((160_000..180_000).contains(&own), "≈ 171 s on mainnet, not 270 s: {own}");
 		let cpu = params(m, 1);
 		assert!(cpu.deadline_ms - start > 250_000, "the cpu-reference claim keeps its own, longer window");
@@ -118,6 +118,37 @@ fn each_gpu_has_its_own_deadline() {
 			Pog::round().commit_close_ms >= cpu.deadline_ms,
 			"the commit window is the longest deadline of any profile"
 		);
+	});
+}
+
+/// One clock (§6), at mainnet settings and the profiles' own rates: what an H100 has left beside
+/// its own memory phase and GEMM (its GEMM deadline less both phases' expected times, less a
+/// block to see the start and one to land its root) holds no A100-80 or L40S claim in any
+/// precision, computed at the H100's own rate in that precision. Sized like a memory profile's
+/// GEMM (120 s), an A100-80's took an H100 38 s of those 51 s.
+#[test]
+fn an_h100_has_no_time_left_for_an_a100_or_an_l40s_claim() {
+	new_test_ext().execute_with(|| {
+		let config = ProtocolConfig::mainnet();
+		let h100 = Profiles::<Test>::get(H100_PROFILE).unwrap();
+		let challenged =
+			|p: &GpuProfile| Precision::CHALLENGED.into_iter().filter(|q| p.challenged_in(*q)).collect::<Vec<_>>();
+		for own in challenged(&h100) {
+			let t = Pog::timing_of(&h100, own, &config);
+			let (memory, _) = t.memory.expect("the H100 has a memory phase");
+			let spare = t.deadline_ms - memory.expected_ms - t.expected_ms - 2 * BLOCK_MS;
+			assert!((45_000..60_000).contains(&spare), "≈ 51 s: {spare}");
+			for (id, name) in [(2, "NVIDIA A100-SXM4-80GB"), (4, "NVIDIA L40S")] {
+				let other = Profiles::<Test>::get(id).unwrap();
+				assert_eq!(other.name.as_slice(), name.as_bytes());
+				assert!(!other.memory_measured());
+				for q in challenged(&other) {
+					let o = Pog::timing_of(&other, q, &config);
+					let on_h100_ms = o.dims.flops() / (u128::from(h100.priced_gflops(q)) * 1_000_000);
+					assert!(on_h100_ms > u128::from(spare), "{name} {q:?} takes an H100 {on_h100_ms} ms of {spare}");
+				}
+			}
+		}
 	});
 }
 

@@ -201,7 +201,9 @@ fn declared_cpu_cores_are_earned_by_a_cpu_challenge_of_all_of_them() {
 		let per_core = Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap();
 		assert!(per_core.per_core);
 		let p = params(m, 1);
-		let target = test_config().target_ms;
+		// The mock's cpu-core has no memory phase: its GEMM is sized to the walks' time too.
+		let target =
+			pog_primitives::sizing::gemm_target_ms(test_config().target_ms, test_config().memory.walk_ms, false);
 		let rate = per_core.gflops[p.precision.index()] * cores;
 		assert_eq!(p.dims, pog_primitives::sizing::challenge_dims(per_core.vram_mib * cores, rate, target));
 		assert_eq!(p.expected_ms, pog_primitives::sizing::expected_ms(&p.dims, rate));
