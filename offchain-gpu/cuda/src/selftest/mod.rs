@@ -5,7 +5,8 @@
 //!    `pallets/pog/primitives/kat/vectors.json`; leaf hashes, root and proofs of small challenges
 //!    equal `pog_primitives::commitment`.
 //! 2. Honest results pass `pog_primitives::verify` over many entries per precision (worst
-//!    |error| / threshold); results computed in the next lower precision fail (median ratio).
+//!    |error| / threshold); results computed in the next lower precision fail (median ratio), for
+//!    every challenged precision (tf32's is reported only: it is never challenged).
 //! 3. GEMM rate per precision (optionally against PyTorch's figures from `torch_ref.py`).
 //! 4. Proof overhead at the profile's full size.
 //! 5. `--all-gpus`: one challenge per GPU, concurrently.
