@@ -21,6 +21,27 @@ pub struct PartialDataset {
 	pub parents: u32,
 }
 
+/// The walks of one launch: `first..first + count`, or with `groups` (a device list of group
+/// numbers) walk t is `groups[t / group_walks] · group_walks + t mod group_walks`.
+#[derive(Clone, Copy, Debug)]
+pub struct Walks {
+	/// The first walk (without `groups`).
+	pub first: u64,
+	/// Walks in the launch.
+	pub count: u32,
+	/// Device address of the group numbers, or 0.
+	pub groups: sys::CUdeviceptr,
+	/// Walks a group (1 without `groups`).
+	pub group_walks: u32,
+}
+
+impl Walks {
+	/// Walks `first..first + count`.
+	pub fn range(first: u64, count: u32) -> Self {
+		Self { first, count, groups: 0, group_walks: 1 }
+	}
+}
+
 /// A plain device allocation (`cuMemAlloc`), freed on drop.
 pub(crate) struct DevBuf {
 	pub ptr: sys::CUdeviceptr,
@@ -49,6 +70,13 @@ impl Drop for DevBuf {
 	}
 }
 
+/// Blocks of 128 threads a multiprocessor that `mem_walk` takes: a quarter of its threads and
+/// about half its registers (62 a thread), so that the hashing of the batches before and after
+/// (`mem_walk_start`, `mem_walk_end`, `hash_nodes`, on the other stream) runs beside the reads.
+/// Measured on an H100 at 71.3 GiB (benchmarking/gpu/memory/README.md): the whole phase reads
+/// 22.1–22.5 G items/s at 4 blocks, 16.1–17.4 at 8 and 15.3 at 16 (the reads alone: 29.2 at 8).
+const WALK_BLOCKS_PER_SM: u32 = 4;
+
 /// The compiled kernels of one context.
 pub(crate) struct Kernels {
 	gen: HashMap<String, CudaFunction>,
@@ -57,11 +85,14 @@ pub(crate) struct Kernels {
 	gather: CudaFunction,
 	int32_to_f32: CudaFunction,
 	mem_fill: CudaFunction,
+	mem_walk_start: CudaFunction,
 	mem_walk: CudaFunction,
 	mem_walk_partial: CudaFunction,
-	mem_walk_groups: CudaFunction,
+	mem_walk_end: CudaFunction,
 	/// Blocks per grid of the grid-stride kernels.
 	grid: u32,
+	/// Blocks per grid of `mem_walk` ([`WALK_BLOCKS_PER_SM`] a multiprocessor).
+	walk_grid: u32,
 }
 
 impl Kernels {
@@ -95,10 +126,12 @@ impl Kernels {
 			gather: module.load_function("gather_words")?,
 			int32_to_f32: module.load_function("int32_to_f32")?,
 			mem_fill: module.load_function("mem_fill")?,
+			mem_walk_start: module.load_function("mem_walk_start")?,
 			mem_walk: module.load_function("mem_walk")?,
 			mem_walk_partial: module.load_function("mem_walk_partial")?,
-			mem_walk_groups: module.load_function("mem_walk_groups")?,
+			mem_walk_end: module.load_function("mem_walk_end")?,
 			grid: (sms.max(1) as u32) * 16,
+			walk_grid: (sms.max(1) as u32) * WALK_BLOCKS_PER_SM,
 		})
 	}
 
@@ -180,7 +213,7 @@ impl Kernels {
 		count: u64,
 		parents: u32,
 	) -> Result<(), GpuError> {
-		let cfg = self.cfg(count, 128);
+		let cfg = self.cfg(count.saturating_mul(kernels::QUAD_LANES), 128);
 		let mut b = stream.launch_builder(&self.mem_fill);
 		b.arg(&cache).arg(&cache_mask).arg(&dataset).arg(&first).arg(&count).arg(&parents);
 		// SAFETY: `cache` holds cache_mask + 1 items and `dataset` room for `count` (the caller's).
@@ -188,8 +221,26 @@ impl Kernels {
 		Ok(())
 	}
 
-	/// Walks `first..first + count` over `dataset` (`items` items) into `out` (32 bytes each);
-	/// `prefix` holds `"pog/mem/walk" ‖ seed` (44 bytes). With `partial` (a cheater's instrument),
+	/// The first mix of each walk of `walks` into `mix` (64 bytes a walk); `prefix` holds
+	/// `"pog/mem/walk" ‖ seed` (44 bytes).
+	pub fn mem_walk_start(
+		&self,
+		stream: &CudaStream,
+		prefix: sys::CUdeviceptr,
+		walks: &Walks,
+		mix: sys::CUdeviceptr,
+	) -> Result<(), GpuError> {
+		let cfg = self.cfg(u64::from(walks.count), 128);
+		let mut b = stream.launch_builder(&self.mem_walk_start);
+		b.arg(&prefix).arg(&walks.first).arg(&walks.groups).arg(&walks.group_walks).arg(&walks.count).arg(&mix);
+		// SAFETY: `mix` has room for `walks.count` walks and `walks.groups` (if any) lists
+		// ⌈count / group_walks⌉ groups (the caller's).
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	/// The `reads` reads of each walk of `walks` over `dataset` (`items` items), in place on
+	/// `mix`. With `partial` (a cheater's instrument, or opening walks from the cache alone),
 	/// items from `partial.resident` on are made again from the cache instead of read.
 	#[allow(clippy::too_many_arguments)]
 	pub fn mem_walk(
@@ -197,18 +248,25 @@ impl Kernels {
 		stream: &CudaStream,
 		dataset: sys::CUdeviceptr,
 		items: u64,
-		prefix: sys::CUdeviceptr,
-		first: u64,
-		count: u32,
+		walks: &Walks,
 		reads: u32,
-		out: sys::CUdeviceptr,
+		mix: sys::CUdeviceptr,
 		partial: Option<&PartialDataset>,
 	) -> Result<(), GpuError> {
-		let cfg = self.cfg(u64::from(count), 128);
-		let kernel = if partial.is_some() { &self.mem_walk_partial } else { &self.mem_walk };
-		let mut b = stream.launch_builder(kernel);
-		b.arg(&dataset).arg(&items).arg(&prefix).arg(&first).arg(&count).arg(&reads).arg(&out);
-		if let Some(p) = partial {
+		let quads = u64::from(walks.count).div_ceil(kernels::QUAD_WALKS);
+		let blocks = (quads * kernels::QUAD_LANES).div_ceil(128).clamp(1, u64::from(self.walk_grid)) as u32;
+		let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (128, 1, 1), shared_mem_bytes: 0 };
+		// without `partial`, every item is read (groups listed over a whole dataset)
+		let whole = PartialDataset { resident: items, cache: dataset, cache_mask: 0, parents: 0 };
+		let p = partial.unwrap_or(&whole);
+		let mut b;
+		if partial.is_none() && walks.groups == 0 {
+			b = stream.launch_builder(&self.mem_walk);
+			b.arg(&dataset).arg(&items).arg(&walks.first).arg(&walks.count).arg(&reads).arg(&mix);
+		} else {
+			b = stream.launch_builder(&self.mem_walk_partial);
+			b.arg(&dataset).arg(&items).arg(&walks.first).arg(&walks.groups).arg(&walks.group_walks);
+			b.arg(&walks.count).arg(&reads).arg(&mix);
 			b.arg(&p.resident).arg(&p.cache).arg(&p.cache_mask).arg(&p.parents);
 		}
 		// SAFETY: the caller sized every buffer (with `partial`, `dataset` holds `resident` items).
@@ -216,29 +274,18 @@ impl Kernels {
 		Ok(())
 	}
 
-	/// Every walk of the `count` groups listed at `groups` (`group_walks` each) into `out` (32
-	/// bytes a walk, group by group), every dataset item (of `items`) made from `cache`.
-	#[allow(clippy::too_many_arguments)]
-	pub fn mem_walk_groups(
+	/// Keccak-256 of each of `count` walks' last mix (`mix`) into `out` (32 bytes a walk).
+	pub fn mem_walk_end(
 		&self,
 		stream: &CudaStream,
-		items: u64,
-		prefix: sys::CUdeviceptr,
-		groups: sys::CUdeviceptr,
+		mix: sys::CUdeviceptr,
 		count: u32,
-		group_walks: u32,
-		reads: u32,
 		out: sys::CUdeviceptr,
-		cache: &PartialDataset,
 	) -> Result<(), GpuError> {
-		let walks = count
-			.checked_mul(group_walks)
-			.ok_or_else(|| GpuError::InvalidSpec(format!("{count} groups of {group_walks} walks exceed one launch")))?;
-		let cfg = self.cfg(u64::from(walks), 128);
-		let mut b = stream.launch_builder(&self.mem_walk_groups);
-		b.arg(&items).arg(&prefix).arg(&groups).arg(&group_walks).arg(&walks).arg(&reads).arg(&out);
-		b.arg(&cache.cache).arg(&cache.cache_mask).arg(&cache.parents);
-		// SAFETY: the caller sized `groups` (count) and `out` (32 bytes a walk).
+		let cfg = self.cfg(u64::from(count), 128);
+		let mut b = stream.launch_builder(&self.mem_walk_end);
+		b.arg(&mix).arg(&count).arg(&out);
+		// SAFETY: `mix` holds `count` walks and `out` has room for their results (the caller's).
 		unsafe { b.launch(cfg) }?;
 		Ok(())
 	}
@@ -324,6 +371,18 @@ pub(crate) fn copy_to_host<T>(ctx: &Arc<CudaContext>, src: sys::CUdeviceptr, dst
 	ctx.bind_to_thread()?;
 	// SAFETY: the caller guarantees `src` holds at least size_of_val(dst) bytes.
 	unsafe { result::memcpy_dtoh_sync(dst, src) }?;
+	Ok(())
+}
+
+/// Copy `bytes` from device address `src` to `dst` on `stream` (asynchronous).
+pub(crate) fn copy_on_device(
+	stream: &CudaStream,
+	src: sys::CUdeviceptr,
+	dst: sys::CUdeviceptr,
+	bytes: usize,
+) -> Result<(), GpuError> {
+	// SAFETY: the caller guarantees both ranges lie in live allocations of the stream's context.
+	unsafe { result::memcpy_dtod_async(dst, src, bytes, stream.cu_stream()) }?;
 	Ok(())
 }
 

@@ -241,116 +241,205 @@ __device__ __forceinline__ void mem_bytes(const u32 item[16], u8 out[65]) {
 	}
 }
 
-// mix[w] = fnv(mix[w], item[w]) for the 64-byte item at `item` (read-only, 16-byte aligned).
-__device__ __forceinline__ void mem_fold(u32 mix[16], const u32* __restrict__ item) {
-	const uint4* p = (const uint4*)item;
+// ---- quads: four lanes to an item or a walk
+// The phase runs four lanes of a warp to each item or walk (a quad, lanes 4q..4q+3): lane l holds
+// words 4l..4l+3 of the 16-word mix and reads the 16 bytes of an item at that offset, so a quad's
+// read of a 64-byte item is one coalesced request (one thread reading the four quarters itself
+// made four requests of the same two sectors, and read at half the card's random-gather rate).
+// A quad's lanes always take the same branches; shuffles name the quad's lanes only.
+__device__ __forceinline__ u32 quad_mask() { return 0xFu << (threadIdx.x & 28); }
+
+// m[k] for k uniform across the quad, without indexing a register array.
+__device__ __forceinline__ u32 quad_pick(const u32 m[4], u32 k) {
+	return k == 0 ? m[0] : (k == 1 ? m[1] : (k == 2 ? m[2] : m[3]));
+}
+
+// Word w (0..15, the same in every lane) of the quad's mix, in every lane.
+__device__ __forceinline__ u32 quad_word(const u32 m[4], u32 w, u32 mask) {
+	return __shfl_sync(mask, quad_pick(m, w & 3), w >> 2, 4);
+}
+
+// The quad's whole mix in every lane.
+__device__ __forceinline__ void quad_gather(const u32 m[4], u32 mask, u32 mix[16]) {
 #pragma unroll
-	for (int q = 0; q < 4; q++) {
-		uint4 v = __ldg(p + q);
-		mix[4 * q] = mix[4 * q] * MEM_FNV ^ v.x; mix[4 * q + 1] = mix[4 * q + 1] * MEM_FNV ^ v.y;
-		mix[4 * q + 2] = mix[4 * q + 2] * MEM_FNV ^ v.z; mix[4 * q + 3] = mix[4 * q + 3] * MEM_FNV ^ v.w;
+	for (int src = 0; src < 4; src++) {
+#pragma unroll
+		for (int k = 0; k < 4; k++) mix[4 * src + k] = __shfl_sync(mask, m[k], src, 4);
 	}
 }
 
-// item = dataset item `index`, folded from `parents` items of the cache (cache_mask + 1 items, a
-// power of two).
-__device__ __forceinline__ void mem_item(const u32* __restrict__ cache, u32 cache_mask, u64 index, u32 parents,
-		u32 item[16]) {
-	const u32* c = cache + (index & cache_mask) * 16;
+// m = words 4·lane.. of expand(msg[0..len]) (msg has room for one more byte): lanes 0 and 1 hash
+// the first half, lanes 2 and 3 the second.
+__device__ __forceinline__ void quad_expand(u8* msg, int len, u32 lane, u32 m[4]) {
+	msg[len] = (u8)(lane >> 1);
+	u64 h[4];
+	keccak256_small(msg, len + 1, h);
+	u64 a = (lane & 1) ? h[2] : h[0], b = (lane & 1) ? h[3] : h[1];
+	m[0] = (u32)a; m[1] = (u32)(a >> 32); m[2] = (u32)b; m[3] = (u32)(b >> 32);
+}
+
+// m[k] = fnv(m[k], this lane's quarter of an item).
+__device__ __forceinline__ void quad_fold(u32 m[4], uint4 v) {
+	m[0] = m[0] * MEM_FNV ^ v.x; m[1] = m[1] * MEM_FNV ^ v.y;
+	m[2] = m[2] * MEM_FNV ^ v.z; m[3] = m[3] * MEM_FNV ^ v.w;
+}
+
+// This lane's quarter of dataset item `index`, folded from `parents` items of the cache
+// (cache_mask + 1 items, a power of two); every lane of the quad passes the same index.
+__device__ __forceinline__ uint4 quad_item(const u32* __restrict__ cache, u32 cache_mask, u64 index, u32 parents,
+		u32 lane, u32 mask) {
+	const uint4* c = (const uint4*)(cache + (index & cache_mask) * 16);
 	u32 mix[16];
 #pragma unroll
-	for (int w = 0; w < 16; w++) mix[w] = c[w];
+	for (int q = 0; q < 4; q++) {
+		uint4 v = __ldg(c + q);
+		mix[4 * q] = v.x; mix[4 * q + 1] = v.y; mix[4 * q + 2] = v.z; mix[4 * q + 3] = v.w;
+	}
 	mix[0] ^= (u32)index; mix[1] ^= (u32)(index >> 32);
 	u8 buf[65];
 	mem_bytes(mix, buf);
-	mem_expand(buf, 64, mix);
+	u32 m[4];
+	quad_expand(buf, 64, lane, m);
 #pragma unroll 4
 	for (u32 j = 0; j < parents; j++) {
-		u32 pick = mix[0];
-#pragma unroll
-		for (int w = 1; w < 16; w++) pick = (j % 16 == (u32)w) ? mix[w] : pick;
-		u32 parent = ((((u32)index ^ j) * MEM_FNV) ^ pick) & cache_mask;
-		mem_fold(mix, cache + (u64)parent * 16);
+		u32 parent = ((((u32)index ^ j) * MEM_FNV) ^ quad_word(m, j & 15, mask)) & cache_mask;
+		quad_fold(m, __ldg((const uint4*)(cache + (u64)parent * 16) + lane));
 	}
+	quad_gather(m, mask, mix);
 	mem_bytes(mix, buf);
-	mem_expand(buf, 64, item);
+	quad_expand(buf, 64, lane, m);
+	return make_uint4(m[0], m[1], m[2], m[3]);
 }
 
-// dataset[t] = dataset item first + t.
+// x mod d from inv = ⌊(2^64 − 1) / d⌋: the multiply-high falls short of ⌊x / d⌋ by at most 2
+// (x · (2^64/d − inv) / 2^64 < 1 + 1/d), so two corrections without a branch (64-bit `%` is a long
+// software division on the GPU, once per read). `kernels.rs` holds it against `%`.
+__device__ __forceinline__ u64 mod_by_inverse(u64 x, u64 d, u64 inv) {
+	u64 r = x - __umul64hi(x, inv) * d;
+	r = r >= d ? r - d : r;
+	return r >= d ? r - d : r;
+}
+
+// dataset[t] = dataset item first + t, a quad to an item.
 extern "C" __global__ void __launch_bounds__(128) mem_fill(const u32* __restrict__ cache, u32 cache_mask,
 		u32* __restrict__ dataset, u64 first, u64 count, u32 parents) {
-	for (u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x; t < count; t += (u64)gridDim.x * blockDim.x) {
-		u32 item[16];
-		mem_item(cache, cache_mask, first + t, parents, item);
-		uint4* d = (uint4*)(dataset + t * 16);
-#pragma unroll
-		for (int q = 0; q < 4; q++) d[q] = make_uint4(item[4 * q], item[4 * q + 1], item[4 * q + 2], item[4 * q + 3]);
+	const u32 lane = threadIdx.x & 3, mask = quad_mask();
+	const u64 stride = ((u64)gridDim.x * blockDim.x) >> 2;
+	for (u64 t = ((u64)blockIdx.x * blockDim.x + threadIdx.x) >> 2; t < count; t += stride) {
+		uint4 v = quad_item(cache, cache_mask, first + t, parents, lane, mask);
+		((uint4*)(dataset + t * 16))[lane] = v;
 	}
 }
 
-// out[t] = keccak256 of walk first_walk + t's final mix: `reads` data-dependent reads of the
-// dataset (`items` items); prefix = "pog/mem/walk" || seed (44 bytes), then the walk as 8 bytes.
-// PARTIAL (a cheater's instrument, never the agent's answer): only items below `resident` are
-// read from `dataset`; the others are made again from the cache, as a card that cannot hold the
-// whole dataset must.
-// GROUPS (opening walks after the phase, the dataset gone): thread t runs walk
-// groups[t / group_walks] · group_walks + t mod group_walks, every item made from the cache.
-template <bool PARTIAL>
-__device__ __forceinline__ void mem_walk_body(const u32* __restrict__ dataset, u64 items, const u8* __restrict__ prefix,
-		u64 first_walk, u32 count, u32 reads, u64* __restrict__ out,
-		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents,
-		const u64* __restrict__ groups, u32 group_walks) {
+// ---- walks, in three kernels
+// A walk is its first mix (expand of its number: two Keccaks), `reads` data-dependent reads of the
+// dataset, and a Keccak of its last mix (`pog_primitives::memory::walk`). The Keccaks run in
+// kernels of their own (`mem_walk_start`, `mem_walk_end`, a thread a walk), so the kernel that
+// reads (`mem_walk`) holds few registers, keeps the most walks in flight, and leaves the hashing
+// of one batch to run beside the reads of the next. Between them `mix` holds 16 words a walk.
+// Walk number t of a launch: first_walk + t, or with `groups`, t's place in the groups listed
+// (groups[t / group_walks] · group_walks + t mod group_walks: opening walks after the phase).
+__device__ __forceinline__ u64 walk_number(u64 t, u64 first_walk, const u64* __restrict__ groups, u32 group_walks) {
+	return groups ? groups[t / group_walks] * group_walks + t % group_walks : first_walk + t;
+}
+
+// mix[t] = expand("pog/mem/walk" || seed || walk t as 8 bytes); prefix holds the first 44 bytes.
+extern "C" __global__ void __launch_bounds__(128) mem_walk_start(const u8* __restrict__ prefix, u64 first_walk,
+		const u64* __restrict__ groups, u32 group_walks, u32 count, u32* __restrict__ mix) {
 	for (u32 t = blockIdx.x * blockDim.x + threadIdx.x; t < count; t += gridDim.x * blockDim.x) {
-		u64 walk = groups ? groups[t / group_walks] * group_walks + t % group_walks : first_walk + t;
+		u64 walk = walk_number(t, first_walk, groups, group_walks);
 		u8 buf[65];
+#pragma unroll
 		for (int i = 0; i < 44; i++) buf[i] = prefix[i];
 #pragma unroll
 		for (int i = 0; i < 8; i++) buf[44 + i] = (u8)(walk >> (8 * i));
-		u32 mix[16];
-		mem_expand(buf, 52, mix);
-		for (u32 r = 0; r < reads; r++) {
-			u32 sel = mix[0], nxt = mix[1];
+		u32 m[16];
+		mem_expand(buf, 52, m);
+		uint4* o = (uint4*)(mix + (u64)t * 16);
 #pragma unroll
-			for (int w = 1; w < 16; w++) {
-				sel = (r % 16 == (u32)w) ? mix[w] : sel;
-				nxt = ((r + 1) % 16 == (u32)w) ? mix[w] : nxt;
-			}
-			nxt = ((r + 1) % 16 == 0) ? mix[0] : nxt;
-			u32 hi = (((u32)walk ^ r) * MEM_FNV) ^ sel;
-			u64 idx = (((u64)hi << 32) | nxt) % items;
-			if (PARTIAL && idx >= resident) {
-				u32 item[16];
-				mem_item(cache, cache_mask, idx, parents, item);
-#pragma unroll
-				for (int w = 0; w < 16; w++) mix[w] = mix[w] * MEM_FNV ^ item[w];
-			} else {
-				mem_fold(mix, dataset + idx * 16);
-			}
-		}
-		mem_bytes(mix, buf);
-		u64 h[4];
-		keccak256_small(buf, 64, h);
-		out[4 * t] = h[0]; out[4 * t + 1] = h[1]; out[4 * t + 2] = h[2]; out[4 * t + 3] = h[3];
+		for (int q = 0; q < 4; q++) o[q] = make_uint4(m[4 * q], m[4 * q + 1], m[4 * q + 2], m[4 * q + 3]);
 	}
 }
 
-extern "C" __global__ void __launch_bounds__(128) mem_walk(const u32* __restrict__ dataset, u64 items,
-		const u8* __restrict__ prefix, u64 first_walk, u32 count, u32 reads, u64* __restrict__ out) {
-	mem_walk_body<false>(dataset, items, prefix, first_walk, count, reads, out, items, dataset, 0, 0, nullptr, 1);
+// out[t] = keccak256 of walk t's last mix.
+extern "C" __global__ void __launch_bounds__(128) mem_walk_end(const u32* __restrict__ mix, u32 count, u64* __restrict__ out) {
+	for (u32 t = blockIdx.x * blockDim.x + threadIdx.x; t < count; t += gridDim.x * blockDim.x) {
+		const uint4* p = (const uint4*)(mix + (u64)t * 16);
+		u32 m[16];
+#pragma unroll
+		for (int q = 0; q < 4; q++) {
+			uint4 v = p[q];
+			m[4 * q] = v.x; m[4 * q + 1] = v.y; m[4 * q + 2] = v.z; m[4 * q + 3] = v.w;
+		}
+		u8 buf[65];
+		mem_bytes(m, buf);
+		u64 h[4];
+		keccak256_small(buf, 64, h);
+		u64* o = out + 4 * (u64)t;
+		o[0] = h[0]; o[1] = h[1]; o[2] = h[2]; o[3] = h[3];
+	}
 }
 
-extern "C" __global__ void __launch_bounds__(128) mem_walk_partial(const u32* __restrict__ dataset, u64 items,
-		const u8* __restrict__ prefix, u64 first_walk, u32 count, u32 reads, u64* __restrict__ out,
+// The reads of walks 0..count, in place on `mix`: a quad runs four walks side by side, each lane
+// reading its quarter of every walk's item, so each lane has four reads in flight.
+// PARTIAL (a cheater's instrument, never the agent's answer; and opening walks from the cache):
+// only items below `resident` are read from `dataset`; the others are made again from the
+// cache, as a card that cannot hold the whole dataset must.
+template <bool PARTIAL>
+__device__ __forceinline__ void mem_walk_body(const u32* __restrict__ dataset, u64 items, u64 first_walk,
+		const u64* __restrict__ groups, u32 group_walks, u32 count, u32 reads, u32* __restrict__ mix,
 		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
-	mem_walk_body<true>(dataset, items, prefix, first_walk, count, reads, out, resident, cache, cache_mask, parents, nullptr, 1);
+	const u32 lane = threadIdx.x & 3, mask = quad_mask();
+	const u64 inv = ~0ull / items;
+	const u64 stride = ((u64)gridDim.x * blockDim.x) >> 2;
+	for (u64 q = ((u64)blockIdx.x * blockDim.x + threadIdx.x) >> 2; q * 4 < count; q += stride) {
+		// a quad past the last walk runs the last one again and writes nothing for it
+		const u64 last = count - 1;
+		u32 walk[4];  // the low half of each walk's number: all that a read's index takes of it
+		u32 m[4][4];
+#pragma unroll
+		for (int j = 0; j < 4; j++) {
+			u64 t = min(q * 4 + j, last);
+			walk[j] = (u32)walk_number(t, first_walk, groups, group_walks);
+			uint4 v = ((const uint4*)(mix + t * 16))[lane];
+			m[j][0] = v.x; m[j][1] = v.y; m[j][2] = v.z; m[j][3] = v.w;
+		}
+		for (u32 r = 0; r < reads; r++) {
+			u32 s = r & 15, n = (r + 1) & 15;
+			// every walk's index, then every read, then every fold: in this order the four reads
+			// are in flight together (a shuffle between a read and its fold would wait for it)
+			u64 idx[4];
+			uint4 v[4];
+#pragma unroll
+			for (int j = 0; j < 4; j++) {
+				u32 hi = ((walk[j] ^ r) * MEM_FNV) ^ quad_word(m[j], s, mask);
+				idx[j] = mod_by_inverse(((u64)hi << 32) | quad_word(m[j], n, mask), items, inv);
+			}
+#pragma unroll
+			for (int j = 0; j < 4; j++) {
+				v[j] = (PARTIAL && idx[j] >= resident) ? quad_item(cache, cache_mask, idx[j], parents, lane, mask)
+				                                       : __ldg((const uint4*)(dataset + idx[j] * 16) + lane);
+			}
+#pragma unroll
+			for (int j = 0; j < 4; j++) quad_fold(m[j], v[j]);
+		}
+#pragma unroll
+		for (int j = 0; j < 4; j++) {
+			if (q * 4 + j <= last) ((uint4*)(mix + (q * 4 + j) * 16))[lane] = make_uint4(m[j][0], m[j][1], m[j][2], m[j][3]);
+		}
+	}
 }
 
-// Every walk of the `groups` listed (count = groups · group_walks threads), from the cache alone:
-// what opening a walk needs once the dataset is gone (its group's results, to rebuild the path).
-extern "C" __global__ void __launch_bounds__(128) mem_walk_groups(u64 items, const u8* __restrict__ prefix,
-		const u64* __restrict__ groups, u32 group_walks, u32 count, u32 reads, u64* __restrict__ out,
-		const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
-	mem_walk_body<true>(cache, items, prefix, 0, count, reads, out, 0, cache, cache_mask, parents, groups, group_walks);
+extern "C" __global__ void __launch_bounds__(128) mem_walk(const u32* __restrict__ dataset, u64 items, u64 first_walk,
+		u32 count, u32 reads, u32* __restrict__ mix) {
+	mem_walk_body<false>(dataset, items, first_walk, nullptr, 1, count, reads, mix, items, dataset, 0, 0);
+}
+
+// `dataset` holds the first `resident` items (none: every item from the cache, for opening).
+extern "C" __global__ void __launch_bounds__(128) mem_walk_partial(const u32* __restrict__ dataset, u64 items,
+		u64 first_walk, const u64* __restrict__ groups, u32 group_walks, u32 count, u32 reads, u32* __restrict__ mix,
+		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
+	mem_walk_body<true>(dataset, items, first_walk, groups, group_walks, count, reads, mix, resident, cache, cache_mask, parents);
 }
 
 // out[i * words + w] = src[offsets[i] + w]

@@ -9,9 +9,12 @@
 //! - `gen_fp8_int8`: fp8 elements as their int8 significands `±(8 + m)`, for the int8 path (one
 //!   exact int8 GEMM with int32 accumulation; `pog_primitives::pricing`).
 //! - `int32_to_f32`: the int8 path's int32 C scaled into fp32 in place (`/ 64`).
-//! - `mem_fill`, `mem_walk`: the memory-hard phase's dataset items and walks; `mem_walk_groups`:
-//!   whole groups of walks from the cache alone, to open walks once the dataset is gone
-//!   (`pog_primitives::memory`, bit for bit).
+//! - `mem_fill`: the memory-hard phase's dataset items, four lanes (a quad) to an item.
+//! - `mem_walk_start`, `mem_walk`, `mem_walk_end`: walks in three stages, the first mixes, the
+//!   reads (a quad to four walks) and the results; `mem_walk_partial` reads only part of the
+//!   dataset and makes the rest from the cache: a cheater's instrument, and, with listed groups
+//!   and nothing resident, how walks are opened once the dataset is gone (`pog_primitives::memory`,
+//!   bit for bit).
 //! - `hash_leaves`: Keccak-256 of each 1,024-byte leaf of C.
 //! - `hash_nodes`: Keccak-256 of each pair of 32-byte children.
 //! - `gather_words`: copies `count` runs of `words` u32 from given offsets into one buffer.
@@ -20,6 +23,23 @@ use pog_primitives::Precision;
 
 /// CUDA C source of every kernel of the crate (`kernels.cu`).
 pub const SOURCE: &str = include_str!("kernels.cu");
+
+/// Lanes to a memory-phase item or walk (a quad: `kernels.cu` says why).
+pub const QUAD_LANES: u64 = 4;
+
+/// Walks a quad runs side by side (one a lane, for hashing).
+pub const QUAD_WALKS: u64 = 4;
+
+/// Host mirror of the walks' `mod_by_inverse`: `x mod d` from `inv = ⌊(2^64 − 1) / d⌋`.
+pub fn mod_by_inverse(x: u64, d: u64, inv: u64) -> u64 {
+	let r = x.wrapping_sub((((x as u128) * (inv as u128)) >> 64) as u64 * d);
+	let r = if r >= d { r - d } else { r };
+	if r >= d {
+		r - d
+	} else {
+		r
+	}
+}
 
 /// Short name of a precision inside kernel names.
 pub fn short_name(p: Precision) -> &'static str {
@@ -184,6 +204,23 @@ mod tests {
 					let got = stored_value(s, element_bits(g, s, r));
 					assert_eq!(got, expect, "{g:?} -> {s:?} slot {r:#x}");
 				}
+			}
+		}
+	}
+
+	#[test]
+	fn the_walks_reduction_is_the_remainder() {
+		// dataset sizes from one item to past 2^32 (an H200's is 2^31), and indices at both ends
+		let sizes = [1u64, 2, 3, 7, 1 << 20, 1_168_893_583, 2_367_617_330, (1 << 32) + 15, u64::MAX / 3];
+		let mut x = 0x9E37_79B9_7F4A_7C15u64;
+		for d in sizes {
+			let inv = u64::MAX / d;
+			for _ in 0..20_000 {
+				x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+				assert_eq!(mod_by_inverse(x, d, inv), x % d, "{x} mod {d}");
+			}
+			for x in [0, 1, d - 1, d, d.wrapping_mul(2), u64::MAX, u64::MAX - 1, u64::MAX - d] {
+				assert_eq!(mod_by_inverse(x, d, inv), x % d, "{x} mod {d}");
 			}
 		}
 	}

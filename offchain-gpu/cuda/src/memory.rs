@@ -1,15 +1,19 @@
 //! The memory-hard phase on the GPU (`pog_primitives::memory`, bit for bit): the cache made on
-//! the host and copied over, the dataset filled by `mem_fill`, walks run by `mem_walk` in
-//! batches, and each batch's results reduced on the device to one node per group of
-//! [`GROUP_WALKS`] walks (`hash_nodes`); the host keeps those nodes and builds the root over
-//! them. Opening a walk later recomputes its whole group on the device from the cache alone
-//! (`mem_walk_groups`). `GpuProver` is a [`MemoryProver`] through it; `selftest` holds it
-//! against the known answers and `bench --memory` measures it.
+//! the host and copied over, the dataset filled by `mem_fill`, and walks in batches of
+//! [`BATCH_WALKS`], each in three stages: first mixes (`mem_walk_start`), reads (`mem_walk`) and
+//! results (`mem_walk_end`), reduced on the device to one node per group of [`GROUP_WALKS`] walks
+//! (`hash_nodes`); the host keeps those nodes and builds the root over them. Two batches are in
+//! flight: the reads of one on one stream while the other stream hashes the batches around it.
+//! Opening a walk later recomputes its whole group on the device from the cache alone
+//! (`mem_walk_partial` over listed groups). `GpuProver` is a [`MemoryProver`] through it;
+//! `selftest` holds it against the known answers and `bench --memory` measures it.
 
-use std::time::Instant;
+use std::{
+	sync::Arc,
+	time::{Duration, Instant},
+};
 
-use std::time::Duration;
-
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use pog_primitives::{
 	memory::{self, levels_from, Item, MemoryChallenge, MemorySpec, GROUP_WALKS, ITEM_BYTES, ITEM_WORDS},
 	Hash32,
@@ -17,13 +21,60 @@ use pog_primitives::{
 use pog_prover::memory::{MemoryCommitment, MemoryProver};
 
 use crate::{
-	device::{copy_to_device, copy_to_host, DevBuf, PartialDataset},
+	device::{copy_on_device, copy_to_device, copy_to_host, DevBuf, Kernels, PartialDataset, Walks},
 	prover::{ms, timing_event},
 	GpuError, GpuProver,
 };
 
-/// Walks per kernel launch (results: 128 MiB, and half that for the first tree level).
-const BATCH_WALKS: u64 = 1 << 22;
+/// Walks per kernel launch: about 20 ms of reads on an H100, so the last wave's tail costs little.
+const BATCH_WALKS: u64 = 1 << 23;
+
+/// Device bytes a walk of a batch takes: its mix (64), its result (32) and half a tree node (16).
+const BATCH_BYTES_PER_WALK: u64 = 64 + 32 + 16;
+
+/// One of the two batches in flight: its walks' mixes, their results (and the group nodes made
+/// over them), and the events that order its three stages across the two streams.
+struct Slot {
+	mix: DevBuf,
+	results: DevBuf,
+	half: DevBuf,
+	started: CudaEvent,
+	walked: CudaEvent,
+	hashed: CudaEvent,
+}
+
+impl Slot {
+	fn new(ctx: &Arc<CudaContext>, walks: u64) -> Result<Self, GpuError> {
+		Ok(Self {
+			mix: DevBuf::new(ctx, 64 * walks as usize)?,
+			results: DevBuf::new(ctx, 32 * walks as usize)?,
+			half: DevBuf::new(ctx, 16 * walks as usize)?,
+			started: ctx.new_event(None)?,
+			walked: ctx.new_event(None)?,
+			hashed: ctx.new_event(None)?,
+		})
+	}
+
+	/// `count` results → one node per group of GROUP_WALKS: log₂ GROUP_WALKS levels, back and
+	/// forth between `results` and `half`, ending in `results` (an even number of levels).
+	fn commit(&self, kernels: &Kernels, stream: &CudaStream, count: u32) -> Result<(), GpuError> {
+		let (mut below, mut above, mut nodes) = (self.results.ptr, self.half.ptr, u64::from(count));
+		while nodes > u64::from(count) / GROUP_WALKS {
+			kernels.hash_nodes(stream, below, above, nodes / 2)?;
+			nodes /= 2;
+			std::mem::swap(&mut below, &mut above);
+		}
+		Ok(())
+	}
+
+	/// The group nodes of this slot's last batch (`count` walks), once its hashing is done.
+	fn group_roots(&self, ctx: &Arc<CudaContext>, count: u32) -> Result<Vec<Hash32>, GpuError> {
+		self.hashed.synchronize()?;
+		let mut raw = vec![0u8; 32 * (u64::from(count) / GROUP_WALKS) as usize];
+		copy_to_host(ctx, self.results.ptr, &mut raw)?;
+		Ok(raw.chunks_exact(32).map(|c| <Hash32>::try_from(c).expect("32 bytes")).collect())
+	}
+}
 
 /// What one memory-hard phase on the GPU gave and took.
 #[derive(Clone, Debug)]
@@ -91,17 +142,19 @@ impl GpuProver {
 		let total = walks.end - walks.start;
 		let batch = BATCH_WALKS.min(total);
 		let dataset_bytes = resident.max(1) * ITEM_BYTES as u64;
-		Self::check_memory(&g.ctx, dataset_bytes + cache_bytes as u64 + 48 * batch)?;
+		Self::check_memory(&g.ctx, dataset_bytes + cache_bytes as u64 + 2 * BATCH_BYTES_PER_WALK * batch)?;
 		let (cache_buf, prefix_buf) = upload_cache_and_prefix(&g.ctx, spec, cache)?;
 		let dataset = DevBuf::new(&g.ctx, dataset_bytes as usize)?;
-		let results = DevBuf::new(&g.ctx, 32 * batch as usize)?;
-		let half = DevBuf::new(&g.ctx, 16 * batch as usize)?;
-		let st = &g.mm_stream;
+		let slots = [Slot::new(&g.ctx, batch)?, Slot::new(&g.ctx, batch)?];
+		let kept_buf = DevBuf::new(&g.ctx, 32 * keep.len())?;
+		// walks (reads) on one stream, their hashing on the other: batch i + 1's first mixes and
+		// batch i − 1's results and nodes are made while batch i's walks read
+		let (walk_st, hash_st) = (&g.gen_stream, &g.mm_stream);
 		let (e0, e1) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
-		e0.record(st)?;
-		g.kernels.mem_fill(st, cache_buf.ptr, spec.cache_items - 1, dataset.ptr, 0, resident, spec.parents)?;
-		e1.record(st)?;
-		st.synchronize()?;
+		e0.record(hash_st)?;
+		g.kernels.mem_fill(hash_st, cache_buf.ptr, spec.cache_items - 1, dataset.ptr, 0, resident, spec.parents)?;
+		e1.record(hash_st)?;
+		hash_st.synchronize()?;
 		let walks_started = Instant::now();
 		let partial = (resident < spec.dataset_items).then_some(PartialDataset {
 			resident,
@@ -109,40 +162,53 @@ impl GpuProver {
 			cache_mask: spec.cache_items - 1,
 			parents: spec.parents,
 		});
+		let batches: Vec<Walks> = (walks.start..walks.end)
+			.step_by(batch as usize)
+			.map(|first| Walks::range(first, batch.min(walks.end - first) as u32))
+			.collect();
 		let mut group_roots = Vec::with_capacity((total / GROUP_WALKS) as usize);
-		let mut kept = vec![[0u8; 32]; keep.len()];
-		let mut first = walks.start;
-		while first < walks.end {
-			let count = batch.min(walks.end - first);
+		g.kernels.mem_walk_start(hash_st, prefix_buf.ptr, &batches[0], slots[0].mix.ptr)?;
+		slots[0].started.record(hash_st)?;
+		for (i, b) in batches.iter().enumerate() {
+			let (slot, other) = (&slots[i % 2], &slots[(i + 1) % 2]);
+			walk_st.wait(&slot.started)?;
 			g.kernels.mem_walk(
-				st,
+				walk_st,
 				dataset.ptr,
 				spec.dataset_items,
-				prefix_buf.ptr,
-				first,
-				count as u32,
+				b,
 				spec.reads,
-				results.ptr,
+				slot.mix.ptr,
 				partial.as_ref(),
 			)?;
-			st.synchronize()?;
-			for (slot, w) in kept.iter_mut().zip(keep) {
-				if (first..first + count).contains(w) {
-					copy_to_host(&g.ctx, results.ptr + (w - first) * 32, slot)?;
+			slot.walked.record(walk_st)?;
+			if let Some(next) = batches.get(i + 1) {
+				// `other` is free: batch i − 1's hashing, before this on the same stream, is done with it
+				g.kernels.mem_walk_start(hash_st, prefix_buf.ptr, next, other.mix.ptr)?;
+				other.started.record(hash_st)?;
+			}
+			hash_st.wait(&slot.walked)?;
+			g.kernels.mem_walk_end(hash_st, slot.mix.ptr, b.count, slot.results.ptr)?;
+			for (k, w) in keep.iter().enumerate() {
+				if (b.first..b.first + u64::from(b.count)).contains(w) {
+					copy_on_device(hash_st, slot.results.ptr + (w - b.first) * 32, kept_buf.ptr + k as u64 * 32, 32)?;
 				}
 			}
-			// GROUP_WALKS results → one node: log₂ GROUP_WALKS levels, back and forth.
-			let (mut below, mut above, mut nodes) = (results.ptr, half.ptr, count);
-			while nodes > count / GROUP_WALKS {
-				g.kernels.hash_nodes(st, below, above, nodes / 2)?;
-				nodes /= 2;
-				std::mem::swap(&mut below, &mut above);
+			slot.commit(&g.kernels, hash_st, b.count)?;
+			slot.hashed.record(hash_st)?;
+			if i > 0 {
+				group_roots.extend(other.group_roots(&g.ctx, batches[i - 1].count)?);
 			}
-			st.synchronize()?;
-			let mut raw = vec![0u8; 32 * nodes as usize];
-			copy_to_host(&g.ctx, below, &mut raw)?;
-			group_roots.extend(raw.chunks_exact(32).map(|c| <Hash32>::try_from(c).expect("32 bytes")));
-			first += count;
+		}
+		let last = batches.len() - 1;
+		group_roots.extend(slots[last % 2].group_roots(&g.ctx, batches[last].count)?);
+		let mut kept = vec![[0u8; 32]; keep.len()];
+		if !keep.is_empty() {
+			let mut raw = vec![0u8; 32 * keep.len()];
+			copy_to_host(&g.ctx, kept_buf.ptr, &mut raw)?;
+			for (slot, c) in kept.iter_mut().zip(raw.chunks_exact(32)) {
+				slot.copy_from_slice(c);
+			}
 		}
 		let root = levels_from(group_roots.clone(), GROUP_WALKS.trailing_zeros())
 			.last()
@@ -186,6 +252,7 @@ impl GpuProver {
 		let (cache_buf, prefix_buf) = upload_cache_and_prefix(&g.ctx, spec, cache)?;
 		let groups_buf = DevBuf::new(&g.ctx, 8 * groups.len())?;
 		copy_to_device(&g.ctx, groups, groups_buf.ptr)?;
+		let mix = DevBuf::new(&g.ctx, 64 * walks)?;
 		let results = DevBuf::new(&g.ctx, 32 * walks)?;
 		let from_cache = PartialDataset {
 			resident: 0,
@@ -193,18 +260,14 @@ impl GpuProver {
 			cache_mask: spec.cache_items - 1,
 			parents: spec.parents,
 		};
+		let count = u32::try_from(walks).map_err(|_| {
+			GpuError::InvalidSpec(format!("{} groups of {GROUP_WALKS} walks exceed one launch", groups.len()))
+		})?;
+		let listed = Walks { first: 0, count, groups: groups_buf.ptr, group_walks: GROUP_WALKS as u32 };
 		let st = &g.mm_stream;
-		g.kernels.mem_walk_groups(
-			st,
-			spec.dataset_items,
-			prefix_buf.ptr,
-			groups_buf.ptr,
-			groups.len() as u32,
-			GROUP_WALKS as u32,
-			spec.reads,
-			results.ptr,
-			&from_cache,
-		)?;
+		g.kernels.mem_walk_start(st, prefix_buf.ptr, &listed, mix.ptr)?;
+		g.kernels.mem_walk(st, cache_buf.ptr, spec.dataset_items, &listed, spec.reads, mix.ptr, Some(&from_cache))?;
+		g.kernels.mem_walk_end(st, mix.ptr, listed.count, results.ptr)?;
 		st.synchronize()?;
 		let mut raw = vec![0u8; 32 * walks];
 		copy_to_host(&g.ctx, results.ptr, &mut raw)?;
