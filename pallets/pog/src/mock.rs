@@ -270,6 +270,12 @@ pub fn stall(ms: u64) {
 	STALLED_MS.with(|s| s.set(s.get() + ms));
 }
 
+/// Stamp the current block `ms` (a block whose timestamp lands between two 6 s steps, for a test
+/// that needs the first moment past a deadline while the phase set at the block's start holds).
+pub fn stamp(ms: u64) {
+	pallet_timestamp::Now::<Test>::put(ms);
+}
+
 /// Advance `count` blocks.
 pub fn run_blocks(count: u64) {
 	for _ in 0..count {

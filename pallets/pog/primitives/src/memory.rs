@@ -284,10 +284,10 @@ pub struct MemoryRules {
 }
 
 impl MemoryRules {
-	/// Mainnet: a 16 MiB cache, 1,024 parents, 64 reads a walk, 75 s of walks, 64 opened
+	/// Mainnet: a 16 MiB cache, 1,024 parents, 64 reads a walk, 50 s of walks, 64 opened
 	/// walks, 10% tolerance (`docs/protocol.md`, "Memory", argues each).
 	pub const fn mainnet() -> Self {
-		Self { cache_items: 1 << 18, parents: 1024, reads: 64, walk_ms: 75_000, openings: 64, tolerance_percent: 10 }
+		Self { cache_items: 1 << 18, parents: 1024, reads: 64, walk_ms: 50_000, openings: 64, tolerance_percent: 10 }
 	}
 
 	/// Dev chains: a 256 KiB cache, 64 parents, two seconds of walks, 16 opened walks, 50%.

@@ -85,9 +85,10 @@ fn a_duty_that_fails_in_its_block_is_spent_and_its_gpu_missed() {
 			.expect("due now");
 		// ... and the state moves before its block: the deadline passes.
 		let memory = params(m, 0).memory.unwrap();
-		while Pog::now_ms() <= memory.deadline_ms {
+		while Pog::now_ms() + BLOCK_MS <= memory.deadline_ms {
 			next_block();
 		}
+		stamp(memory.deadline_ms + 1);
 		let result = call.clone().dispatch(origin);
 		assert_eq!(result.map(|_| ()).map_err(|e| e.error), Err(Error::<Test>::DeadlinePassed.into()));
 		let mut post = PostDispatchInfo::default();

@@ -212,9 +212,10 @@ fn a_memory_root_held_back_to_its_deadline_does_not_move_the_gemm_deadline() {
 		assert_eq!(params(late, 0).deadline_ms, rule, "holding the root back buys none");
 
 		// Past the rule the late miner's GEMM root is refused, however late its memory root was.
-		while Pog::now_ms() <= rule {
+		while Pog::now_ms() + BLOCK_MS <= rule {
 			next_block();
 		}
+		stamp(rule + 1);
 		assert_eq!(Pog::round().phase, RoundPhase::Commit);
 		assert_eq!(commit(late, &[(0, [1; 32])]), Err(Error::<Test>::DeadlinePassed.into()));
 		try_state();
@@ -228,9 +229,10 @@ fn a_late_memory_root_is_refused_and_misses_the_round() {
 		register_memory_miner(m, &[uuid(1)]);
 		next_round();
 		let memory = params(m, 0).memory.unwrap();
-		while Pog::now_ms() <= memory.deadline_ms {
+		while Pog::now_ms() + BLOCK_MS <= memory.deadline_ms {
 			next_block();
 		}
+		stamp(memory.deadline_ms + 1);
 		assert_eq!(Pog::round().phase, RoundPhase::Commit, "the commit window is still open for the GEMM");
 		assert_eq!(commit_memory(m, &[(0, [1; 32])]), Err(Error::<Test>::DeadlinePassed.into()));
 		assert_eq!(commit(m, &[(0, [1; 32])]), Err(Error::<Test>::MemoryNotCommitted.into()));
