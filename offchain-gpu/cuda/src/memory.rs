@@ -29,6 +29,9 @@ use crate::{
 /// Walks per kernel launch: about 20 ms of reads on an H100, so the last wave's tail costs little.
 const BATCH_WALKS: u64 = 1 << 23;
 
+// `Slot::commit` ends its levels in `results`, where `Slot::group_roots` reads them.
+const _: () = assert!(GROUP_WALKS.trailing_zeros().is_multiple_of(2), "an even number of levels a group");
+
 /// Device bytes a walk of a batch takes: its mix (64), its result (32) and half a tree node (16).
 const BATCH_BYTES_PER_WALK: u64 = 64 + 32 + 16;
 
