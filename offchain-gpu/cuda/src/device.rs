@@ -241,7 +241,8 @@ impl Kernels {
 
 	/// The `reads` reads of each walk of `walks` over `dataset` (`items` items), in place on
 	/// `mix`. With `partial` (a cheater's instrument, or opening walks from the cache alone),
-	/// items from `partial.resident` on are made again from the cache instead of read.
+	/// items from `partial.resident` on are made again from the cache instead of read; listed
+	/// groups (`walks.groups`) are walked only that way.
 	#[allow(clippy::too_many_arguments)]
 	pub fn mem_walk(
 		&self,
@@ -256,18 +257,21 @@ impl Kernels {
 		let quads = u64::from(walks.count).div_ceil(kernels::QUAD_WALKS);
 		let blocks = (quads * kernels::QUAD_LANES).div_ceil(128).clamp(1, u64::from(self.walk_grid)) as u32;
 		let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (128, 1, 1), shared_mem_bytes: 0 };
-		// without `partial`, every item is read (groups listed over a whole dataset)
-		let whole = PartialDataset { resident: items, cache: dataset, cache_mask: 0, parents: 0 };
-		let p = partial.unwrap_or(&whole);
 		let mut b;
-		if partial.is_none() && walks.groups == 0 {
-			b = stream.launch_builder(&self.mem_walk);
-			b.arg(&dataset).arg(&items).arg(&walks.first).arg(&walks.count).arg(&reads).arg(&mix);
-		} else {
-			b = stream.launch_builder(&self.mem_walk_partial);
-			b.arg(&dataset).arg(&items).arg(&walks.first).arg(&walks.groups).arg(&walks.group_walks);
-			b.arg(&walks.count).arg(&reads).arg(&mix);
-			b.arg(&p.resident).arg(&p.cache).arg(&p.cache_mask).arg(&p.parents);
+		match partial {
+			None if walks.groups != 0 => {
+				return Err(GpuError::InvalidSpec("listed groups are walked from the cache (`partial`)".into()))
+			},
+			None => {
+				b = stream.launch_builder(&self.mem_walk);
+				b.arg(&dataset).arg(&items).arg(&walks.first).arg(&walks.count).arg(&reads).arg(&mix);
+			},
+			Some(p) => {
+				b = stream.launch_builder(&self.mem_walk_partial);
+				b.arg(&dataset).arg(&items).arg(&walks.first).arg(&walks.groups).arg(&walks.group_walks);
+				b.arg(&walks.count).arg(&reads).arg(&mix);
+				b.arg(&p.resident).arg(&p.cache).arg(&p.cache_mask).arg(&p.parents);
+			},
 		}
 		// SAFETY: the caller sized every buffer (with `partial`, `dataset` holds `resident` items).
 		unsafe { b.launch(cfg) }?;

@@ -337,8 +337,8 @@ extern "C" __global__ void __launch_bounds__(128) mem_fill(const u32* __restrict
 // A walk is its first mix (expand of its number: two Keccaks), `reads` data-dependent reads of the
 // dataset, and a Keccak of its last mix (`pog_primitives::memory::walk`). The Keccaks run in
 // kernels of their own (`mem_walk_start`, `mem_walk_end`, a thread a walk), so the kernel that
-// reads (`mem_walk`) holds few registers, keeps the most walks in flight, and leaves the hashing
-// of one batch to run beside the reads of the next. Between them `mix` holds 16 words a walk.
+// reads (`mem_walk`) holds no Keccak state, keeps more walks in flight, and leaves room for the
+// hashing of the batches around it to run beside its reads. Between them `mix` holds 16 words a walk.
 // Walk number t of a launch: first_walk + t, or with `groups`, t's place in the groups listed
 // (groups[t / group_walks] · group_walks + t mod group_walks: opening walks after the phase).
 __device__ __forceinline__ u64 walk_number(u64 t, u64 first_walk, const u64* __restrict__ groups, u32 group_walks) {

@@ -27,7 +27,7 @@ pub const SOURCE: &str = include_str!("kernels.cu");
 /// Lanes to a memory-phase item or walk (a quad: `kernels.cu` says why).
 pub const QUAD_LANES: u64 = 4;
 
-/// Walks a quad runs side by side (one a lane, for hashing).
+/// Walks a quad runs side by side in `mem_walk` (their four reads in flight together).
 pub const QUAD_WALKS: u64 = 4;
 
 /// Host mirror of the walks' `mod_by_inverse`: `x mod d` from `inv = ⌊(2^64 − 1) / d⌋`.
