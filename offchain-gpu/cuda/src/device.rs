@@ -1,6 +1,6 @@
-//! Device plumbing: plain device allocations, the compiled kernels and their launches.
+//! Device plumbing: typed device buffers ([`DevBuf`]), the compiled kernels and their launches.
 
-use std::{collections::HashMap, sync::Arc};
+use std::{collections::HashMap, marker::PhantomData, mem::size_of, ops::Range, sync::Arc};
 
 use cudarc::driver::{result, sys, CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
 use pog_primitives::{generator::Generator, ChallengeSeed, Matrix, Precision};
@@ -42,23 +42,146 @@ impl Walks {
 	}
 }
 
-/// A plain device allocation (`cuMemAlloc`), freed on drop.
-pub(crate) struct DevBuf {
-	pub ptr: sys::CUdeviceptr,
-	ctx: Arc<CudaContext>,
+/// Element types of [`DevBuf`]: plain data, for which any bytes a kernel or a copy leaves in
+/// the buffer are a valid value.
+///
+/// # Safety
+///
+/// Implement only for types without padding, every bit pattern of whose size is a valid value.
+pub(crate) unsafe trait Plain: Copy + Send + Sync + 'static {}
+
+// SAFETY: integers have no padding and no invalid bit patterns.
+unsafe impl Plain for u8 {}
+// SAFETY: as above.
+unsafe impl Plain for u32 {}
+// SAFETY: as above.
+unsafe impl Plain for u64 {}
+// SAFETY: an array of plain values is plain (arrays have no padding between elements).
+unsafe impl<T: Plain, const N: usize> Plain for [T; N] {}
+
+/// The bytes of elements `first..first + count` of a buffer of `len` elements of `size` bytes,
+/// or [`GpuError::OutOfBounds`] where the range leaves the buffer (or its arithmetic overflows).
+pub(crate) fn byte_range(len: usize, size: usize, first: usize, count: usize) -> Result<Range<usize>, GpuError> {
+	let out = || GpuError::OutOfBounds { first, count, len };
+	let end = first.checked_add(count).filter(|&end| end <= len).ok_or_else(out)?;
+	Ok(first.checked_mul(size).ok_or_else(out)?..end.checked_mul(size).ok_or_else(out)?)
 }
 
-impl DevBuf {
-	/// `bytes` of uninitialised device memory in `ctx`'s device.
-	pub fn new(ctx: &Arc<CudaContext>, bytes: usize) -> Result<Self, GpuError> {
+/// `len` elements of `T` on the device (`cuMemAlloc`, uninitialised), freed on drop: a typed,
+/// length-aware buffer in the spirit of cudarc's `CudaSlice<T>`, whose copies check their ranges
+/// and whose addresses come from bounds-checked accessors ([`Self::ptr`], [`Self::ptr_at`]).
+///
+/// Not `CudaSlice` itself: a `CudaSlice` belongs to one stream, is allocated and freed
+/// stream-ordered (`cuMemAllocAsync`/`cuMemFreeAsync`, the context's memory pool, where the
+/// device has it) and, with the context's event tracking on, records a read and a write event
+/// at every use and makes the next user's stream wait on them. The memory phase runs two
+/// streams over the same buffers (the walks' reads on one, their hashing on the other) and
+/// orders them with its own events (`memory.rs`'s `Slot`); tracking would add waits between the
+/// streams beside those, and pool allocations would change what `cuMemGetInfo` reports to
+/// `GpuProver::check_memory`. So this keeps the plain synchronous allocation, and users keep
+/// ordering their streams themselves (the context's event tracking is off).
+pub(crate) struct DevBuf<T> {
+	ptr: sys::CUdeviceptr,
+	len: usize,
+	ctx: Arc<CudaContext>,
+	elem: PhantomData<T>,
+}
+
+impl<T: Plain> DevBuf<T> {
+	/// `len` elements of uninitialised device memory in `ctx`'s device.
+	pub fn new(ctx: &Arc<CudaContext>, len: usize) -> Result<Self, GpuError> {
+		let bytes = len.checked_mul(size_of::<T>()).ok_or_else(|| {
+			GpuError::InvalidSpec(format!("{len} elements of {} bytes overflow the address space", size_of::<T>()))
+		})?;
 		ctx.bind_to_thread()?;
 		// SAFETY: a plain allocation in the bound context; freed once in Drop.
 		let ptr = unsafe { result::malloc_sync(bytes.max(1)) }?;
-		Ok(Self { ptr, ctx: ctx.clone() })
+		Ok(Self { ptr, len, ctx: ctx.clone(), elem: PhantomData })
+	}
+
+	/// Elements in the buffer.
+	pub fn len(&self) -> usize {
+		self.len
+	}
+
+	/// Bytes of its elements.
+	pub fn bytes(&self) -> usize {
+		self.len * size_of::<T>()
+	}
+
+	/// The device address of the whole buffer (all [`Self::len`] elements), for a kernel or a
+	/// library call.
+	pub fn ptr(&self) -> sys::CUdeviceptr {
+		self.ptr
+	}
+
+	/// The device address of element `first`, for a kernel that uses `count` elements from
+	/// there: [`GpuError::OutOfBounds`] unless `first..first + count` lies in the buffer.
+	pub fn ptr_at(&self, first: usize, count: usize) -> Result<sys::CUdeviceptr, GpuError> {
+		let range = self.range(first, count)?;
+		Ok(self.ptr + range.start as u64)
+	}
+
+	/// Copy elements `first..first + dst.len()` into `dst` (synchronous).
+	pub fn copy_to_host(&self, first: usize, dst: &mut [T]) -> Result<(), GpuError> {
+		let src = self.ptr_at(first, dst.len())?;
+		if dst.is_empty() {
+			return Ok(());
+		}
+		self.ctx.bind_to_thread()?;
+		// SAFETY: `src` holds dst.len() elements (checked above), each byte of which is a valid
+		// part of a `T` (`Plain`); the copy is done when the call returns.
+		unsafe { result::memcpy_dtoh_sync(dst, src) }?;
+		Ok(())
+	}
+
+	/// Copy `src` into elements `first..first + src.len()` (synchronous).
+	pub fn copy_from_host(&mut self, first: usize, src: &[T]) -> Result<(), GpuError> {
+		let dst = self.ptr_at(first, src.len())?;
+		if src.is_empty() {
+			return Ok(());
+		}
+		self.ctx.bind_to_thread()?;
+		// SAFETY: `dst` has room for src.len() elements (checked above); the copy is done when
+		// the call returns.
+		unsafe { result::memcpy_htod_sync(dst, src) }?;
+		Ok(())
+	}
+
+	/// Copy elements `src_first..src_first + count` of `src` into elements
+	/// `first..first + count` of this buffer, on `stream` (asynchronous: both buffers must live
+	/// until the stream has done it, as for every use of a buffer on a stream).
+	pub fn copy_from_device(
+		&mut self,
+		stream: &CudaStream,
+		first: usize,
+		src: &DevBuf<T>,
+		src_first: usize,
+		count: usize,
+	) -> Result<(), GpuError> {
+		let (dst, from) = (self.ptr_at(first, count)?, src.ptr_at(src_first, count)?);
+		if count == 0 {
+			return Ok(());
+		}
+		// SAFETY: both ranges lie in live allocations (checked above; two buffers, since `self`
+		// is borrowed mutably and `src` shared, so they do not overlap) of the stream's context.
+		unsafe { result::memcpy_dtod_async(dst, from, count * size_of::<T>(), stream.cu_stream()) }?;
+		Ok(())
+	}
+
+	/// Set every byte of the buffer to `value`, on `stream` (asynchronous).
+	pub fn fill_bytes(&mut self, stream: &CudaStream, value: u8) -> Result<(), GpuError> {
+		// SAFETY: the whole allocation, in the stream's context; any bytes are a valid `T`.
+		unsafe { result::memset_d8_async(self.ptr, value, self.bytes(), stream.cu_stream()) }?;
+		Ok(())
+	}
+
+	fn range(&self, first: usize, count: usize) -> Result<Range<usize>, GpuError> {
+		byte_range(self.len, size_of::<T>(), first, count)
 	}
 }
 
-impl Drop for DevBuf {
+impl<T> Drop for DevBuf<T> {
 	fn drop(&mut self) {
 		if self.ctx.bind_to_thread().is_ok() {
 			// SAFETY: allocated by malloc_sync in this context; every user synchronised its
@@ -370,30 +493,48 @@ impl Kernels {
 	}
 }
 
-/// Copy `dst.len()` values from device address `src` (synchronous).
-pub(crate) fn copy_to_host<T>(ctx: &Arc<CudaContext>, src: sys::CUdeviceptr, dst: &mut [T]) -> Result<(), GpuError> {
-	ctx.bind_to_thread()?;
-	// SAFETY: the caller guarantees `src` holds at least size_of_val(dst) bytes.
-	unsafe { result::memcpy_dtoh_sync(dst, src) }?;
-	Ok(())
-}
+#[cfg(test)]
+mod tests {
+	use super::*;
 
-/// Copy `bytes` from device address `src` to `dst` on `stream` (asynchronous).
-pub(crate) fn copy_on_device(
-	stream: &CudaStream,
-	src: sys::CUdeviceptr,
-	dst: sys::CUdeviceptr,
-	bytes: usize,
-) -> Result<(), GpuError> {
-	// SAFETY: the caller guarantees both ranges lie in live allocations of the stream's context.
-	unsafe { result::memcpy_dtod_async(dst, src, bytes, stream.cu_stream()) }?;
-	Ok(())
-}
+	fn out_of_bounds(r: Result<Range<usize>, GpuError>) -> (usize, usize, usize) {
+		match r {
+			Err(GpuError::OutOfBounds { first, count, len }) => (first, count, len),
+			other => panic!("expected OutOfBounds, got {other:?}"),
+		}
+	}
 
-/// Copy `src` to device address `dst` (synchronous).
-pub(crate) fn copy_to_device<T>(ctx: &Arc<CudaContext>, src: &[T], dst: sys::CUdeviceptr) -> Result<(), GpuError> {
-	ctx.bind_to_thread()?;
-	// SAFETY: the caller guarantees `dst` has room for size_of_val(src) bytes.
-	unsafe { result::memcpy_htod_sync(dst, src) }?;
-	Ok(())
+	#[test]
+	fn ranges_inside_the_buffer_are_their_bytes() {
+		assert_eq!(byte_range(10, 4, 0, 10).unwrap(), 0..40);
+		assert_eq!(byte_range(10, 32, 3, 2).unwrap(), 96..160);
+		assert_eq!(byte_range(10, 64, 9, 1).unwrap(), 576..640);
+		// empty ranges up to and at the end are fine; an empty buffer holds only those
+		assert_eq!(byte_range(10, 4, 10, 0).unwrap(), 40..40);
+		assert_eq!(byte_range(0, 8, 0, 0).unwrap(), 0..0);
+	}
+
+	#[test]
+	fn ranges_leaving_the_buffer_are_refused() {
+		assert_eq!(out_of_bounds(byte_range(10, 4, 0, 11)), (0, 11, 10));
+		assert_eq!(out_of_bounds(byte_range(10, 4, 9, 2)), (9, 2, 10));
+		assert_eq!(out_of_bounds(byte_range(10, 4, 11, 0)), (11, 0, 10));
+		assert_eq!(out_of_bounds(byte_range(0, 1, 0, 1)), (0, 1, 0));
+	}
+
+	#[test]
+	fn overflowing_ranges_are_refused() {
+		// first + count wraps around
+		assert_eq!(out_of_bounds(byte_range(10, 4, usize::MAX, 2)), (usize::MAX, 2, 10));
+		// in range by elements, but the bytes overflow (a length no allocation has)
+		let len = usize::MAX / 2;
+		out_of_bounds(byte_range(len, 4, len - 1, 1));
+		out_of_bounds(byte_range(len, 4, 0, len));
+	}
+
+	#[test]
+	fn out_of_bounds_names_the_range() {
+		let e = byte_range(10, 4, 8, 3).unwrap_err();
+		assert_eq!(e.to_string(), "elements 8..8+3 outside a device buffer of 10 elements");
+	}
 }

@@ -59,6 +59,17 @@ pub enum GpuError {
 		/// Leaves in the tree.
 		num_leaves: u32,
 	},
+	/// An access to a device buffer outside it: a bug in this crate, caught before the driver
+	/// call (the buffers check every range they copy or hand out an address for).
+	#[error("elements {first}..{first}+{count} outside a device buffer of {len} elements")]
+	OutOfBounds {
+		/// The first element asked for.
+		first: usize,
+		/// Elements asked for.
+		count: usize,
+		/// Elements in the buffer.
+		len: usize,
+	},
 }
 
 impl From<cudarc::driver::DriverError> for GpuError {

@@ -24,7 +24,8 @@ pub(crate) const CANDIDATES: usize = 8;
 /// A cuBLASLt handle with its workspace.
 pub(crate) struct Lt {
 	handle: ltsys::cublasLtHandle_t,
-	workspace: DevBuf,
+	/// [`WORKSPACE_BYTES`] for cuBLASLt.
+	workspace: DevBuf<u8>,
 }
 
 // SAFETY: the handle is used by one thread at a time (the prover's mutex) and cuBLASLt handles
@@ -243,8 +244,8 @@ impl Plan {
 				c as *mut c_void,
 				self.d,
 				algo,
-				lt_.workspace.ptr as *mut c_void,
-				WORKSPACE_BYTES,
+				lt_.workspace.ptr() as *mut c_void,
+				lt_.workspace.len(),
 				stream.cu_stream() as ltsys::cudaStream_t,
 			)
 		}?;

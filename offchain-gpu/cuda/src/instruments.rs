@@ -4,12 +4,12 @@
 
 use std::time::{Duration, Instant};
 
-use cudarc::driver::{result, CudaEvent};
+use cudarc::driver::CudaEvent;
 use pog_primitives::{sizing, verify::ChallengeSpec, Matrix, Precision};
 use pog_prover::trace::GemmSample;
 
 use crate::{
-	device::{copy_to_host, DevBuf},
+	device::DevBuf,
 	gemm::Plan,
 	kernels::storage_bytes,
 	prover::{check_spec, ms, timing_event, Inner},
@@ -39,10 +39,10 @@ impl GpuProver {
 		}
 		let bytes = lines as usize * kc as usize * storage_bytes(compute);
 		let buf = DevBuf::new(&g.ctx, bytes)?;
-		g.generate(&g.gen_stream, buf.ptr, spec, compute, matrix, lines, k0, kc)?;
+		g.generate(&g.gen_stream, &buf, spec, compute, matrix, lines, k0, kc)?;
 		g.gen_stream.synchronize()?;
 		let mut out = vec![0u8; bytes];
-		copy_to_host(&g.ctx, buf.ptr, &mut out)?;
+		buf.copy_to_host(0, &mut out)?;
 		Ok(out)
 	}
 
@@ -68,7 +68,7 @@ impl GpuProver {
 		}
 		let path = g.fp8_path_for(spec, compute);
 		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, path)?;
-		g.tune(compute, path, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc_max)?;
+		g.tune(compute, path, m, n, &mut full, a.ptr(), b.ptr(), c.ptr(), kc_max)?;
 		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
 		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, path)?) } else { None };
 		let phase_start = timing_event(&g.ctx)?;
@@ -79,7 +79,7 @@ impl GpuProver {
 			s.record(&g.mm_stream)?;
 			let plan = if kc == kc_max { &full } else { short.as_ref().unwrap_or(&full) };
 			let beta = if i > 0 && accumulate { 1.0 } else { 0.0 };
-			plan.run(&g.lt, &g.mm_stream, a.ptr, b.ptr, c.ptr, beta)?;
+			plan.run(&g.lt, &g.mm_stream, a.ptr(), b.ptr(), c.ptr(), beta)?;
 			e.record(&g.mm_stream)?;
 			evs.push((s, e, plan.flops));
 		}
@@ -103,7 +103,7 @@ impl GpuProver {
 		let ChunkOperands { a, b, c, kc } = chunk_operands(&g, spec, compute)?;
 		let path = g.fp8_path_for(spec, compute);
 		let mut plan = Plan::new(&g.lt, compute, m, n, kc, path)?;
-		g.tune(compute, path, m, n, &mut plan, a.ptr, b.ptr, c.ptr, kc)?;
+		g.tune(compute, path, m, n, &mut plan, a.ptr(), b.ptr(), c.ptr(), kc)?;
 		let phase_start = timing_event(&g.ctx)?;
 		phase_start.record(&g.mm_stream)?;
 		let started = Instant::now();
@@ -118,7 +118,7 @@ impl GpuProver {
 			}
 			let (s, e) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
 			s.record(&g.mm_stream)?;
-			plan.run(&g.lt, &g.mm_stream, a.ptr, b.ptr, c.ptr, if i == 0 { 0.0 } else { 1.0 })?;
+			plan.run(&g.lt, &g.mm_stream, a.ptr(), b.ptr(), c.ptr(), if i == 0 { 0.0 } else { 1.0 })?;
 			e.record(&g.mm_stream)?;
 			evs.push((s, e));
 			i += 1;
@@ -134,19 +134,16 @@ impl GpuProver {
 	pub fn copy_bandwidth(&self, bytes: usize, reps: u32) -> Result<f64, GpuError> {
 		let g = self.lock()?;
 		Self::check_memory(&g.ctx, 2 * bytes as u64)?;
-		let src = DevBuf::new(&g.ctx, bytes)?;
-		let dst = DevBuf::new(&g.ctx, bytes)?;
-		let st = g.mm_stream.cu_stream();
-		// SAFETY: both buffers hold `bytes`; the stream is synchronised before they drop.
-		unsafe {
-			result::memset_d8_async(src.ptr, 0x5A, bytes, st)?;
-			result::memcpy_dtod_async(dst.ptr, src.ptr, bytes, st)?;
-		}
+		let mut src = DevBuf::<u8>::new(&g.ctx, bytes)?;
+		let mut dst = DevBuf::<u8>::new(&g.ctx, bytes)?;
+		let st = &g.mm_stream;
+		// the stream is synchronised before the buffers drop
+		src.fill_bytes(st, 0x5A)?;
+		dst.copy_from_device(st, 0, &src, 0, bytes)?;
 		let (e0, e1) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
 		e0.record(&g.mm_stream)?;
 		for _ in 0..reps {
-			// SAFETY: as above.
-			unsafe { result::memcpy_dtod_async(dst.ptr, src.ptr, bytes, st) }?;
+			dst.copy_from_device(st, 0, &src, 0, bytes)?;
 		}
 		e1.record(&g.mm_stream)?;
 		g.mm_stream.synchronize()?;
@@ -157,9 +154,12 @@ impl GpuProver {
 
 /// A whole C and one generated chunk of A and B on the device: what the measuring GEMMs run on.
 struct ChunkOperands {
-	a: DevBuf,
-	b: DevBuf,
-	c: DevBuf,
+	/// Chunk 0 of A (bytes of `compute`'s storage).
+	a: DevBuf<u8>,
+	/// Chunk 0 of B (bytes of `compute`'s storage).
+	b: DevBuf<u8>,
+	/// C (fp32 or, on the int8 path, int32).
+	c: DevBuf<u32>,
 	/// The chunk's length along k.
 	kc: u32,
 }
@@ -172,10 +172,10 @@ fn chunk_operands(g: &Inner, spec: &ChallengeSpec, compute: Precision) -> Result
 	let kc = sizing::chunk_len(spec.dims.k, spec.chunk_k);
 	let needed = 4 * u64::from(m) * u64::from(n) + (u64::from(m) + u64::from(n)) * u64::from(kc) * sb;
 	GpuProver::check_memory(&g.ctx, needed)?;
-	let c = DevBuf::new(&g.ctx, 4 * m as usize * n as usize)?;
+	let c = DevBuf::new(&g.ctx, m as usize * n as usize)?;
 	let a = DevBuf::new(&g.ctx, (u64::from(m) * u64::from(kc) * sb) as usize)?;
 	let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
-	g.generate(&g.mm_stream, a.ptr, spec, compute, Matrix::A, m, 0, kc)?;
-	g.generate(&g.mm_stream, b.ptr, spec, compute, Matrix::B, n, 0, kc)?;
+	g.generate(&g.mm_stream, &a, spec, compute, Matrix::A, m, 0, kc)?;
+	g.generate(&g.mm_stream, &b, spec, compute, Matrix::B, n, 0, kc)?;
 	Ok(ChunkOperands { a, b, c, kc })
 }

@@ -21,7 +21,7 @@ use pog_primitives::{
 use pog_prover::memory::{MemoryCommitment, MemoryProver};
 
 use crate::{
-	device::{copy_on_device, copy_to_device, copy_to_host, DevBuf, Kernels, PartialDataset, Walks},
+	device::{DevBuf, Kernels, PartialDataset, Walks},
 	prover::{ms, timing_event},
 	GpuError, GpuProver,
 };
@@ -35,12 +35,19 @@ const _: () = assert!(GROUP_WALKS.trailing_zeros().is_multiple_of(2), "an even n
 /// Device bytes a walk of a batch takes: its mix (64), its result (32) and half a tree node (16).
 const BATCH_BYTES_PER_WALK: u64 = 64 + 32 + 16;
 
+/// A walk's mix between the walk kernels: sixteen words, an item's shape.
+type Mix = [u32; ITEM_WORDS];
+
 /// One of the two batches in flight: its walks' mixes, their results (and the group nodes made
 /// over them), and the events that order its three stages across the two streams.
 struct Slot {
-	mix: DevBuf,
-	results: DevBuf,
-	half: DevBuf,
+	/// One mix a walk.
+	mix: DevBuf<Mix>,
+	/// One result a walk, then the even levels of the groups' trees (their nodes in the first
+	/// entries), the last being the groups' nodes.
+	results: DevBuf<Hash32>,
+	/// The odd levels of the groups' trees: half a node a walk.
+	half: DevBuf<Hash32>,
 	started: CudaEvent,
 	walked: CudaEvent,
 	hashed: CudaEvent,
@@ -49,9 +56,9 @@ struct Slot {
 impl Slot {
 	fn new(ctx: &Arc<CudaContext>, walks: u64) -> Result<Self, GpuError> {
 		Ok(Self {
-			mix: DevBuf::new(ctx, 64 * walks as usize)?,
-			results: DevBuf::new(ctx, 32 * walks as usize)?,
-			half: DevBuf::new(ctx, 16 * walks as usize)?,
+			mix: DevBuf::new(ctx, walks as usize)?,
+			results: DevBuf::new(ctx, walks as usize)?,
+			half: DevBuf::new(ctx, walks.div_ceil(2) as usize)?,
 			started: ctx.new_event(None)?,
 			walked: ctx.new_event(None)?,
 			hashed: ctx.new_event(None)?,
@@ -61,9 +68,10 @@ impl Slot {
 	/// `count` results → one node per group of GROUP_WALKS: log₂ GROUP_WALKS levels, back and
 	/// forth between `results` and `half`, ending in `results` (an even number of levels).
 	fn commit(&self, kernels: &Kernels, stream: &CudaStream, count: u32) -> Result<(), GpuError> {
-		let (mut below, mut above, mut nodes) = (self.results.ptr, self.half.ptr, u64::from(count));
-		while nodes > u64::from(count) / GROUP_WALKS {
-			kernels.hash_nodes(stream, below, above, nodes / 2)?;
+		let (mut below, mut above, mut nodes) = (&self.results, &self.half, count as usize);
+		while nodes > count as usize / GROUP_WALKS as usize {
+			let (from, to) = (below.ptr_at(0, nodes)?, above.ptr_at(0, nodes / 2)?);
+			kernels.hash_nodes(stream, from, to, nodes as u64 / 2)?;
 			nodes /= 2;
 			std::mem::swap(&mut below, &mut above);
 		}
@@ -71,11 +79,11 @@ impl Slot {
 	}
 
 	/// The group nodes of this slot's last batch (`count` walks), once its hashing is done.
-	fn group_roots(&self, ctx: &Arc<CudaContext>, count: u32) -> Result<Vec<Hash32>, GpuError> {
+	fn group_roots(&self, count: u32) -> Result<Vec<Hash32>, GpuError> {
 		self.hashed.synchronize()?;
-		let mut raw = vec![0u8; 32 * (u64::from(count) / GROUP_WALKS) as usize];
-		copy_to_host(ctx, self.results.ptr, &mut raw)?;
-		Ok(raw.chunks_exact(32).map(|c| <Hash32>::try_from(c).expect("32 bytes")).collect())
+		let mut roots = vec![Hash32::default(); (u64::from(count) / GROUP_WALKS) as usize];
+		self.results.copy_to_host(0, &mut roots)?;
+		Ok(roots)
 	}
 }
 
@@ -147,21 +155,22 @@ impl GpuProver {
 		let dataset_bytes = resident.max(1) * ITEM_BYTES as u64;
 		Self::check_memory(&g.ctx, dataset_bytes + cache_bytes as u64 + 2 * BATCH_BYTES_PER_WALK * batch)?;
 		let (cache_buf, prefix_buf) = upload_cache_and_prefix(&g.ctx, spec, cache)?;
-		let dataset = DevBuf::new(&g.ctx, dataset_bytes as usize)?;
+		let dataset = DevBuf::<Item>::new(&g.ctx, resident.max(1) as usize)?;
 		let slots = [Slot::new(&g.ctx, batch)?, Slot::new(&g.ctx, batch)?];
-		let kept_buf = DevBuf::new(&g.ctx, 32 * keep.len())?;
+		let mut kept_buf = DevBuf::<Hash32>::new(&g.ctx, keep.len())?;
 		// walks (reads) on one stream, their hashing on the other: batch i + 1's first mixes and
 		// batch i − 1's results and nodes are made while batch i's walks read
 		let (walk_st, hash_st) = (&g.gen_stream, &g.mm_stream);
 		let (e0, e1) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
 		e0.record(hash_st)?;
-		g.kernels.mem_fill(hash_st, cache_buf.ptr, spec.cache_items - 1, dataset.ptr, 0, resident, spec.parents)?;
+		let fill = dataset.ptr_at(0, resident as usize)?;
+		g.kernels.mem_fill(hash_st, cache_buf.ptr(), spec.cache_items - 1, fill, 0, resident, spec.parents)?;
 		e1.record(hash_st)?;
 		hash_st.synchronize()?;
 		let walks_started = Instant::now();
 		let partial = (resident < spec.dataset_items).then_some(PartialDataset {
 			resident,
-			cache: cache_buf.ptr,
+			cache: cache_buf.ptr(),
 			cache_mask: spec.cache_items - 1,
 			parents: spec.parents,
 		});
@@ -170,59 +179,49 @@ impl GpuProver {
 			.map(|first| Walks::range(first, batch.min(walks.end - first) as u32))
 			.collect();
 		let mut group_roots = Vec::with_capacity((total / GROUP_WALKS) as usize);
-		g.kernels.mem_walk_start(hash_st, prefix_buf.ptr, &batches[0], slots[0].mix.ptr)?;
+		let first_mix = slots[0].mix.ptr_at(0, batches[0].count as usize)?;
+		g.kernels.mem_walk_start(hash_st, prefix_buf.ptr(), &batches[0], first_mix)?;
 		slots[0].started.record(hash_st)?;
 		for (i, b) in batches.iter().enumerate() {
 			let (slot, other) = (&slots[i % 2], &slots[(i + 1) % 2]);
+			let count = b.count as usize;
 			walk_st.wait(&slot.started)?;
-			g.kernels.mem_walk(
-				walk_st,
-				dataset.ptr,
-				spec.dataset_items,
-				b,
-				spec.reads,
-				slot.mix.ptr,
-				partial.as_ref(),
-			)?;
+			let (items, mix) = (dataset.ptr_at(0, resident as usize)?, slot.mix.ptr_at(0, count)?);
+			g.kernels.mem_walk(walk_st, items, spec.dataset_items, b, spec.reads, mix, partial.as_ref())?;
 			slot.walked.record(walk_st)?;
 			if let Some(next) = batches.get(i + 1) {
 				// `other` is free: batch i − 1's hashing, before this on the same stream, is done with it
-				g.kernels.mem_walk_start(hash_st, prefix_buf.ptr, next, other.mix.ptr)?;
+				let next_mix = other.mix.ptr_at(0, next.count as usize)?;
+				g.kernels.mem_walk_start(hash_st, prefix_buf.ptr(), next, next_mix)?;
 				other.started.record(hash_st)?;
 			}
 			hash_st.wait(&slot.walked)?;
-			g.kernels.mem_walk_end(hash_st, slot.mix.ptr, b.count, slot.results.ptr)?;
+			g.kernels.mem_walk_end(hash_st, mix, b.count, slot.results.ptr_at(0, count)?)?;
 			for (k, w) in keep.iter().enumerate() {
 				if (b.first..b.first + u64::from(b.count)).contains(w) {
-					copy_on_device(hash_st, slot.results.ptr + (w - b.first) * 32, kept_buf.ptr + k as u64 * 32, 32)?;
+					kept_buf.copy_from_device(hash_st, k, &slot.results, (w - b.first) as usize, 1)?;
 				}
 			}
 			slot.commit(&g.kernels, hash_st, b.count)?;
 			slot.hashed.record(hash_st)?;
 			if i > 0 {
-				group_roots.extend(other.group_roots(&g.ctx, batches[i - 1].count)?);
+				group_roots.extend(other.group_roots(batches[i - 1].count)?);
 			}
 		}
 		let last = batches.len() - 1;
-		group_roots.extend(slots[last % 2].group_roots(&g.ctx, batches[last].count)?);
-		let mut kept = vec![[0u8; 32]; keep.len()];
-		if !keep.is_empty() {
-			let mut raw = vec![0u8; 32 * keep.len()];
-			copy_to_host(&g.ctx, kept_buf.ptr, &mut raw)?;
-			for (slot, c) in kept.iter_mut().zip(raw.chunks_exact(32)) {
-				slot.copy_from_slice(c);
-			}
-		}
+		group_roots.extend(slots[last % 2].group_roots(batches[last].count)?);
+		let mut kept = vec![Hash32::default(); keep.len()];
+		kept_buf.copy_to_host(0, &mut kept)?;
 		let root = levels_from(group_roots.clone(), GROUP_WALKS.trailing_zeros())
 			.last()
 			.and_then(|l| l.first().copied())
 			.unwrap_or_default();
 		let walk_ms = walks_started.elapsed().as_secs_f64() * 1e3;
 		let mut items = Vec::with_capacity(read_back.len());
-		for i in read_back {
-			let mut item = [0u32; ITEM_WORDS];
-			copy_to_host(&g.ctx, dataset.ptr + i * ITEM_BYTES as u64, &mut item)?;
-			items.push(item);
+		for &i in read_back {
+			let mut item = [Item::default()];
+			dataset.copy_to_host(i as usize, &mut item)?;
+			items.push(item[0]);
 		}
 		Ok(MemoryRun {
 			root,
@@ -253,46 +252,44 @@ impl GpuProver {
 		let g = self.lock()?;
 		let walks = groups.len() * GROUP_WALKS as usize;
 		let (cache_buf, prefix_buf) = upload_cache_and_prefix(&g.ctx, spec, cache)?;
-		let groups_buf = DevBuf::new(&g.ctx, 8 * groups.len())?;
-		copy_to_device(&g.ctx, groups, groups_buf.ptr)?;
-		let mix = DevBuf::new(&g.ctx, 64 * walks)?;
-		let results = DevBuf::new(&g.ctx, 32 * walks)?;
+		let mut groups_buf = DevBuf::<u64>::new(&g.ctx, groups.len())?;
+		groups_buf.copy_from_host(0, groups)?;
+		let mix = DevBuf::<Mix>::new(&g.ctx, walks)?;
+		let results = DevBuf::<Hash32>::new(&g.ctx, walks)?;
 		let from_cache = PartialDataset {
 			resident: 0,
-			cache: cache_buf.ptr,
+			cache: cache_buf.ptr(),
 			cache_mask: spec.cache_items - 1,
 			parents: spec.parents,
 		};
 		let count = u32::try_from(walks).map_err(|_| {
 			GpuError::InvalidSpec(format!("{} groups of {GROUP_WALKS} walks exceed one launch", groups.len()))
 		})?;
-		let listed = Walks { first: 0, count, groups: groups_buf.ptr, group_walks: GROUP_WALKS as u32 };
+		let listed = Walks { first: 0, count, groups: groups_buf.ptr(), group_walks: GROUP_WALKS as u32 };
 		let st = &g.mm_stream;
-		g.kernels.mem_walk_start(st, prefix_buf.ptr, &listed, mix.ptr)?;
-		g.kernels.mem_walk(st, cache_buf.ptr, spec.dataset_items, &listed, spec.reads, mix.ptr, Some(&from_cache))?;
-		g.kernels.mem_walk_end(st, mix.ptr, listed.count, results.ptr)?;
+		let (mix_ptr, results_ptr) = (mix.ptr_at(0, walks)?, results.ptr_at(0, walks)?);
+		g.kernels.mem_walk_start(st, prefix_buf.ptr(), &listed, mix_ptr)?;
+		// `resident` 0: every item is made from the cache, which stands in for the dataset
+		g.kernels.mem_walk(st, cache_buf.ptr(), spec.dataset_items, &listed, spec.reads, mix_ptr, Some(&from_cache))?;
+		g.kernels.mem_walk_end(st, mix_ptr, listed.count, results_ptr)?;
 		st.synchronize()?;
-		let mut raw = vec![0u8; 32 * walks];
-		copy_to_host(&g.ctx, results.ptr, &mut raw)?;
-		Ok(raw
-			.chunks_exact(32 * GROUP_WALKS as usize)
-			.map(|group| group.chunks_exact(32).map(|c| <Hash32>::try_from(c).expect("32 bytes")).collect())
-			.collect())
+		let mut all = vec![Hash32::default(); walks];
+		results.copy_to_host(0, &mut all)?;
+		Ok(all.chunks_exact(GROUP_WALKS as usize).map(<[Hash32]>::to_vec).collect())
 	}
 }
 
 /// `cache` and the walks' prefix (`WALK_TAG ‖ seed`) on the device, for the walk kernels.
 fn upload_cache_and_prefix(
-	ctx: &std::sync::Arc<cudarc::driver::CudaContext>,
+	ctx: &Arc<CudaContext>,
 	spec: &MemorySpec,
 	cache: &[Item],
-) -> Result<(DevBuf, DevBuf), GpuError> {
-	let cache_buf = DevBuf::new(ctx, cache.len() * ITEM_BYTES)?;
-	let words: Vec<u32> = cache.iter().flat_map(|i| i.iter().copied()).collect();
-	copy_to_device(ctx, &words, cache_buf.ptr)?;
+) -> Result<(DevBuf<Item>, DevBuf<u8>), GpuError> {
+	let mut cache_buf = DevBuf::new(ctx, cache.len())?;
+	cache_buf.copy_from_host(0, cache)?;
 	let prefix = [memory::WALK_TAG, &spec.seed[..]].concat();
-	let prefix_buf = DevBuf::new(ctx, prefix.len())?;
-	copy_to_device(ctx, &prefix, prefix_buf.ptr)?;
+	let mut prefix_buf = DevBuf::new(ctx, prefix.len())?;
+	prefix_buf.copy_from_host(0, &prefix)?;
 	Ok((cache_buf, prefix_buf))
 }
 

@@ -16,7 +16,7 @@ use pog_prover::{
 };
 
 use crate::{
-	device::{copy_to_device, copy_to_host, DevBuf, Kernels},
+	device::{DevBuf, Kernels, Plain},
 	gemm::{Fp8Path, Lt, Plan},
 	kernels::storage_bytes,
 	GpuError, GpuInfo,
@@ -52,12 +52,13 @@ impl Inner {
 	}
 
 	/// Generate chunk `k0..k0 + kc` of `matrix` of `spec` as the GEMM in `compute` takes it
-	/// (int8 significands on the int8 path).
+	/// (int8 significands on the int8 path) into the first `lines·kc` elements of `out` (bytes of
+	/// `compute`'s storage; [`GpuError::OutOfBounds`] where they do not fit).
 	#[allow(clippy::too_many_arguments)]
 	pub(crate) fn generate(
 		&self,
 		stream: &CudaStream,
-		out: sys::CUdeviceptr,
+		out: &DevBuf<u8>,
 		spec: &ChallengeSpec,
 		compute: Precision,
 		matrix: Matrix,
@@ -65,6 +66,8 @@ impl Inner {
 		k0: u32,
 		kc: u32,
 	) -> Result<(), GpuError> {
+		// the int8 path stores one byte an element, as fp8 does
+		let out = out.ptr_at(0, lines as usize * kc as usize * storage_bytes(compute))?;
 		if self.fp8_path_for(spec, compute) == Fp8Path::Int8 {
 			self.kernels.generate_int8(stream, out, &spec.seed, matrix, lines, k0, kc)
 		} else {
@@ -262,8 +265,10 @@ impl GpuProver {
 		let sb = storage_bytes(compute) as u64;
 		let kc_max = sizing::chunk_len(dims.k, spec.chunk_k);
 		Self::check_memory(&g.ctx, device_bytes(&dims, spec.chunk_k, compute))?;
-		let c = DevBuf::new(&g.ctx, 4 * u64::from(m) as usize * n as usize)?;
-		let tree = DevBuf::new(&g.ctx, 32 * (2 * leaves as usize - 1))?;
+		let cells = m as usize * n as usize;
+		let c = DevBuf::<u32>::new(&g.ctx, cells)?;
+		let tree = DevBuf::<Hash32>::new(&g.ctx, 2 * leaves as usize - 1)?;
+		// a chunk of A or B: bytes of `compute`'s storage
 		let a_bytes = (u64::from(m) * u64::from(kc_max) * sb) as usize;
 		let b_bytes = (u64::from(n) * u64::from(kc_max) * sb) as usize;
 		let a = [DevBuf::new(&g.ctx, a_bytes)?, DevBuf::new(&g.ctx, a_bytes)?];
@@ -273,11 +278,11 @@ impl GpuProver {
 		let mut full = Plan::new(&g.lt, compute, m, n, kc_max, path)?;
 		if !g.is_tuned(compute, path, m, n, kc_max) {
 			// first proof of this shape: time cuBLASLt's candidates on a generated chunk 0
-			g.generate(&g.gen_stream, a[1].ptr, spec, compute, Matrix::A, m, 0, kc_max)?;
-			g.generate(&g.gen_stream, b[1].ptr, spec, compute, Matrix::B, n, 0, kc_max)?;
+			g.generate(&g.gen_stream, &a[1], spec, compute, Matrix::A, m, 0, kc_max)?;
+			g.generate(&g.gen_stream, &b[1], spec, compute, Matrix::B, n, 0, kc_max)?;
 			g.gen_stream.synchronize()?;
 		}
-		g.tune(compute, path, m, n, &mut full, a[1].ptr, b[1].ptr, c.ptr, kc_max)?;
+		g.tune(compute, path, m, n, &mut full, a[1].ptr(), b[1].ptr(), c.ptr(), kc_max)?;
 		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
 		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, path)?) } else { None };
 
@@ -298,30 +303,33 @@ impl GpuProver {
 			if i >= 2 {
 				gs.wait(&gemm_done[s])?;
 			}
-			g.generate(gs, a[s].ptr, spec, compute, Matrix::A, m, k0, kc)?;
-			g.generate(gs, b[s].ptr, spec, compute, Matrix::B, n, k0, kc)?;
+			g.generate(gs, &a[s], spec, compute, Matrix::A, m, k0, kc)?;
+			g.generate(gs, &b[s], spec, compute, Matrix::B, n, k0, kc)?;
 			gen_done[s].record(gs)?;
 			ms_.wait(&gen_done[s])?;
 			starts[i].record(ms_)?;
 			let plan = if kc == kc_max { &full } else { short.as_ref().unwrap_or(&full) };
-			plan.run(&g.lt, ms_, a[s].ptr, b[s].ptr, c.ptr, if i == 0 { 0.0 } else { 1.0 })?;
+			plan.run(&g.lt, ms_, a[s].ptr(), b[s].ptr(), c.ptr(), if i == 0 { 0.0 } else { 1.0 })?;
 			ends[i].record(ms_)?;
 			gemm_done[s].record(ms_)?;
 		}
 		if path == Fp8Path::Int8 {
 			// C holds Σ s_A·s_B exactly; each fp8 element is s / 2^3.
 			let scale = 1.0 / (1u32 << (2 * Precision::Fp8E4M3.mantissa_bits())) as f32;
-			g.kernels.int32_to_f32(ms_, c.ptr, u64::from(m) * u64::from(n), scale)?;
+			g.kernels.int32_to_f32(ms_, c.ptr_at(0, cells)?, cells as u64, scale)?;
 		}
 		let (h0, h1, h2) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?, timing_event(&g.ctx)?);
 		h0.record(ms_)?;
-		g.kernels.hash_leaves(ms_, c.ptr, tree.ptr, leaves)?;
+		let (values, hashes) = (c.ptr_at(0, leaves as usize * LEAF_VALUES)?, tree.ptr_at(0, leaves as usize)?);
+		g.kernels.hash_leaves(ms_, values, hashes, leaves)?;
 		h1.record(ms_)?;
 		let mut level_offsets = vec![0u64];
 		let (mut off, mut count) = (0u64, leaves);
 		while count > 1 {
 			let above = off + count;
-			g.kernels.hash_nodes(ms_, tree.ptr + off * 32, tree.ptr + above * 32, count / 2)?;
+			let below_ptr = tree.ptr_at(off as usize, count as usize)?;
+			let above_ptr = tree.ptr_at(above as usize, count as usize / 2)?;
+			g.kernels.hash_nodes(ms_, below_ptr, above_ptr, count / 2)?;
 			off = above;
 			count /= 2;
 			level_offsets.push(off);
@@ -341,8 +349,9 @@ impl GpuProver {
 		}
 		ms_.synchronize()?;
 		gs.synchronize()?;
-		let mut root = [0u8; 32];
-		copy_to_host(&g.ctx, tree.ptr + off * 32, &mut root)?;
+		let mut root = [Hash32::default()];
+		tree.copy_to_host(off as usize, &mut root)?;
+		let [root] = root;
 		let total = started.elapsed();
 		progress(1.0);
 
@@ -400,13 +409,13 @@ impl GpuProver {
 			&g.ctx,
 			4 * u64::from(rows) * u64::from(n) + (u64::from(rows) + u64::from(n)) * u64::from(kc) * sb,
 		)?;
-		let a = DevBuf::new(&g.ctx, (u64::from(rows) * u64::from(kc) * sb) as usize)?;
-		let b = DevBuf::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
-		let c = DevBuf::new(&g.ctx, 4 * rows as usize * n as usize)?;
-		g.generate(&g.mm_stream, a.ptr, spec, compute, Matrix::A, rows, 0, kc)?;
-		g.generate(&g.mm_stream, b.ptr, spec, compute, Matrix::B, n, 0, kc)?;
+		let a = DevBuf::<u8>::new(&g.ctx, (u64::from(rows) * u64::from(kc) * sb) as usize)?;
+		let b = DevBuf::<u8>::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
+		let c = DevBuf::<u32>::new(&g.ctx, rows as usize * n as usize)?;
+		g.generate(&g.mm_stream, &a, spec, compute, Matrix::A, rows, 0, kc)?;
+		g.generate(&g.mm_stream, &b, spec, compute, Matrix::B, n, 0, kc)?;
 		let mut full = Plan::new(&g.lt, compute, m, n, kc, path)?;
-		g.tune(compute, path, m, n, &mut full, a.ptr, b.ptr, c.ptr, kc)?;
+		g.tune(compute, path, m, n, &mut full, a.ptr(), b.ptr(), c.ptr(), kc)?;
 		g.mm_stream.synchronize()?;
 		Ok(started.elapsed())
 	}
@@ -465,8 +474,10 @@ pub struct GpuCommitment {
 	stream: Arc<CudaStream>,
 	kernels: Arc<Kernels>,
 	dims: Dims,
-	c: DevBuf,
-	tree: DevBuf,
+	/// C, row-major fp32 bit patterns.
+	c: DevBuf<u32>,
+	/// Every level of the Merkle tree, leaves first (at `level_offsets`).
+	tree: DevBuf<Hash32>,
 	level_offsets: Vec<u64>,
 	root: Hash32,
 	timing: Timing,
@@ -514,9 +525,9 @@ impl GpuCommitment {
 		}
 		let mut values = vec![0u32; count * LEAF_VALUES];
 		let mut nodes = vec![0u32; node_offsets.len() * 8];
-		self.gather(self.c.ptr, &value_offsets, LEAF_VALUES as u32, &mut values)?;
+		self.gather(&self.c, &value_offsets, LEAF_VALUES as u32, &mut values)?;
 		if !node_offsets.is_empty() {
-			self.gather(self.tree.ptr, &node_offsets, 8, &mut nodes)?;
+			self.gather(&self.tree, &node_offsets, 8, &mut nodes)?;
 		}
 		Ok(leaves
 			.iter()
@@ -538,13 +549,17 @@ impl GpuCommitment {
 			.collect())
 	}
 
-	fn gather(&self, src: sys::CUdeviceptr, offsets: &[u64], words: u32, out: &mut [u32]) -> Result<(), GpuError> {
-		let off_buf = DevBuf::new(&self.ctx, std::mem::size_of_val(offsets))?;
-		let out_buf = DevBuf::new(&self.ctx, std::mem::size_of_val(out))?;
-		copy_to_device(&self.ctx, offsets, off_buf.ptr)?;
-		self.kernels.gather(&self.stream, src, off_buf.ptr, offsets.len() as u32, words, out_buf.ptr)?;
+	/// `words` u32 words of `src` from each word offset in `offsets` into `out`, one after the
+	/// other, every offset checked against `src` first.
+	fn gather<T: Plain>(&self, src: &DevBuf<T>, offsets: &[u64], words: u32, out: &mut [u32]) -> Result<(), GpuError> {
+		check_gather(src.bytes() / 4, offsets, words, out.len())?;
+		let mut off_buf = DevBuf::<u64>::new(&self.ctx, offsets.len())?;
+		let out_buf = DevBuf::<u32>::new(&self.ctx, out.len())?;
+		off_buf.copy_from_host(0, offsets)?;
+		let (from, to) = (src.ptr(), out_buf.ptr_at(0, out.len())?);
+		self.kernels.gather(&self.stream, from, off_buf.ptr(), offsets.len() as u32, words, to)?;
 		self.stream.synchronize()?;
-		copy_to_host(&self.ctx, out_buf.ptr, out)?;
+		out_buf.copy_to_host(0, out)?;
 		Ok(())
 	}
 
@@ -555,16 +570,34 @@ impl GpuCommitment {
 		}
 		let n = self.dims.n as usize;
 		let mut out = vec![0u32; rows as usize * n];
-		copy_to_host(&self.ctx, self.c.ptr + u64::from(row0) * n as u64 * 4, &mut out)?;
+		self.c.copy_to_host(row0 as usize * n, &mut out)?;
 		Ok(out)
 	}
 
 	/// Every leaf hash (level 0 of the tree): for checks on small dims.
 	pub fn leaf_hashes(&self) -> Result<Vec<Hash32>, GpuError> {
-		let mut out = vec![[0u8; 32]; self.dims.num_leaves() as usize];
-		copy_to_host(&self.ctx, self.tree.ptr, &mut out)?;
+		let mut out = vec![Hash32::default(); self.dims.num_leaves() as usize];
+		self.tree.copy_to_host(0, &mut out)?;
 		Ok(out)
 	}
+}
+
+/// Checks a gather of `words` words from each of `offsets` (in words) of a source of
+/// `src_words` words into `out_words` words: [`GpuError::OutOfBounds`] for the first offset
+/// whose words leave the source, or for an `out` of another size than the words gathered.
+fn check_gather(src_words: usize, offsets: &[u64], words: u32, out_words: usize) -> Result<(), GpuError> {
+	let words = words as usize;
+	let gathered = offsets.len().checked_mul(words);
+	if gathered != Some(out_words) {
+		return Err(GpuError::OutOfBounds { first: 0, count: gathered.unwrap_or(usize::MAX), len: out_words });
+	}
+	for &off in offsets {
+		let first = usize::try_from(off).unwrap_or(usize::MAX);
+		if first.checked_add(words).is_none_or(|end| end > src_words) {
+			return Err(GpuError::OutOfBounds { first, count: words, len: src_words });
+		}
+	}
+	Ok(())
 }
 
 #[cfg(test)]
@@ -583,6 +616,20 @@ mod tests {
 		let dims = pog_primitives::sizing::challenge_dims(81_559, 600_000, 30_000);
 		let bytes = device_bytes(&dims, 8192, Precision::Fp32);
 		assert!(bytes + MARGIN_BYTES < 78 << 30, "{}", bytes >> 20);
+	}
+
+	#[test]
+	fn gathers_stay_inside_the_source() {
+		// a tree of 7 nodes is 56 words: node 6 (words 48..56) is its last
+		assert!(check_gather(56, &[0, 8, 48], 8, 24).is_ok());
+		assert!(check_gather(56, &[], 8, 0).is_ok());
+		assert!(matches!(
+			check_gather(56, &[0, 49], 8, 16),
+			Err(GpuError::OutOfBounds { first: 49, count: 8, len: 56 })
+		));
+		assert!(matches!(check_gather(56, &[u64::MAX], 8, 8), Err(GpuError::OutOfBounds { .. })));
+		// `out` must take exactly the words gathered
+		assert!(matches!(check_gather(56, &[0, 8], 8, 15), Err(GpuError::OutOfBounds { count: 16, len: 15, .. })));
 	}
 
 	#[test]
