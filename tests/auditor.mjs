@@ -19,16 +19,16 @@ const pct = (n) => `${(n / 1e7).toFixed(2)}%`;
 export async function audit(api) {
   const head = await api.rpc.chain.getHeader();
   const config = (await api.query.pog.configuration()).toJSON();
-  const profiles = (await api.call.pogApi.profiles()).map(([id, p]) => ({
+  const profiles = (await api.call.pogApi.profiles()).map(([id, { name, figures: f }]) => ({
     id: id.toNumber(),
-    name: text(p.name),
-    vramMib: p.vramMib.toNumber(),
-    gflops: p.gflops.map((g) => g.toNumber()),
-    int8Gops: p.int8Gops.toNumber(),
-    perCore: p.perCore.isTrue,
-    tolerancePercent: p.tolerancePercent.toNumber(),
-    memReadMps: p.memReadMps.toNumber(),
-    memParentMps: p.memParentMps.toNumber(),
+    name: text(name),
+    vramMib: f.vramMib.toNumber(),
+    gflops: f.gflops.map((g) => g.toNumber()),
+    int8Gops: f.int8Gops.toNumber(),
+    perCore: f.perCore.isTrue,
+    tolerancePercent: f.tolerancePercent.toNumber(),
+    memReadMps: f.memReadMps.toNumber(),
+    memParentMps: f.memParentMps.toNumber(),
   }));
   const validators = (await api.query.pog.validators()).map((v) => v.toString());
 
@@ -91,9 +91,10 @@ export async function audit(api) {
         dims: [c.params.dims.m.toNumber(), c.params.dims.n.toNumber(), c.params.dims.k.toNumber()],
         deadlineMs: c.params.deadlineMs.toNumber(),
         memory: memory && {
-          datasetItems: memory.datasetItems.toString(),
-          parents: memory.parents.toNumber(),
-          walks: memory.walks.toString(),
+          seed: memory.challenge.spec.seed.toHex(),
+          datasetItems: memory.challenge.spec.datasetItems.toString(),
+          parents: memory.challenge.spec.parents.toNumber(),
+          walks: memory.challenge.walks.toString(),
           deadlineMs: memory.deadlineMs.toNumber(),
           root: memoryCommitment ? memoryCommitment.root.toHex() : null,
           committedMs: memoryCommitment ? memoryCommitment.committedMs.toNumber() : null,

@@ -69,26 +69,30 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   await waitFinalized(api, 1, 90_000);
 
   // Root adds a profile claiming 100× the CPU reference's throughput, for the faster-model cheat.
-  const [, reference] = (await api.call.pogApi.profiles())
+  const [, { figures: reference }] = (await api.call.pogApi.profiles())
     .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
   const fast = {
     name: 'cpu-reference x100',
-    vramMib: reference.vramMib,
-    gflops: reference.gflops.map((g) => g.toNumber() * 100),
-    int8Gops: 0,
-    tolerancePercent: reference.tolerancePercent,
-    perCore: false,
+    figures: {
+      vramMib: reference.vramMib,
+      gflops: reference.gflops.map((g) => g.toNumber() * 100),
+      int8Gops: 0,
+      tolerancePercent: reference.tolerancePercent,
+      perCore: false,
+    },
   };
   // And one claiming half of every rate (the reference's 2 GFLOPS are the smallest that halve),
   // for the cheaters that commit in time: the same checks at half the work, so that the six
   // miners sharing this machine carry 3.5 miners' load rather than six.
   const half = {
-    ...fast,
     name: HALF,
-    gflops: reference.gflops.map((g) => g.toNumber() / 2),
-    int8Gops: reference.int8Gops.toNumber() / 2,
-    memReadMps: reference.memReadMps.toNumber() / 2,
-    memParentMps: reference.memParentMps.toNumber() / 2,
+    figures: {
+      ...fast.figures,
+      gflops: reference.gflops.map((g) => g.toNumber() / 2),
+      int8Gops: reference.int8Gops.toNumber() / 2,
+      memReadMps: reference.memReadMps.toNumber() / 2,
+      memParentMps: reference.memParentMps.toNumber() / 2,
+    },
   };
   for (const profile of [fast, half]) {
     const added = await sendAndWait(api, api.tx.sudo.sudo(api.tx.pog.addProfile(profile)), keyring.addFromUri('//Alice'));

@@ -80,7 +80,7 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   const info = (await api.query.pog.miners(charlie.address)).unwrap();
   const cores = info.hardware.cpuCores.toNumber();
   const profiles = await api.call.pogApi.profiles();
-  const [cpuCoreId, cpuCore] = profiles.find(([, p]) => p.perCore.isTrue);
+  const [cpuCoreId, { figures: cpuCore }] = profiles.find(([, p]) => p.figures.perCore.isTrue);
   assert.deepEqual(info.claims.map((c) => c.profile.toNumber()).slice(-1), [cpuCoreId.toNumber()], 'the CPU is claimed');
   const again = await runAgent(['register', ...common, '--backend', 'cpu'], { name: 'register-again' });
   assert.notEqual(again.code, 0);

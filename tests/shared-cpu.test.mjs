@@ -56,9 +56,9 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
   // machine's GEMM (a profile like cpu-reference without its memory phase, so that the GEMM alone
   // is timed and nothing else is due in a 2 s slack). The two accounts register now and answer
   // nothing in round 1.
-  const [, ref] = (await api.call.pogApi.profiles())
+  const [, { figures: ref }] = (await api.call.pogApi.profiles())
     .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
-  await sudo(api.tx.pog.addProfile({ name: 'cpu-gemm', vramMib: ref.vramMib, gflops: ref.gflops, int8Gops: 0, tolerancePercent: ref.tolerancePercent, perCore: false }));
+  await sudo(api.tx.pog.addProfile({ name: 'cpu-gemm', figures: { vramMib: ref.vramMib, gflops: ref.gflops, int8Gops: 0, tolerancePercent: ref.tolerancePercent, perCore: false } }));
   const solo = await register('//Charlie', 'solo', 'cpu-gemm');
   const [dave, eve] = [await register('//Dave', 'dave'), await register('//Eve', 'eve')];
   const committed = waitForEvent(api, (e) => (api.events.pog.RootsCommitted.is(e) && e.data.miner.toString() === solo ? e.data : null),
@@ -74,10 +74,10 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
   // A profile claiming the measured rate (whole GFLOPS), tolerance 10%: one challenge alone takes
   // about 10 s of a 10/0.9 + 2 ≈ 13.1 s window, more than half of it. The two accounts switch to
   // it from round 2 (an update during a round applies once that round is settled).
-  const [, reference] = (await api.call.pogApi.profiles())
+  const [, { figures: reference }] = (await api.call.pogApi.profiles())
     .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
   const claimed = Math.max(1, Math.round(gflops));
-  await sudo(api.tx.pog.addProfile({ name: 'cpu-measured', vramMib: reference.vramMib, gflops: Array(5).fill(claimed), int8Gops: 0, tolerancePercent: 10, perCore: false }));
+  await sudo(api.tx.pog.addProfile({ name: 'cpu-measured', figures: { vramMib: reference.vramMib, gflops: Array(5).fill(claimed), int8Gops: 0, tolerancePercent: 10, perCore: false } }));
   for (const [suri, name] of [['//Dave', 'dave'], ['//Eve', 'eve']]) {
     const up = await runAgent(['register', '--update', '--url', node.url, '--suri', suri, '--backend', 'cpu', '--profile', 'cpu-measured'],
       { name: `${name}-update`, logDir: dir });

@@ -21,7 +21,7 @@ export async function connect(url) {
 async function profiles(api) {
   const table = new Map();
   for (const [id, p] of await api.call.pogApi.profiles()) {
-    table.set(id.toNumber(), { name: text(p.name), perCore: p.perCore.isTrue });
+    table.set(id.toNumber(), { name: text(p.name), perCore: p.figures.perCore.isTrue });
   }
   return table;
 }

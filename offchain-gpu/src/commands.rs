@@ -1,10 +1,11 @@
 //! What each subcommand does (the chain-less ones delegate to `pog-cuda`).
 
 use anyhow::{anyhow, bail, Context as _};
+use pog_primitives::profiles::Profile;
 use tracing::{info, warn};
 
 use crate::{
-	chain::{convert, load_key, pog, Chain, GpuProfile, RoundOutcome, ZeroReason},
+	chain::{convert, load_key, pog, Chain, RoundOutcome, ZeroReason},
 	cli::{BackendChoice, BenchArgs, ChainArgs, Command, RegisterArgs, SelftestArgs, StatusArgs},
 	hardware, miner,
 };
@@ -83,20 +84,17 @@ async fn connect(args: &ChainArgs) -> anyhow::Result<Chain> {
 }
 
 /// The profile a GPU named `name` claims: the one with the same name, or the one asked for.
-fn pick_profile(profiles: &[(u32, GpuProfile)], asked: Option<&str>, name: &str) -> anyhow::Result<u32> {
+fn pick_profile(profiles: &[(u32, Profile<String>)], asked: Option<&str>, name: &str) -> anyhow::Result<u32> {
 	let want = asked.unwrap_or(name);
 	if let Ok(id) = want.parse::<u32>() {
 		if profiles.iter().any(|(i, _)| *i == id) {
 			return Ok(id);
 		}
 	}
-	profiles.iter().find(|(_, p)| convert::text(&p.name.0).eq_ignore_ascii_case(want)).map(|(id, _)| *id).ok_or_else(
-		|| {
-			let names: Vec<String> =
-				profiles.iter().map(|(id, p)| format!("{id}: {}", convert::text(&p.name.0))).collect();
-			anyhow!("no GPU profile named '{want}' on chain; pass --profile with one of: {}", names.join(", "))
-		},
-	)
+	profiles.iter().find(|(_, p)| p.name.eq_ignore_ascii_case(want)).map(|(id, _)| *id).ok_or_else(|| {
+		let names: Vec<String> = profiles.iter().map(|(id, p)| format!("{id}: {}", p.name)).collect();
+		anyhow!("no GPU profile named '{want}' on chain; pass --profile with one of: {}", names.join(", "))
+	})
 }
 
 async fn register(args: RegisterArgs) -> anyhow::Result<()> {
@@ -144,7 +142,7 @@ async fn register(args: RegisterArgs) -> anyhow::Result<()> {
 	if args.cpu {
 		let (id, _) = profiles
 			.iter()
-			.find(|(_, p)| p.per_core)
+			.find(|(_, p)| p.figures.per_core)
 			.ok_or_else(|| anyhow!("--cpu: this chain has no per-core CPU profile (cpu-core) to claim the CPU with"))?;
 		if machine.cpu_cores == 0 {
 			bail!("--cpu: the number of CPU cores could not be read on this machine");
@@ -170,8 +168,7 @@ async fn register(args: RegisterArgs) -> anyhow::Result<()> {
 		);
 	}
 	for c in &claims {
-		let name =
-			profiles.iter().find(|(id, _)| *id == c.profile).map(|(_, p)| convert::text(&p.name.0)).unwrap_or_default();
+		let name = profiles.iter().find(|(id, _)| *id == c.profile).map(|(_, p)| p.name.clone()).unwrap_or_default();
 		info!(profile = %name, count = c.count, "claiming");
 	}
 	let claims = BoundedVec(claims);

@@ -155,9 +155,9 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 		.0
 		.iter()
 		.filter(|c| {
-			profiles
-				.iter()
-				.any(|(id, p)| *id == c.profile && pog_primitives::pricing::fp8_on_int8_path(&p.gflops, p.int8_gops))
+			profiles.iter().any(|(id, p)| {
+				*id == c.profile && pog_primitives::pricing::fp8_on_int8_path(&p.figures.gflops, p.figures.int8_gops)
+			})
 		})
 		.flat_map(|c| c.uuids.0.clone())
 		.collect();
@@ -166,7 +166,7 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 		.claims
 		.0
 		.iter()
-		.filter(|c| profiles.iter().any(|(id, p)| *id == c.profile && p.per_core))
+		.filter(|c| profiles.iter().any(|(id, p)| *id == c.profile && p.figures.per_core))
 		.flat_map(|c| c.uuids.0.clone())
 		.collect();
 	let mut devices = devices(backend, cpu_threads, &claimed, &int8_fp8)?;
@@ -427,7 +427,7 @@ async fn check_reveal_fees(ctx: &Ctx, round: u32, challenges: &[ChallengeView<Ac
 	let mut by_shape: BTreeMap<RevealShape, u128> = BTreeMap::new();
 	let mut fees = Vec::with_capacity(challenges.len());
 	for ch in challenges {
-		let memory_walks = ch.params.memory.as_ref().map(|m| m.walks);
+		let memory_walks = ch.params.memory.as_ref().map(|m| m.challenge.walks);
 		let shape = RevealShape::of(ch.params.dims, memory_walks, openings, config.memory.openings);
 		let fee = match by_shape.get(&shape) {
 			Some(fee) => *fee,
@@ -531,7 +531,7 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 			m = p.dims.m,
 			n = p.dims.n,
 			k = p.dims.k,
-			memory_walks = p.memory.as_ref().map_or(0, |m| m.walks),
+			memory_walks = p.memory.as_ref().map_or(0, |m| m.challenge.walks),
 			deadline_in_s,
 			"challenge issued"
 		);
@@ -862,23 +862,17 @@ async fn prepare_shapes(
 	let profiles = chain.profiles().await?;
 	for claim in &miner.claims.0 {
 		let Some((_, profile)) = profiles.iter().find(|(id, _)| *id == claim.profile) else { continue };
-		let (vram_mib, gflops, int8_gops) = pog_primitives::profiles::unit_figures(
-			profile.vram_mib,
-			&profile.gflops,
-			profile.int8_gops,
-			profile.per_core,
-			miner.hardware.cpu_cores,
-		);
-		let memory_phase = pog_primitives::memory::measured(profile.mem_read_mps, profile.mem_parent_mps);
-		let target_ms = pog_primitives::sizing::gemm_target_ms(config.target_ms, config.memory.walk_ms, memory_phase);
+		let unit = profile.figures.for_cores(miner.hardware.cpu_cores);
+		let target_ms =
+			pog_primitives::sizing::gemm_target_ms(config.target_ms, config.memory.walk_ms, unit.memory_measured());
 		for uuid in &claim.uuids.0 {
 			let Some(device) = devices.get(uuid) else { continue };
 			for p in pog_primitives::Precision::CHALLENGED {
-				let gflops = pog_primitives::pricing::priced_gflops(&gflops, int8_gops, p);
+				let gflops = unit.priced_gflops(p);
 				if gflops == 0 {
 					continue;
 				}
-				let dims = pog_primitives::sizing::challenge_dims(vram_mib, gflops, target_ms);
+				let dims = pog_primitives::sizing::challenge_dims(unit.vram_mib, gflops, target_ms);
 				let spec = ChallengeSpec { seed: [0; 32], precision: p, dims, chunk_k: config.chunk_k };
 				let device = device.clone();
 				tokio::task::spawn_blocking(move || device.1.prepare(&spec)).await??;

@@ -436,7 +436,10 @@ fn settling_and_paying_a_full_registry_leave_the_transactions_their_share_of_a_b
 	let update = RuntimeCall::Sudo(pallet_sudo::Call::sudo {
 		call: Box::new(RuntimeCall::Pog(pallet_pog::Call::update_profile {
 			id: 0,
-			profile: pallet_pog::profiles::default_profiles()[1].to_profile().expect("a default profile"),
+			profile: {
+				let h100 = &pallet_pog::profiles::default_profiles()[1];
+				pallet_pog::profiles::on_chain(&h100.name, h100.figures).expect("a default profile")
+			},
 		})),
 	})
 	.get_dispatch_info();

@@ -7,6 +7,7 @@ pub mod convert;
 use std::{path::Path, str::FromStr};
 
 use anyhow::Context as _;
+use pog_primitives::profiles::Profile;
 use subxt::{
 	config::RpcConfigFor,
 	rpcs::{methods::LegacyRpcMethods, RpcClient},
@@ -16,9 +17,10 @@ use subxt::{
 };
 use subxt_signer::{sr25519::Keypair, SecretUri};
 
-/// Types and calls generated from PoG chain's runtime metadata. A challenge decodes straight
-/// into `pog-primitives`' own types, so the agent derives its seeds through the same methods as
-/// the pallet (`ChallengeParams::spec`, `ChallengeParams::memory_challenge`).
+/// Types and calls generated from PoG chain's runtime metadata. A challenge and a profile's
+/// figures decode straight into `pog-primitives`' own types, so the agent derives its seeds and
+/// sizes its units through the same methods as the pallet (`ChallengeParams::spec`,
+/// `ChallengeParams::memory_challenge`, `ProfileFigures::for_cores`).
 #[subxt::subxt(
 	runtime_metadata_path = "metadata/pog.scale",
 	derive_for_all_types = "Clone",
@@ -30,14 +32,17 @@ use subxt_signer::{sr25519::Keypair, SecretUri};
 		path = "pog_primitives::precision::Precision",
 		with = "::subxt::utils::Static<::pog_primitives::Precision>"
 	),
-	substitute_type(path = "pog_primitives::sizing::Dims", with = "::subxt::utils::Static<::pog_primitives::Dims>")
+	substitute_type(path = "pog_primitives::sizing::Dims", with = "::subxt::utils::Static<::pog_primitives::Dims>"),
+	substitute_type(
+		path = "pog_primitives::profiles::ProfileFigures",
+		with = "::subxt::utils::Static<::pog_primitives::profiles::ProfileFigures>"
+	)
 )]
 pub mod pog {}
 
 pub use pog::runtime_types::pallet_pog::{
 	config::ProtocolConfig,
 	miners::MinerInfo,
-	profiles::GpuProfile,
 	rounds::{RoundInfo, RoundPhase},
 	scoring::{FailReason, RoundOutcome, Score, UnverifiedReason, ZeroReason},
 	views::{ChallengeView, MinerView},
@@ -214,15 +219,16 @@ impl Chain {
 		Ok(at.runtime_apis().call(pog::runtime_apis().pog_api().deposit_for(claims, cpu_cores)).await?)
 	}
 
-	/// The GPU profile table.
-	pub async fn profiles(&self) -> anyhow::Result<Vec<(u32, GpuProfile)>> {
+	/// The GPU profile table, by id (names as text).
+	pub async fn profiles(&self) -> anyhow::Result<Vec<(u32, Profile<String>)>> {
 		let at = self.best().await?;
 		let mut iter = at.storage().iter(pog::storage().pog().profiles(), ()).await?;
 		let mut out = Vec::new();
 		while let Some(entry) = iter.next().await {
 			let entry = entry?;
 			let (id,) = entry.key()?.decode()?;
-			out.push((id, entry.value().decode()?));
+			let profile = entry.value().decode()?;
+			out.push((id, Profile { name: convert::text(&profile.name.0), figures: profile.figures.0 }));
 		}
 		out.sort_by_key(|(id, _)| *id);
 		Ok(out)

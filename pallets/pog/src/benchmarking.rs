@@ -30,10 +30,7 @@ where
 
 /// The largest card of the default table (the largest challenges), under its own name.
 fn profile() -> GpuProfile {
-	GpuProfile {
-		name: b"bench GPU".to_vec().try_into().expect("short name"),
-		..GpuProfile::from_figures(&pog_primitives::profiles::H200)
-	}
+	profiles::on_chain("bench GPU", pog_primitives::profiles::H200).expect("a short name")
 }
 
 fn ensure_profile<T: Config>() -> ProfileId {
@@ -191,7 +188,7 @@ fn commit_zero<T: Config>(miner: &T::AccountId, gpu: GpuIndex) -> Commitment {
 	let (dims, root, _) = zero_commitment();
 	params.dims = dims;
 	if let Some(memory) = params.memory.as_mut() {
-		memory.walks = 1 << ZERO_WALKS_LOG2;
+		memory.challenge.walks = 1 << ZERO_WALKS_LOG2;
 	}
 	let memory_root = params.memory.map(|_| zero_walk_tree().0);
 	let c = Commitment { params, root, committed_ms: 0, report: AgentReport::default(), memory_root };
@@ -455,8 +452,9 @@ mod benchmarks {
 	fn update_profile(m: Linear<0, { T::MaxMiners::get().min(256) }>) {
 		let id = bench_profile::<T>();
 		let miners: Vec<T::AccountId> = (0..m).map(|i| miner_with::<T>(i, 1)).collect();
-		let faster =
-			GpuProfile { gflops: profile().gflops.map(|g| g * 2), int8_gops: profile().int8_gops * 2, ..profile() };
+		let mut faster = profile();
+		faster.figures.gflops = faster.figures.gflops.map(|g| g * 2);
+		faster.figures.int8_gops *= 2;
 		#[extrinsic_call]
 		_(RawOrigin::Root, id, faster.clone());
 		assert_eq!(Profiles::<T>::get(id), Some(faster));

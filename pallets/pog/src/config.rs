@@ -175,7 +175,7 @@ impl ProtocolConfig {
 			// Eight of the table's largest GPU fill the GPU component.
 			caps: ScoreCaps {
 				gpus: 8,
-				gpu_points: 8 * pog_primitives::profiles::H200.proven_points() as u64,
+				gpu_points: 8 * pog_primitives::profiles::H200.points() as u64,
 				ram_gib: 1024,
 				disk_gib: 8192,
 			},

@@ -388,7 +388,7 @@ pub mod pallet {
 	impl<T: Config> BuildGenesisConfig for GenesisConfig<T> {
 		fn build(&self) {
 			for p in &self.profiles {
-				let profile = p.to_profile().expect("genesis profile names fit MaxNameLen");
+				let profile = profiles::on_chain(&p.name, p.figures).expect("genesis profile names fit MaxNameLen");
 				if let Err(e) = Pallet::<T>::insert_profile(profile) {
 					panic!("genesis profile {} is refused: {e:?}", p.name);
 				}

@@ -186,7 +186,7 @@ impl<T: Config> Pallet<T> {
 		let mut cpu_units = 0u32;
 		for claim in claims.iter() {
 			let profile = Profiles::<T>::get(claim.profile).ok_or(Error::<T>::UnknownProfile)?;
-			if profile.per_core {
+			if profile.figures.per_core {
 				cpu_units = cpu_units.saturating_add(claim.count);
 			}
 			for uuid in claim.uuids.iter() {
@@ -213,7 +213,7 @@ impl<T: Config> Pallet<T> {
 	/// (a per-core unit at its cores; an unknown profile holds the floor alone).
 	pub fn gpu_deposit(profile: ProfileId, cores: u32) -> BalanceOf<T> {
 		use sp_runtime::SaturatedConversion;
-		let points = Profiles::<T>::get(profile).map_or(0, |p| p.for_cores(cores).proven_points());
+		let points = Profiles::<T>::get(profile).map_or(0, |p| p.figures.for_cores(cores).points());
 		let (per_gpu, per_megapoint) =
 			(T::DepositPerGpu::get().saturated_into(), T::DepositPerMegapoint::get().saturated_into());
 		pog_primitives::deposit::gpu_deposit(per_gpu, per_megapoint, points).saturated_into()

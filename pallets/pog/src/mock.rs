@@ -152,8 +152,8 @@ pub fn mock_profiles() -> Vec<profiles::GenesisProfile> {
 	let mut table = profiles::default_profiles();
 	let with_memory = table[CPU_PROFILE as usize].clone();
 	for p in table.iter_mut().filter(|p| p.name.starts_with("cpu-")) {
-		p.mem_read_mps = 0;
-		p.mem_parent_mps = 0;
+		p.figures.mem_read_mps = 0;
+		p.figures.mem_parent_mps = 0;
 	}
 	table.push(profiles::GenesisProfile { name: "cpu-memory".into(), ..with_memory });
 	table

@@ -378,19 +378,25 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// `profile`'s challenge in `precision` under `config`, on the round's one clock (§6): its
-	/// GEMM's size and expected time, its memory phase if it has one with that root's deadline,
-	/// and the GEMM root's deadline, both as offsets from the round's start (ms).
+	/// GEMM's size and expected time, its memory phase (for a GPU whose challenge seed is
+	/// `seed`) if it has one with that root's deadline, and the GEMM root's deadline, both as
+	/// offsets from the round's start (ms). No time depends on the seed.
 	///
 	/// The GEMM's deadline is the memory phase's allowed time less its slack plus the GEMM's
 	/// allowed time: both phases share one slack, and nothing the miner does moves it (when it
 	/// commits its memory root, in particular: a root held back to its deadline once stretched
 	/// the GEMM's window by the memory phase's tolerance and slack). A profile without a memory
 	/// phase has its GEMM sized to the walks' time as well ([`sizing::gemm_target_ms`]).
-	pub(crate) fn timing_of(profile: &GpuProfile, precision: Precision, config: &ProtocolConfig) -> Timing {
+	pub(crate) fn timing_of(
+		profile: &ProfileFigures,
+		precision: Precision,
+		config: &ProtocolConfig,
+		seed: &Hash32,
+	) -> Timing {
 		let slack_ms = u64::from(config.slack_ms);
 		let rules = &config.memory;
 		let memory = profile
-			.memory_challenge(&[0; 32], rules)
+			.memory_challenge(seed, rules)
 			.map(|challenge| (challenge, sizing::allowed_ms(challenge.expected_ms, rules.tolerance_percent, slack_ms)));
 		let target_ms = sizing::gemm_target_ms(config.target_ms, rules.walk_ms, memory.is_some());
 		let gflops = profile.priced_gflops(precision);
@@ -405,7 +411,7 @@ impl<T: Config> Pallet<T> {
 	fn longest_allowed_ms() -> u64 {
 		let config = Configuration::<T>::get();
 		Profiles::<T>::iter_values()
-			.flat_map(|p| {
+			.flat_map(|crate::profiles::Profile { figures: p, .. }| {
 				// a per-core profile's time hardly depends on the cores (memory and rate scale
 				// together); the extremes bound it
 				let sizes =
@@ -416,7 +422,7 @@ impl<T: Config> Pallet<T> {
 						Precision::CHALLENGED
 							.into_iter()
 							.filter(|q| p.challenged_in(*q))
-							.map(|q| Self::timing_of(&p, q, &config).deadline_ms)
+							.map(|q| Self::timing_of(&p, q, &config, &[0; 32]).deadline_ms)
 							.collect::<Vec<_>>()
 					})
 					.collect::<Vec<_>>()
@@ -427,7 +433,7 @@ impl<T: Config> Pallet<T> {
 
 	/// The precision a seed asks for, among the challenged ones the profile supports (never tf32:
 	/// [`Precision::CHALLENGED`]).
-	pub fn precision_for(profile: &GpuProfile, seed: &Hash32) -> Option<Precision> {
+	pub fn precision_for(profile: &ProfileFigures, seed: &Hash32) -> Option<Precision> {
 		let supported: Vec<Precision> =
 			Precision::CHALLENGED.into_iter().filter(|p| profile.challenged_in(*p)).collect();
 		let n = supported.len();
@@ -444,12 +450,14 @@ impl<T: Config> Pallet<T> {
 		gpu: GpuIndex,
 	) -> Result<ChallengeParams, DispatchError> {
 		let (profile_id, uuid) = info.gpu(gpu).ok_or(Error::<T>::UnknownGpu)?;
-		let profile =
-			Profiles::<T>::get(profile_id).ok_or(Error::<T>::UnknownProfile)?.for_cores(info.hardware.cpu_cores);
+		let profile = Profiles::<T>::get(profile_id)
+			.ok_or(Error::<T>::UnknownProfile)?
+			.figures
+			.for_cores(info.hardware.cpu_cores);
 		let config = Configuration::<T>::get();
 		let seed = pog_primitives::challenge::gpu_seed(&round.seed, miner, gpu, &uuid);
 		let precision = Self::precision_for(&profile, &seed).ok_or(Error::<T>::NoPrecision)?;
-		let Timing { dims, expected_ms, memory, deadline_ms } = Self::timing_of(&profile, precision, &config);
+		let Timing { dims, expected_ms, memory, deadline_ms } = Self::timing_of(&profile, precision, &config, &seed);
 		Ok(ChallengeParams {
 			gpu,
 			uuid,
@@ -460,7 +468,10 @@ impl<T: Config> Pallet<T> {
 			chunk_k: config.chunk_k,
 			expected_ms,
 			deadline_ms: round.start_ms.saturating_add(deadline_ms),
-			memory: memory.map(|(c, allowed)| MemoryParams::of(&c, round.start_ms.saturating_add(allowed))),
+			memory: memory.map(|(challenge, allowed)| MemoryParams {
+				challenge,
+				deadline_ms: round.start_ms.saturating_add(allowed),
+			}),
 		})
 	}
 
@@ -681,7 +692,7 @@ impl<T: Config> Pallet<T> {
 		};
 		let count = Configuration::<T>::get().memory.openings.min(<MaxWalkOpenings as Get<u32>>::get());
 		let seed = Self::sample_seed_for(selection, commitment);
-		sampling::opened_walks(&seed, memory.walks, count)
+		sampling::opened_walks(&seed, memory.challenge.walks, count)
 	}
 
 	/// Settles up to `settle_per_block` miners at block `n`; finishes the round after the last.

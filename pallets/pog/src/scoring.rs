@@ -218,7 +218,7 @@ impl<T: Config> Pallet<T> {
 		s.last = Some((round, outcome));
 		match outcome {
 			RoundOutcome::Passed => {
-				s.points = Profiles::<T>::get(s.profile).map_or(0, |p| p.for_cores(cpu_cores).proven_points());
+				s.points = Profiles::<T>::get(s.profile).map_or(0, |p| p.figures.for_cores(cpu_cores).points());
 				s.verified_round = Some(round);
 				s.unverified_rounds = 0;
 				s.zero_reason = None;
@@ -349,8 +349,8 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn reprice_cores(who: &T::AccountId, cores: u32) {
 		Standing::<T>::mutate(who, |standing| {
 			for s in standing.iter_mut().filter(|s| s.points > 0) {
-				if let Some(p) = Profiles::<T>::get(s.profile).filter(|p| p.per_core) {
-					s.points = s.points.min(p.for_cores(cores).proven_points());
+				if let Some(p) = Profiles::<T>::get(s.profile).filter(|p| p.figures.per_core) {
+					s.points = s.points.min(p.figures.for_cores(cores).points());
 				}
 			}
 		});

@@ -35,7 +35,7 @@ pub use crate::miners::{
 	gpu_count_of, gpus_of, GpuClaim, Hardware, HardwareFault, MinerInfo, MAX_CPU_CORES, MAX_DISK_GIB, MAX_RAM_MIB,
 	NEVER,
 };
-pub use crate::profiles::{GpuProfile, ProfileRule};
+pub use crate::profiles::{GpuProfile, Profile, ProfileFigures, ProfileRule, ValidateProfile};
 pub use crate::rewards::{Emission, RewardRule, RewardRules};
 pub use crate::rounds::{
 	AgentReport, Commitment, MemoryCommitment, MemoryRoot, RootCommit, RoundIndex, RoundInfo, RoundPhase, Selection,

@@ -197,7 +197,7 @@ impl<T: Config> Pallet<T> {
 		let expected = Self::walks_for(&selection, &commitment);
 		ensure!(walks.len() == expected.len(), Error::<T>::WrongWalkCount);
 		let (memory_root, total) = match (commitment.memory_root, commitment.params.memory) {
-			(Some(root), Some(m)) => (root, m.walks),
+			(Some(root), Some(m)) => (root, m.challenge.walks),
 			// No memory phase: no walks were sampled, and none were given.
 			_ => ([0; 32], 0),
 		};

@@ -4,8 +4,8 @@
 //!
 //! 1. the GPU's seed, from the round's seed, the miner, the GPU's index and its UUID
 //!    ([`gpu_seed`]);
-//! 2. the memory phase's seed, from the GPU's seed ([`memory::memory_seed`],
-//!    [`ChallengeParams::memory_challenge`]);
+//! 2. the memory phase's seed, from the GPU's seed ([`memory::memory_seed`], through
+//!    [`memory::challenge`], which sizes the phase the chain stores);
 //! 3. the seed of A and B: the GPU's seed alone without a memory phase, else the GPU's seed and
 //!    the committed memory root ([`memory::gemm_seed`], [`ChallengeParams::spec`]), so that the
 //!    GEMM cannot start before the memory phase has ended.
@@ -17,7 +17,7 @@ use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use scale_info::TypeInfo;
 
 use crate::{
-	memory::{self, MemoryChallenge, MemorySpec},
+	memory::{self, MemoryChallenge},
 	verify::ChallengeSpec,
 	Dims, Hash32, Precision,
 };
@@ -74,64 +74,23 @@ impl ChallengeParams {
 		ChallengeSpec { seed, precision: self.precision, dims: self.dims, chunk_k: self.chunk_k }
 	}
 
-	/// The memory phase as [`memory`] defines it (`None` without one).
+	/// The memory phase (`None` without one).
 	pub fn memory_challenge(&self) -> Option<MemoryChallenge> {
-		self.memory.as_ref().map(|m| m.challenge(&self.seed))
+		self.memory.map(|m| m.challenge)
 	}
 }
 
-/// One GPU's memory phase in a round: a dataset of 0.9 × its profile's memory made from a small
-/// cache, then `walks` walks of data-dependent reads, committed as a Merkle root before
-/// `deadline_ms` ([`memory`]; `docs/protocol.md` §16). Its seed is not stored: it follows from the
-/// GPU's ([`Self::challenge`]).
+/// One GPU's memory phase in a round: the phase as [`memory::challenge`] sized it (a dataset of
+/// 0.9 × its profile's memory made from a small cache, then its walks of data-dependent reads;
+/// its seed from the GPU's, [`memory::memory_seed`]), committed as a Merkle root before
+/// `deadline_ms` (`docs/protocol.md` §16).
 #[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub struct MemoryParams {
-	/// Items of the cache.
-	pub cache_items: u32,
-	/// Items of the dataset.
-	pub dataset_items: u64,
-	/// Cache items folded into each dataset item.
-	pub parents: u32,
-	/// Dataset reads of each walk.
-	pub reads: u32,
-	/// Walks to run and commit to.
-	pub walks: u64,
-	/// Expected time of the fill and the walks at the profile's measured rates (ms).
-	pub expected_ms: u64,
+	/// The phase.
+	pub challenge: MemoryChallenge,
 	/// The memory root must land in a block stamped at or before this (ms): round start + the
 	/// phase's allowed time.
 	pub deadline_ms: u64,
-}
-
-impl MemoryParams {
-	/// The parameters of `challenge` (a phase as [`memory::challenge`] sizes it) with its
-	/// deadline.
-	pub fn of(challenge: &MemoryChallenge, deadline_ms: u64) -> Self {
-		Self {
-			cache_items: challenge.spec.cache_items,
-			dataset_items: challenge.spec.dataset_items,
-			parents: challenge.spec.parents,
-			reads: challenge.spec.reads,
-			walks: challenge.walks,
-			expected_ms: challenge.expected_ms,
-			deadline_ms,
-		}
-	}
-
-	/// The phase as [`memory`] defines it, for a GPU whose challenge seed is `gpu_seed`.
-	pub fn challenge(&self, gpu_seed: &Hash32) -> MemoryChallenge {
-		MemoryChallenge {
-			spec: MemorySpec {
-				seed: memory::memory_seed(gpu_seed),
-				cache_items: self.cache_items,
-				dataset_items: self.dataset_items,
-				parents: self.parents,
-				reads: self.reads,
-			},
-			walks: self.walks,
-			expected_ms: self.expected_ms,
-		}
-	}
 }
 
 #[cfg(test)]
@@ -157,7 +116,7 @@ mod tests {
 			chunk_k: 256,
 			expected_ms: 1,
 			deadline_ms: 2,
-			memory: Some(MemoryParams::of(&phase, 5)),
+			memory: Some(MemoryParams { challenge: phase, deadline_ms: 5 }),
 		};
 		assert_eq!(params.memory_challenge(), Some(phase), "the memory phase's seed from the GPU's");
 		assert_eq!(params.spec(None).seed, seed);

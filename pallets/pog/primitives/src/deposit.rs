@@ -38,8 +38,8 @@ mod tests {
 	#[test]
 	fn at_the_runtime_rates_an_h100_bonds_about_four_and_a_half_pog_and_a_cpu_core_unit_one() {
 		// PoG chain's runtime: 1 POG a GPU and 4 POG a megapoint.
-		assert_eq!(H100.proven_points(), 884_677);
-		assert_eq!(gpu_deposit(POG, 4 * POG, H100.proven_points()) / (POG / 100), 453, "4.53 POG");
+		assert_eq!(H100.points(), 884_677);
+		assert_eq!(gpu_deposit(POG, 4 * POG, H100.points()) / (POG / 100), 453, "4.53 POG");
 		// A 16-core `cpu-core` unit scores 16 points.
 		assert_eq!(gpu_deposit(POG, 4 * POG, 16), POG + 64 * POG / 1_000_000);
 	}

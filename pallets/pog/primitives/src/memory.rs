@@ -39,7 +39,7 @@ pub const fn fnv(a: u32, b: u32) -> u32 {
 }
 
 /// The parameters of one memory-hard phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub struct MemorySpec {
 	/// Seed of the cache (and so of the dataset) and of the walks.
 	pub seed: Hash32,
@@ -297,7 +297,7 @@ impl MemoryRules {
 }
 
 /// One GPU's memory challenge: its phase, its walks and its expected time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub struct MemoryChallenge {
 	/// The phase (its seed from the GPU's challenge seed: [`memory_seed`]).
 	pub spec: MemorySpec,

@@ -135,22 +135,6 @@ pub const fn memory_points(vram_mib: u32, measured: bool) -> u32 {
 	}
 }
 
-/// Score points of a GPU whose round passed: the compute its GEMM proves ([`compute_points`]) plus the
-/// memory its memory phase proves ([`memory_points`]; `memory_measured`: the profile has
-/// measured memory rates, so its rounds run the phase). A per-core unit (`per_core`: a CPU
-/// claimed as `cpu-core`) scores its cores' compute only, 1 point per core and GFLOPS: its memory
-/// phase checks that the declared memory is there, but 4 MiB a core of host memory is not the GPU
-/// memory the memory points price (at 3 a MiB it scored 12 of its 13 points a core).
-pub const fn proven_points(
-	gflops: &[u32; 5],
-	int8_gops: u32,
-	vram_mib: u32,
-	memory_measured: bool,
-	per_core: bool,
-) -> u32 {
-	compute_points(gflops, int8_gops).saturating_add(memory_points(vram_mib, memory_measured && !per_core))
-}
-
 #[cfg(test)]
 mod tests {
 	use super::*;
@@ -325,7 +309,7 @@ mod tests {
 		let (every_256, every_32) = (fp16_accumulator(256), fp16_accumulator(32));
 		std::eprintln!("fp8 with an fp16 accumulator: worst {every_256:.2} (flushed every 256), {every_32:.2} (every 32) of the tolerance");
 		assert!(every_256 > 1.0, "flushed every 256 products: {every_256:.3}");
-		let rtx4090 = crate::profiles::DEFAULT_PROFILES[5];
+		let rtx4090 = crate::profiles::DEFAULT_PROFILES[5].figures;
 		assert_eq!(rtx4090.priced_gflops(Precision::Fp8E4M3), rtx4090.int8_gops, "an RTX 4090's fp8 is priced at int8");
 	}
 
@@ -333,16 +317,12 @@ mod tests {
 	/// and its challenges are priced at least at the alias.
 	#[test]
 	fn the_genesis_table_lists_no_precision_an_alias_outruns() {
-		for f in &DEFAULT_PROFILES {
-			assert_eq!(alias_outruns_native(&f.gflops, f.int8_gops, f.tolerance_percent), None, "{}", f.name);
+		for crate::profiles::Profile { name, figures: f } in &DEFAULT_PROFILES {
+			assert_eq!(alias_outruns_native(&f.gflops, f.int8_gops, f.tolerance_percent), None, "{name}");
 			for p in Precision::CHALLENGED {
 				let priced = priced_gflops(&f.gflops, f.int8_gops, p);
 				if f.gflops[p.index()] > 0 || (agent_runs_int8_alias(p) && f.int8_gops > 0) {
-					assert!(
-						priced >= alias_gflops(f.int8_gops, p) && priced >= f.gflops[p.index()],
-						"{} {p:?}",
-						f.name
-					);
+					assert!(priced >= alias_gflops(f.int8_gops, p) && priced >= f.gflops[p.index()], "{name} {p:?}");
 				} else {
 					assert_eq!(priced, 0);
 				}
@@ -350,8 +330,11 @@ mod tests {
 			assert_eq!(priced_gflops(&f.gflops, f.int8_gops, Precision::Tf32), 0, "tf32 is never priced");
 		}
 		// The int8 path where int8 tensor cores beat (or replace) native fp8; not on Hopper or the L40S.
-		let on_int8: alloc::vec::Vec<&str> =
-			DEFAULT_PROFILES.iter().filter(|f| fp8_on_int8_path(&f.gflops, f.int8_gops)).map(|f| f.name).collect();
+		let on_int8: alloc::vec::Vec<&str> = DEFAULT_PROFILES
+			.iter()
+			.filter(|p| fp8_on_int8_path(&p.figures.gflops, p.figures.int8_gops))
+			.map(|p| p.name)
+			.collect();
 		assert_eq!(
 			on_int8,
 			[
@@ -373,12 +356,9 @@ mod tests {
 	fn memory_points_separate_equal_compute_profiles() {
 		let (h100, h200) = (crate::profiles::H100, crate::profiles::H200);
 		assert_eq!(h100.compute_points(), h200.compute_points(), "the same compute");
-		let total = |p: &crate::profiles::ProfileFigures| {
-			u64::from(p.compute_points()) + u64::from(memory_points(p.vram_mib, p.memory_measured()))
-		};
 		// H200 over H100: 21% (to the percent)
-		assert_eq!(total(&h200) * 100 / total(&h100), 121);
-		let (a80, a40) = (DEFAULT_PROFILES[2], DEFAULT_PROFILES[3]);
+		assert_eq!(u64::from(h200.points()) * 100 / u64::from(h100.points()), 121);
+		let (a80, a40) = (DEFAULT_PROFILES[2].figures, DEFAULT_PROFILES[3].figures);
 		let with = |p: &crate::profiles::ProfileFigures| {
 			u64::from(p.compute_points()) + u64::from(memory_points(p.vram_mib, true))
 		};

@@ -6,29 +6,58 @@
 //! `docs/gpu-baseline.md`, sustained 664 of 989 bf16 TFLOPS after 5 s, 67%; fp32 51 of 67, 76%).
 //! Memory is the total NVML reports.
 
-/// One profile's figures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use scale_info::TypeInfo;
+
+use crate::{memory::MemoryRules, Hash32, Precision};
+
+/// What a GPU model must be able to do: the figures a profile's challenges are sized, timed and
+/// scored at. The chain stores them in its profiles ([`Profile`]), the default table below lists
+/// them, and the agent reads them back as they are.
+#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct ProfileFigures {
-	/// Model name, as NVML reports it.
-	pub name: &'static str,
-	/// Memory in MiB.
+	/// Memory in MiB, as NVML reports the total; sets the challenge's m and n.
 	pub vram_mib: u32,
-	/// Expected GFLOPS per precision, in [`crate::Precision::ALL`]'s order (0 = not challenged).
+	/// Expected sustained dense GEMM throughput in GFLOPS per precision, in
+	/// [`Precision::ALL`]'s order (fp32, tf32, fp16, bf16, fp8-e4m3), on the precision's native
+	/// path; 0 where the GPU is not challenged in it. With `int8_gops` it sets k and the deadline
+	/// ([`Self::priced_gflops`]).
 	pub gflops: [u32; 5],
-	/// Expected int8 GOPS (tensor cores, or DP4A on CUDA cores): prices the int8 aliases
-	/// ([`crate::pricing`]).
+	/// Expected sustained int8 GOPS (tensor cores, or DP4A on CUDA cores): the rate of the exact
+	/// int8 aliases of each precision ([`crate::pricing`]), which price its challenges.
+	#[cfg_attr(feature = "serde", serde(default))]
 	pub int8_gops: u32,
-	/// Throughput tolerance in percent.
+	/// How much slower than `gflops` (in percent) a GPU may run and still meet the deadline.
 	pub tolerance_percent: u8,
-	/// Whether the figures are per CPU core: a miner's CPU is challenged as one unit of this
-	/// profile with memory and rates times its declared cores ([`unit_figures`]).
+	/// Whether the figures are per CPU core: a miner claims its CPU as one unit of this profile,
+	/// challenged at the figures times its declared cores ([`Self::for_cores`]).
+	#[cfg_attr(feature = "serde", serde(default))]
 	pub per_core: bool,
-	/// The memory-hard phase's measured rates ([`crate::memory`]; 0: not measured, so no memory
-	/// phase and no memory points): million dataset reads a second of the walks with their
-	/// commitment, over a dataset of 0.9 × `vram_mib` (the slowest of the measured runs).
+	/// Measured rate of the memory phase's walks with their commitment, in million dataset reads
+	/// a second over a dataset of 0.9 × `vram_mib` (`offchain-gpu bench --memory`; the slowest of
+	/// the measured runs). With `mem_parent_mps` it sizes and times the memory phase; both 0: not
+	/// measured, so the profile's rounds have no memory phase and it earns no memory points.
+	#[cfg_attr(feature = "serde", serde(default))]
 	pub mem_read_mps: u32,
-	/// Million cache-parent reads a second of the fill (dataset items a second × parents).
+	/// Measured rate of the memory phase's fill, in million cache-parent reads a second (dataset
+	/// items a second × parents).
+	#[cfg_attr(feature = "serde", serde(default))]
 	pub mem_parent_mps: u32,
+}
+
+/// A named profile: the chain's (`Profile<BoundedVec<u8, _>>`, stored by id), a genesis config's
+/// (`Profile<String>`, its figures written beside the name) and the default table's
+/// (`Profile<&'static str>`). SCALE encodes it as the name followed by the figures' fields.
+#[derive(Clone, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Profile<Name> {
+	/// Model name, as NVML reports it (e.g. `NVIDIA H100 80GB HBM3`).
+	pub name: Name,
+	/// What the model must be able to do.
+	#[cfg_attr(feature = "serde", serde(flatten))]
+	pub figures: ProfileFigures,
 }
 
 impl ProfileFigures {
@@ -36,27 +65,106 @@ impl ProfileFigures {
 	const fn with_memory(self, mem_read_mps: u32, mem_parent_mps: u32) -> Self {
 		Self { mem_read_mps, mem_parent_mps, ..self }
 	}
+
+	/// The figures a unit of this profile is challenged and scored at, for a miner declaring
+	/// `cores` CPU cores: a per-core profile's memory and rates times `cores` (saturating), any
+	/// other profile's as they are. The pallet and the agent both size units through this.
+	pub const fn for_cores(&self, cores: u32) -> Self {
+		if !self.per_core {
+			return *self;
+		}
+		let mut gflops = [0u32; 5];
+		let mut i = 0;
+		while i < 5 {
+			gflops[i] = self.gflops[i].saturating_mul(cores);
+			i += 1;
+		}
+		// the dataset grows with the memory, so the memory phase's time does not depend on the
+		// cores
+		Self {
+			vram_mib: self.vram_mib.saturating_mul(cores),
+			gflops,
+			int8_gops: self.int8_gops.saturating_mul(cores),
+			mem_read_mps: self.mem_read_mps.saturating_mul(cores),
+			mem_parent_mps: self.mem_parent_mps.saturating_mul(cores),
+			..*self
+		}
+	}
+
+	/// Whether the memory-hard phase's rates were measured: the profile's rounds run the phase.
+	pub const fn memory_measured(&self) -> bool {
+		crate::memory::measured(self.mem_read_mps, self.mem_parent_mps)
+	}
+
+	/// The memory phase of a GPU of this profile whose challenge seed is `seed`, under `rules`
+	/// (`None`: no measured memory rates, so no memory phase).
+	pub fn memory_challenge(&self, seed: &Hash32, rules: &MemoryRules) -> Option<crate::memory::MemoryChallenge> {
+		crate::memory::challenge(seed, self.vram_mib, self.mem_read_mps, self.mem_parent_mps, rules)
+	}
+
+	/// The rate a challenge in `precision` is sized and timed at: the faster of the native rate
+	/// and the int8 alias ([`crate::pricing::priced_gflops`]); 0 if not challenged in it.
+	pub const fn priced_gflops(&self, precision: Precision) -> u32 {
+		crate::pricing::priced_gflops(&self.gflops, self.int8_gops, precision)
+	}
+
+	/// Whether a challenge may be drawn in `precision`: the profile lists a rate for it and it is
+	/// a challenged precision (never tf32).
+	pub const fn challenged_in(&self, precision: Precision) -> bool {
+		self.priced_gflops(precision) > 0
+	}
+
+	/// The points a verified GEMM of this profile proves ([`crate::pricing::compute_points`]).
+	pub const fn compute_points(&self) -> u32 {
+		crate::pricing::compute_points(&self.gflops, self.int8_gops)
+	}
+
+	/// The points a passed memory phase of this profile proves: 0 without a memory phase, and
+	/// for a per-core unit, whose host memory is not the GPU memory they price
+	/// ([`crate::pricing::memory_points`]).
+	pub const fn memory_points(&self) -> u32 {
+		crate::pricing::memory_points(self.vram_mib, self.memory_measured() && !self.per_core)
+	}
+
+	/// Score points of a GPU of this profile whose round passed: its compute points plus its
+	/// memory points.
+	pub const fn points(&self) -> u32 {
+		self.compute_points().saturating_add(self.memory_points())
+	}
 }
 
 /// Name of the profile a dev chain uses for miners without a GPU.
 pub const CPU_REFERENCE: &str = "cpu-reference";
 
+/// A row of the default table.
+pub type DefaultProfile = Profile<&'static str>;
+
+/// A GPU row without a memory phase (its rates measured on no card here).
 const fn p(
 	name: &'static str,
 	vram_mib: u32,
 	gflops: [u32; 5],
 	int8_gops: u32,
 	tolerance_percent: u8,
-) -> ProfileFigures {
-	ProfileFigures {
+) -> DefaultProfile {
+	Profile {
 		name,
-		vram_mib,
-		gflops,
-		int8_gops,
-		tolerance_percent,
-		per_core: false,
-		mem_read_mps: 0,
-		mem_parent_mps: 0,
+		figures: ProfileFigures {
+			vram_mib,
+			gflops,
+			int8_gops,
+			tolerance_percent,
+			per_core: false,
+			mem_read_mps: 0,
+			mem_parent_mps: 0,
+		},
+	}
+}
+
+impl DefaultProfile {
+	/// The same row with the memory-hard phase's measured rates.
+	const fn with_memory(self, mem_read_mps: u32, mem_parent_mps: u32) -> Self {
+		Profile { name: self.name, figures: self.figures.with_memory(mem_read_mps, mem_parent_mps) }
 	}
 }
 
@@ -69,69 +177,6 @@ pub const CPU_CORE: &str = "cpu-core";
 /// has 2.4× the per-core rate before the tolerance; a card or an optimised BLAS has far more,
 /// and earns no more than the claimed cores' rate.
 pub const CPU_CORE_GFLOPS: u32 = 1;
-
-/// The memory, rates and int8 rate a unit of a profile is challenged and scored at, for a miner
-/// declaring `cores` CPU cores: a per-core profile's figures times `cores` (saturating), any other
-/// profile's as they are. The pallet and the agent both size units through this.
-pub const fn unit_figures(
-	vram_mib: u32,
-	gflops: &[u32; 5],
-	int8_gops: u32,
-	per_core: bool,
-	cores: u32,
-) -> (u32, [u32; 5], u32) {
-	if !per_core {
-		return (vram_mib, *gflops, int8_gops);
-	}
-	let mut scaled = [0u32; 5];
-	let mut i = 0;
-	while i < 5 {
-		scaled[i] = gflops[i].saturating_mul(cores);
-		i += 1;
-	}
-	(vram_mib.saturating_mul(cores), scaled, int8_gops.saturating_mul(cores))
-}
-
-/// A unit's memory-hard rates (million reads a second of the walks, and of the fill's parents)
-/// for a miner declaring `cores` CPU cores: a per-core profile's rates times `cores`
-/// (saturating; its dataset grows with its memory, so the phase's time does not depend on the
-/// cores), any other profile's as they are.
-pub const fn unit_memory_rates(read_mps: u32, parent_mps: u32, per_core: bool, cores: u32) -> (u32, u32) {
-	if per_core {
-		(read_mps.saturating_mul(cores), parent_mps.saturating_mul(cores))
-	} else {
-		(read_mps, parent_mps)
-	}
-}
-
-impl ProfileFigures {
-	/// Whether the memory-hard phase's rates were measured: the profile's rounds run the phase.
-	pub const fn memory_measured(&self) -> bool {
-		crate::memory::measured(self.mem_read_mps, self.mem_parent_mps)
-	}
-
-	/// Score points of a GPU of this profile whose round passed: compute and, where measured,
-	/// memory ([`crate::pricing::proven_points`]).
-	pub const fn proven_points(&self) -> u32 {
-		crate::pricing::proven_points(
-			&self.gflops,
-			self.int8_gops,
-			self.vram_mib,
-			self.memory_measured(),
-			self.per_core,
-		)
-	}
-
-	/// Compute points of a verified GPU of this profile ([`crate::pricing::compute_points`]).
-	pub const fn compute_points(&self) -> u32 {
-		crate::pricing::compute_points(&self.gflops, self.int8_gops)
-	}
-
-	/// The rate a challenge in `precision` is priced at ([`crate::pricing::priced_gflops`]).
-	pub const fn priced_gflops(&self, precision: crate::Precision) -> u32 {
-		crate::pricing::priced_gflops(&self.gflops, self.int8_gops, precision)
-	}
-}
 
 /// A CPU core's memory-hard rates: a fifth of what one core of this repository's 2-core build
 /// machine does (42 M reads/s over a 4 MiB dataset, 41 M parent reads/s at 64 parents: `cargo
@@ -146,7 +191,7 @@ pub const CPU_MEM_PARENT_MPS: u32 = 8;
 /// it (the V100), and the RTX 4090 lists no native fp8, whose rate with fp32 accumulation is half
 /// its int8 rate: its fp8 challenges, like those of the A100, RTX 3090 and T4 (no fp8 at all), run
 /// on the int8 path at the int8 rate ([`crate::pricing`]).
-pub const DEFAULT_PROFILES: [ProfileFigures; 11] = [
+pub const DEFAULT_PROFILES: [DefaultProfile; 11] = [
 	//                                  fp32    tf32     fp16     bf16     fp8        int8
 	p("NVIDIA H200", 143_771, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15).with_memory(5_600, 88_800),
 	p("NVIDIA H100 80GB HBM3", 81_559, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15)
@@ -159,31 +204,33 @@ pub const DEFAULT_PROFILES: [ProfileFigures; 11] = [
 	p("Tesla V100-SXM2-32GB", 32_768, [11_800, 0, 81_000, 0, 0], 0, 15),
 	p("Tesla T4", 15_360, [0, 0, 42_000, 0, 0], 84_000, 20),
 	p(CPU_REFERENCE, 4, [2, 2, 2, 2, 2], 0, 50).with_memory(CPU_MEM_READ_MPS, CPU_MEM_PARENT_MPS),
-	ProfileFigures {
+	Profile {
 		name: CPU_CORE,
-		vram_mib: 4,
-		gflops: [CPU_CORE_GFLOPS; 5],
-		int8_gops: 0,
-		tolerance_percent: 50,
-		per_core: true,
-		mem_read_mps: CPU_MEM_READ_MPS,
-		mem_parent_mps: CPU_MEM_PARENT_MPS,
+		figures: ProfileFigures {
+			vram_mib: 4,
+			gflops: [CPU_CORE_GFLOPS; 5],
+			int8_gops: 0,
+			tolerance_percent: 50,
+			per_core: true,
+			mem_read_mps: CPU_MEM_READ_MPS,
+			mem_parent_mps: CPU_MEM_PARENT_MPS,
+		},
 	},
 ];
 
 /// The default profile named `name`.
-pub fn default_profile(name: &str) -> Option<&'static ProfileFigures> {
+pub fn default_profile(name: &str) -> Option<&'static DefaultProfile> {
 	DEFAULT_PROFILES.iter().find(|p| p.name == name)
 }
 
 /// The default H100 80GB's figures (the reference card of benchmarks and docs).
-pub const H100: ProfileFigures = DEFAULT_PROFILES[1];
+pub const H100: ProfileFigures = DEFAULT_PROFILES[1].figures;
 /// The default H200's figures (the largest card of the table).
-pub const H200: ProfileFigures = DEFAULT_PROFILES[0];
+pub const H200: ProfileFigures = DEFAULT_PROFILES[0].figures;
 /// The CPU reference's figures.
-pub const CPU: ProfileFigures = DEFAULT_PROFILES[9];
+pub const CPU: ProfileFigures = DEFAULT_PROFILES[9].figures;
 /// The per-core CPU profile's figures.
-pub const CPU_PER_CORE: ProfileFigures = DEFAULT_PROFILES[10];
+pub const CPU_PER_CORE: ProfileFigures = DEFAULT_PROFILES[10].figures;
 
 #[cfg(test)]
 mod tests {
@@ -212,11 +259,12 @@ mod tests {
 				.find(|l| l.starts_with(&format!("| {} |", p.name)))
 				.unwrap_or_else(|| panic!("docs/profiles.md has no row for {}", p.name));
 			let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-			assert_eq!(cells[2], grouped(p.vram_mib), "{}: memory", p.name);
-			let expected: Vec<String> = p.gflops.iter().map(|g| grouped(*g)).collect();
+			let f = &p.figures;
+			assert_eq!(cells[2], grouped(f.vram_mib), "{}: memory", p.name);
+			let expected: Vec<String> = f.gflops.iter().map(|g| grouped(*g)).collect();
 			assert_eq!(cells[4], expected.join(" / "), "{}: expected GFLOPS", p.name);
-			assert_eq!(cells[5], grouped(p.int8_gops), "{}: expected int8 GOPS", p.name);
-			assert_eq!(cells[6], grouped(p.compute_points()), "{}: points", p.name);
+			assert_eq!(cells[5], grouped(f.int8_gops), "{}: expected int8 GOPS", p.name);
+			assert_eq!(cells[6], grouped(f.compute_points()), "{}: points", p.name);
 		}
 	}
 
@@ -225,8 +273,9 @@ mod tests {
 		for (i, a) in DEFAULT_PROFILES.iter().enumerate() {
 			assert!(DEFAULT_PROFILES[i + 1..].iter().all(|b| b.name != a.name), "{} twice", a.name);
 		}
-		assert_eq!(default_profile("NVIDIA H100 80GB HBM3"), Some(&H100));
-		assert_eq!(default_profile("NVIDIA H200"), Some(&H200));
-		assert_eq!(default_profile(CPU_REFERENCE), Some(&CPU));
+		assert_eq!(default_profile("NVIDIA H100 80GB HBM3").map(|p| p.figures), Some(H100));
+		assert_eq!(default_profile("NVIDIA H200").map(|p| p.figures), Some(H200));
+		assert_eq!(default_profile(CPU_REFERENCE).map(|p| p.figures), Some(CPU));
+		assert_eq!(default_profile(CPU_CORE).map(|p| p.figures), Some(CPU_PER_CORE));
 	}
 }

@@ -143,7 +143,7 @@ fn a_profile_or_configuration_change_waits_until_every_miner_of_the_round_is_set
 		assert!(Pog::round().settled > 0 && Pog::round().settled < 5, "settlement is under way");
 		// A root change landing now would score the rest of the round's miners by other figures.
 		let p = Profiles::<Test>::get(CPU_PROFILE).unwrap();
-		let faster = GpuProfile { gflops: [4; 5], ..p };
+		let faster = changed(&p, |f| f.gflops = [4; 5]);
 		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), CPU_PROFILE, faster.clone()), Error::<Test>::RoundOpen);
 		let wider = ProtocolConfig { max_unverified_rounds: test_config().max_unverified_rounds + 1, ..test_config() };
 		assert_noop!(Pog::set_config(RuntimeOrigin::root(), wider), Error::<Test>::RoundOpen);
@@ -225,26 +225,25 @@ fn lowering_declared_cores_reprices_at_once_and_a_departed_miner_leaves_the_shar
 		let shares = WeightShares::<Test>::get();
 		assert_eq!(shares.iter().map(|(w, s)| (*w, *s)).collect::<Vec<_>>(), vec![(m, Perbill::one())]);
 		let per_core = Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap();
-		assert_eq!(standing(m)[1].points, per_core.for_cores(4).proven_points());
+		let per_core = per_core.figures;
+		assert_eq!(standing(m)[1].points, per_core.for_cores(4).points());
 		// A per-core unit scores its cores' compute only, also where it runs a memory phase (as
 		// the runtime's `cpu-core` does): 1 point per core and GFLOPS, no memory points.
-		let measured = GpuProfile { mem_read_mps: 8, mem_parent_mps: 8, ..per_core.clone() }.for_cores(4);
+		let measured = ProfileFigures { mem_read_mps: 8, mem_parent_mps: 8, ..per_core }.for_cores(4);
 		assert!(measured.memory_measured());
-		assert_eq!(
-			measured.proven_points(),
-			pog_primitives::pricing::compute_points(&measured.gflops, measured.int8_gops)
-		);
+		assert_eq!(measured.memory_points(), 0);
+		assert_eq!(measured.points(), pog_primitives::pricing::compute_points(&measured.gflops, measured.int8_gops));
 
 		// Fewer cores, declared while a round is open: the update waits, the lower price does not.
 		next_round();
 		let (c, h) = cpu(1);
 		assert_ok!(Pog::update_miner(RuntimeOrigin::signed(m), c, h));
 		assert!(Miners::<Test>::get(m).unwrap().pending.is_some(), "the claims wait for the round");
-		assert_eq!(standing(m)[1].points, per_core.for_cores(1).proven_points(), "re-priced at once");
+		assert_eq!(standing(m)[1].points, per_core.for_cores(1).points(), "re-priced at once");
 		// More cores than proven are not scored before a pass.
 		let (c, h) = cpu(8);
 		assert_ok!(Pog::update_miner(RuntimeOrigin::signed(m), c, h));
-		assert_eq!(standing(m)[1].points, per_core.for_cores(1).proven_points());
+		assert_eq!(standing(m)[1].points, per_core.for_cores(1).points());
 		run_until(RoundPhase::Idle);
 
 		try_state();

@@ -25,14 +25,14 @@ fn root_manages_profiles_validators_and_config() {
 		p.name = b"Test GPU".to_vec().try_into().unwrap();
 		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), p.clone()));
 		assert_eq!(Profiles::<Test>::get(12), Some(p.clone()));
-		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 12, GpuProfile { tolerance_percent: 20, ..p.clone() }));
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 12, changed(&p, |f| f.tolerance_percent = 20)));
 		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), 99, p.clone()), Error::<Test>::UnknownProfile);
 		assert_noop!(
-			Pog::add_profile(RuntimeOrigin::root(), GpuProfile { gflops: [0; 5], int8_gops: 0, ..p.clone() }),
+			Pog::add_profile(RuntimeOrigin::root(), changed(&p, |f| (f.gflops, f.int8_gops) = ([0; 5], 0))),
 			Error::<Test>::InvalidProfile(ProfileRule::NoChallengedPrecision)
 		);
 		assert_noop!(
-			Pog::add_profile(RuntimeOrigin::root(), GpuProfile { mem_read_mps: 5, mem_parent_mps: 0, ..p.clone() }),
+			Pog::add_profile(RuntimeOrigin::root(), changed(&p, |f| (f.mem_read_mps, f.mem_parent_mps) = (5, 0))),
 			Error::<Test>::InvalidProfile(ProfileRule::OneMemoryRate)
 		);
 		assert_ok!(Pog::remove_profile(RuntimeOrigin::root(), 12));

@@ -43,12 +43,13 @@ fn a_gpu_with_a_memory_phase_proves_its_memory_then_its_gemm_and_scores_both() {
 		let r = next_round();
 		let p = params(m, 0);
 		let memory = p.memory.expect("cpu-memory has measured memory rates");
+		let phase = memory.challenge;
 		assert!(
-			memory.walks >= 24_000 && memory.walks.is_multiple_of(1024),
+			phase.walks >= 24_000 && phase.walks.is_multiple_of(1024),
 			"8 M reads a second for 200 ms: {}",
-			memory.walks
+			phase.walks
 		);
-		assert_eq!(memory.deadline_ms - Pog::round().start_ms, sizing::allowed_ms(memory.expected_ms, 50, 12_000));
+		assert_eq!(memory.deadline_ms - Pog::round().start_ms, sizing::allowed_ms(phase.expected_ms, 50, 12_000));
 		assert!(params(account("Miner1"), 0).memory.is_some());
 
 		// The GEMM cannot be committed first: its seed follows the memory root.
@@ -93,7 +94,7 @@ fn a_gpu_with_a_memory_phase_proves_its_memory_then_its_gemm_and_scores_both() {
 		assert_eq!(walks_checked, vec![16, 16], "each member recomputed every opened walk");
 		run_until(RoundPhase::Idle);
 		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
-		let profile = Profiles::<Test>::get(CPU_MEMORY_PROFILE).unwrap();
+		let profile = Profiles::<Test>::get(CPU_MEMORY_PROFILE).unwrap().figures;
 		let compute = pog_primitives::pricing::compute_points(&profile.gflops, profile.int8_gops);
 		assert_eq!(standing(m)[0].points, compute + 3 * profile.vram_mib, "compute and memory points");
 		assert!(WalkResults::<Test>::get((r, m, 0)).is_none(), "dropped once settled");

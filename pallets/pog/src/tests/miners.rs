@@ -111,7 +111,7 @@ fn a_gpu_bonds_in_proportion_to_its_points_and_a_failure_slashes_half_of_its_own
 		let cores = hardware().cpu_cores;
 		// An H100 (884,677 points) bonds the floor plus 100 a million points; the CPU reference
 		// (2 points) the floor alone.
-		assert_eq!(pog_primitives::profiles::H100.proven_points(), 884_677);
+		assert_eq!(pog_primitives::profiles::H100.points(), 884_677);
 		let h100 = DepositPerGpu::get() + DepositPerMegapoint::get() * 884_677 / 1_000_000;
 		assert_eq!((h100, Pog::gpu_deposit(H100_PROFILE, cores)), (98, 98));
 		assert_eq!(Pog::gpu_deposit(CPU_PROFILE, cores), DepositPerGpu::get());
@@ -132,11 +132,7 @@ fn a_gpu_bonds_in_proportion_to_its_points_and_a_failure_slashes_half_of_its_own
 		assert_eq!(info.deposit, deposit);
 		// Root halves the H100's rates: every claimant's deposit follows at once.
 		let h100_profile = Profiles::<Test>::get(H100_PROFILE).unwrap();
-		let slower = GpuProfile {
-			gflops: h100_profile.gflops.map(|g| g / 2),
-			int8_gops: h100_profile.int8_gops / 2,
-			..h100_profile
-		};
+		let slower = changed(&h100_profile, |f| (f.gflops, f.int8_gops) = (f.gflops.map(|g| g / 2), f.int8_gops / 2));
 		let free = Balances::free_balance(m);
 		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), H100_PROFILE, slower));
 		let lower = Pog::gpu_deposit(H100_PROFILE, cores);

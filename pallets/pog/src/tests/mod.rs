@@ -24,6 +24,13 @@ mod rounds;
 mod scores;
 mod verification;
 
+/// `p` with its figures changed by `change`.
+fn changed(p: &GpuProfile, change: impl FnOnce(&mut ProfileFigures)) -> GpuProfile {
+	let mut p = p.clone();
+	change(&mut p.figures);
+	p
+}
+
 fn uuid(n: u8) -> GpuUuid {
 	[n; 16]
 }

@@ -46,7 +46,7 @@ fn profiles_and_configuration_change_only_between_open_rounds() {
 		next_round();
 		let before = params(account("Miner1"), 0);
 		let p = Profiles::<Test>::get(CPU_PROFILE).unwrap();
-		let faster = GpuProfile { gflops: [4; 5], ..p.clone() };
+		let faster = changed(&p, |f| f.gflops = [4; 5]);
 		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), CPU_PROFILE, faster.clone()), Error::<Test>::RoundOpen);
 		let shorter = ProtocolConfig { target_ms: 100, ..test_config() };
 		assert_noop!(Pog::set_config(RuntimeOrigin::root(), shorter), Error::<Test>::RoundOpen);
@@ -106,7 +106,7 @@ fn each_gpu_has_its_own_deadline() {
 		let start = Pog::round().start_ms;
 		let h100 = params(m, 0);
 		let memory = h100.memory.expect("the H100 has measured memory rates");
-		let memory_own = sizing::allowed_ms(memory.expected_ms, 10, 30_000);
+		let memory_own = sizing::allowed_ms(memory.challenge.expected_ms, 10, 30_000);
 		assert_eq!(memory.deadline_ms - start, memory_own);
 		assert!((95_000..110_000).contains(&memory_own), "≈ 101 s of memory phase on mainnet: {memory_own}");
 		let own = sizing::allowed_ms(h100.expected_ms, 15, 30_000);
@@ -130,20 +130,20 @@ fn each_gpu_has_its_own_deadline() {
 fn an_h100_has_no_time_left_for_an_a100_or_an_l40s_claim() {
 	new_test_ext().execute_with(|| {
 		let config = ProtocolConfig::mainnet();
-		let h100 = Profiles::<Test>::get(H100_PROFILE).unwrap();
+		let h100 = Profiles::<Test>::get(H100_PROFILE).unwrap().figures;
 		let challenged =
-			|p: &GpuProfile| Precision::CHALLENGED.into_iter().filter(|q| p.challenged_in(*q)).collect::<Vec<_>>();
+			|p: &ProfileFigures| Precision::CHALLENGED.into_iter().filter(|q| p.challenged_in(*q)).collect::<Vec<_>>();
 		for own in challenged(&h100) {
-			let t = Pog::timing_of(&h100, own, &config);
+			let t = Pog::timing_of(&h100, own, &config, &[0; 32]);
 			let (memory, _) = t.memory.expect("the H100 has a memory phase");
 			let spare = t.deadline_ms - memory.expected_ms - t.expected_ms - 2 * BLOCK_MS;
 			assert!((45_000..60_000).contains(&spare), "≈ 51 s: {spare}");
 			for (id, name) in [(2, "NVIDIA A100-SXM4-80GB"), (4, "NVIDIA L40S")] {
-				let other = Profiles::<Test>::get(id).unwrap();
-				assert_eq!(other.name.as_slice(), name.as_bytes());
+				let Profile { name: other_name, figures: other } = Profiles::<Test>::get(id).unwrap();
+				assert_eq!(other_name.as_slice(), name.as_bytes());
 				assert!(!other.memory_measured());
 				for q in challenged(&other) {
-					let o = Pog::timing_of(&other, q, &config);
+					let o = Pog::timing_of(&other, q, &config, &[0; 32]);
 					let on_h100_ms = o.dims.flops() / (u128::from(h100.priced_gflops(q)) * 1_000_000);
 					assert!(on_h100_ms > u128::from(spare), "{name} {q:?} takes an H100 {on_h100_ms} ms of {spare}");
 				}
@@ -202,7 +202,7 @@ fn an_honest_miner_is_verified_credited_scored_and_weighted() {
 		run_until(RoundPhase::Idle);
 		assert_eq!(settled(m), vec![RoundOutcome::Passed, RoundOutcome::Passed]);
 		let s = standing(m);
-		let points = Profiles::<Test>::get(CPU_PROFILE).unwrap().proven_points();
+		let points = Profiles::<Test>::get(CPU_PROFILE).unwrap().figures.points();
 		assert_eq!(points, 2, "cpu-reference: 2 GFLOPS in every precision");
 		assert!(s.iter().all(|g| g.credited() && g.points == points && g.verified_round == Some(r)));
 		let score = Scores::<Test>::get(m).unwrap();

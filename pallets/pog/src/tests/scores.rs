@@ -51,8 +51,8 @@ fn gpu_points_are_capped_at_the_best_gpus() {
 fn declared_hardware_only_scales_a_proven_score() {
 	new_test_ext().execute_with(|| {
 		let config = ProtocolConfig::mainnet();
-		let cpu_points = Profiles::<Test>::get(CPU_PROFILE).unwrap().proven_points();
-		let h100_points = Profiles::<Test>::get(H100_PROFILE).unwrap().proven_points();
+		let cpu_points = Profiles::<Test>::get(CPU_PROFILE).unwrap().figures.points();
+		let h100_points = Profiles::<Test>::get(H100_PROFILE).unwrap().figures.points();
 		let mut info = {
 			register_cpu_miner(account("Miner1"), &[uuid(1)]);
 			Miners::<Test>::get(account("Miner1")).unwrap()
@@ -89,9 +89,9 @@ fn declared_hardware_only_scales_a_proven_score() {
 #[test]
 fn tf32_is_never_challenged() {
 	new_test_ext().execute_with(|| {
-		let h100 = Profiles::<Test>::get(H100_PROFILE).unwrap();
-		let v100 = GpuProfile::from_figures(&pog_primitives::profiles::DEFAULT_PROFILES[7]);
-		let a100 = GpuProfile::from_figures(&pog_primitives::profiles::DEFAULT_PROFILES[2]);
+		let h100 = Profiles::<Test>::get(H100_PROFILE).unwrap().figures;
+		let v100 = pog_primitives::profiles::DEFAULT_PROFILES[7].figures;
+		let a100 = pog_primitives::profiles::DEFAULT_PROFILES[2].figures;
 		for (profile, listed) in [
 			(&h100, vec![Precision::Fp16, Precision::Bf16, Precision::Fp8E4M3]),
 			(&v100, vec![Precision::Fp32, Precision::Fp16]),
@@ -104,12 +104,7 @@ fn tf32_is_never_challenged() {
 			}
 			assert_eq!(drawn.into_iter().collect::<Vec<_>>(), listed);
 		}
-		let only_tf32 = GpuProfile {
-			name: b"tf32 only".to_vec().try_into().unwrap(),
-			gflops: [0, 100, 0, 0, 0],
-			int8_gops: 0,
-			..h100
-		};
+		let only_tf32 = named("tf32 only", ProfileFigures { gflops: [0, 100, 0, 0, 0], int8_gops: 0, ..h100 });
 		assert_noop!(
 			Pog::add_profile(RuntimeOrigin::root(), only_tf32),
 			Error::<Test>::InvalidProfile(ProfileRule::NoChallengedPrecision)
@@ -127,37 +122,32 @@ fn tf32_is_never_challenged() {
 fn a_precision_an_int8_alias_outruns_is_refused_and_a_close_one_priced() {
 	new_test_ext().execute_with(|| {
 		let table = &pog_primitives::profiles::DEFAULT_PROFILES;
-		let h100 = GpuProfile::from_figures(&table[1]);
+		let h100 = table[1].figures;
 		let mut gflops = h100.gflops;
 		gflops[Precision::Fp32.index()] = 50_000;
-		let h100_fp32 = GpuProfile { name: b"H100 with fp32".to_vec().try_into().unwrap(), gflops, ..h100.clone() };
+		let h100_fp32 = named("H100 with fp32", ProfileFigures { gflops, ..h100 });
 		assert_noop!(Pog::add_profile(RuntimeOrigin::root(), h100_fp32.clone()), Error::<Test>::AliasOutrunsNative);
 		assert_noop!(
 			Pog::update_profile(RuntimeOrigin::root(), H100_PROFILE, h100_fp32),
 			Error::<Test>::AliasOutrunsNative
 		);
-		let rtx4090 = GpuProfile::from_figures(&table[5]);
+		let rtx4090 = table[5].figures;
 		let mut gflops = rtx4090.gflops;
 		gflops[Precision::Fp8E4M3.index()] = 214_000;
-		let with_fp8 = GpuProfile { name: b"4090 with fp8".to_vec().try_into().unwrap(), gflops, ..rtx4090.clone() };
+		let with_fp8 = named("4090 with fp8", ProfileFigures { gflops, ..rtx4090 });
 		assert_noop!(Pog::add_profile(RuntimeOrigin::root(), with_fp8), Error::<Test>::AliasOutrunsNative);
 		// Within the tolerance: accepted, and the challenge is sized and timed at the alias.
-		let close = GpuProfile {
-			name: b"close".to_vec().try_into().unwrap(),
-			gflops: [0, 0, 100_000, 0, 0],
-			int8_gops: 440_000,
-			..rtx4090.clone()
-		};
-		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), close.clone()));
+		let close = ProfileFigures { gflops: [0, 0, 100_000, 0, 0], int8_gops: 440_000, ..rtx4090 };
+		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), named("close", close)));
 		assert_eq!(close.priced_gflops(Precision::Fp16), 110_000);
-		assert_eq!(close.proven_points(), (110_000 + 440_000) / 4, "fp16 at the alias, fp8 on the int8 path");
+		assert_eq!(close.points(), (110_000 + 440_000) / 4, "fp16 at the alias, fp8 on the int8 path");
 		// No native fp8, int8 tensor cores: challenged in fp8 on the int8 path at the int8 rate.
-		let a100 = GpuProfile::from_figures(&table[2]);
+		let a100 = table[2].figures;
 		assert_eq!(a100.gflops[Precision::Fp8E4M3.index()], 0);
 		assert_eq!(a100.priced_gflops(Precision::Fp8E4M3), 406_000);
-		assert_eq!(a100.proven_points(), (203_000 + 203_000 + 406_000) / 4);
+		assert_eq!(a100.points(), (203_000 + 203_000 + 406_000) / 4);
 		// The V100 has no int8 tensor cores: fp32 stays, and no fp8.
-		let v100 = GpuProfile::from_figures(&table[7]);
+		let v100 = table[7].figures;
 		assert_eq!(v100.priced_gflops(Precision::Fp32), 11_800);
 		assert_eq!(v100.priced_gflops(Precision::Fp8E4M3), 0);
 	});
@@ -198,7 +188,7 @@ fn declared_cpu_cores_are_earned_by_a_cpu_challenge_of_all_of_them() {
 		);
 		assert_ok!(Pog::register_miner(RuntimeOrigin::signed(m), both, cpu));
 		next_round();
-		let per_core = Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap();
+		let per_core = Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap().figures;
 		assert!(per_core.per_core);
 		let p = params(m, 1);
 		// The mock's cpu-core has no memory phase: its GEMM is sized to the walks' time too.
@@ -215,7 +205,7 @@ fn declared_cpu_cores_are_earned_by_a_cpu_challenge_of_all_of_them() {
 		let r = play_round(&[(m, Compute::Honest)]);
 		assert_eq!(settled(m), vec![RoundOutcome::Passed, RoundOutcome::Passed]);
 		let s = standing(m);
-		assert_eq!(s[1].points, per_core.for_cores(cores).proven_points());
+		assert_eq!(s[1].points, per_core.for_cores(cores).points());
 		assert_eq!(
 			s[1].points,
 			pog_primitives::profiles::CPU_CORE_GFLOPS * cores,
@@ -231,19 +221,14 @@ fn declared_cpu_cores_are_earned_by_a_cpu_challenge_of_all_of_them() {
 fn points_follow_the_profile_rates() {
 	use pog_primitives::pricing::{alias_gflops, compute_points as points};
 	let table = pog_primitives::profiles::DEFAULT_PROFILES;
-	for a in &table {
-		for b in &table {
+	for Profile { name: a_name, figures: a } in &table {
+		for Profile { name: b_name, figures: b } in &table {
 			let dominates = a.gflops.iter().zip(&b.gflops).all(|(x, y)| x >= y) && a.int8_gops >= b.int8_gops;
 			if dominates {
-				assert!(
-					a.compute_points() >= b.compute_points(),
-					"{} dominates {} but has fewer points",
-					a.name,
-					b.name
-				);
+				assert!(a.compute_points() >= b.compute_points(), "{a_name} dominates {b_name} but has fewer points");
 			}
 			if a.gflops == b.gflops && a.int8_gops == b.int8_gops {
-				assert_eq!(a.compute_points(), b.compute_points(), "{} and {}", a.name, b.name);
+				assert_eq!(a.compute_points(), b.compute_points(), "{a_name} and {b_name}");
 			}
 			// How many claims of `b` one `a` answers in a window: the claim allows
 			// 1 / (1 − tolerance) of its expected time in each precision it is challenged in,
@@ -260,9 +245,7 @@ fn points_follow_the_profile_rates() {
 				.unwrap_or(0);
 			assert!(
 				answers * u64::from(b.compute_points()) * keep <= u64::from(a.compute_points()) * 100,
-				"one {} answers {answers} claims of {}: {} points against its own {}",
-				a.name,
-				b.name,
+				"one {a_name} answers {answers} claims of {b_name}: {} points against its own {}",
 				answers * u64::from(b.compute_points()),
 				a.compute_points()
 			);
@@ -287,4 +270,9 @@ fn points_follow_the_profile_rates() {
 			assert_eq!(points(&a, b8), points(&b, b8));
 		}
 	}
+}
+
+/// `figures` under `name`, as the chain stores a profile.
+fn named(name: &str, figures: ProfileFigures) -> GpuProfile {
+	crate::profiles::on_chain(name, figures).expect("a short name")
 }
