@@ -20,7 +20,7 @@ quick)
 	python3 benchmarking/gpu/torch_ref.py --dim 8192 --reps 10 --out "$OUT/torch_ref.json"
 	"$BIN" bench --precision bf16,fp8 --seconds 2 --dim 8192 --overhead-ms 2000 --plot "$OUT/bench.svg" --json >"$OUT/bench.json"
 	"$BIN" selftest --dim 2048 --k 16384 --entries 2560 --rate-dim 8192 --rate-gemms 10 --torch "$OUT/torch_ref.json" \
-		--full-ms 3000 --fp8-fast-accum-check --json "$OUT/selftest.json" 2>&1 | tee "$OUT/selftest.log"
+		--full-ms 10000 --fp8-fast-accum-check --json "$OUT/selftest.json" 2>&1 | tee "$OUT/selftest.log"
 	;;
 full)
 	python3 benchmarking/gpu/torch_ref.py --dim 16384 --reps 20 --out "$OUT/torch_ref.json"
