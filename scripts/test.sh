@@ -21,29 +21,36 @@ test_features=pallet-pog/runtime-benchmarks,pallet-pog/try-runtime,pog-runtime/t
 chain_crates=(-p pog-primitives -p pallet-pog -p pallet-pog-runtime-api -p pog-runtime -p pog-benchmarking)
 agent_crates=(-p pog-prover -p pog-cuda -p offchain-gpu)
 
+# Clippy (-D warnings) lints the chain's and the agent's crates while their tests and the agent
+# are compiled: `linted` runs cargo with clippy-driver as the workspace's rustc wrapper, which is
+# what `cargo clippy` sets up, but in a real build. `cargo clippy` checks in check mode, which
+# compiles the whole dependency tree a second time. The node is linted with `cargo clippy`: its
+# release build also compiles the runtime's WASM with another toolchain (rustc-web), which this
+# toolchain's clippy-driver cannot compile for.
+clippy_driver=$(rustup which clippy-driver)
+linted() { RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" "$@"; }
+
 step "formatting (cargo fmt --check)"
 cargo fmt --all -- --check
 
-step "lints (cargo clippy -D warnings) on every crate"
-SKIP_WASM_BUILD=1 cargo clippy -q --release "${chain_crates[@]}" --features "$test_features" --all-targets -- -D warnings
-cargo clippy -q --release "${agent_crates[@]}" --features offchain-gpu/adversary --all-targets -- -D warnings
-cargo clippy -q --release "${agent_crates[@]}" --all-targets -- -D warnings # the production build, no cheats
+step "lints (cargo clippy -D warnings) on the node"
 SKIP_WASM_BUILD=1 cargo clippy -q --release -p pog-node --all-targets -- -D warnings
 
-step "chain: primitives (generator, known answers, commitment, verification), pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state, benchmarks as tests), runtime (genesis presets, signed OCW extrinsics), verifier benchmark shapes"
-SKIP_WASM_BUILD=1 cargo test -q --release "${chain_crates[@]}" --features "$test_features"
+step "chain, linted: primitives (generator, known answers, commitment, verification), pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state, benchmarks as tests), runtime (genesis presets, signed OCW extrinsics), verifier benchmark shapes (each benchmark run once)"
+SKIP_WASM_BUILD=1 linted cargo test -q --release "${chain_crates[@]}" --features "$test_features" --all-targets
 
-step "miner agent: the device-neutral prover and its CPU backend, the adversary's cheats, state file, chain client types; CUDA backend's host-side logic"
-cargo test -q --release "${agent_crates[@]}" --features offchain-gpu/adversary
-# The production build's command line has no cheating flags.
-cargo test -q --release -p offchain-gpu cli::
+step "miner agent, linted: the device-neutral prover and its CPU backend, the adversary's cheats, state file, chain client types; CUDA backend's host-side logic"
+linted cargo test -q --release "${agent_crates[@]}" --features offchain-gpu/adversary --all-targets
+# The production build (no cheats): linted, and its command line has no cheating flags.
+linted cargo test -q --release "${agent_crates[@]}" cli::
 
 step "node and miner agent (release build; what the unit tests above did not already compile)"
 # Built one at a time: built together, cargo would unify their dependencies' features and
 # rebuild the whole node tree once more. The agent is built with its test-only cheating modes,
-# which tests/cheaters.test.mjs runs.
+# which tests/cheaters.test.mjs runs (linted like its tests, so that its crates are not compiled
+# again without the wrapper).
 cargo build --release -p pog-node
-cargo build --release -p offchain-gpu --features adversary
+linted cargo build --release -p offchain-gpu --features adversary
 
 step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it in headless Chromium)"
 (cd explorer && npm ci --no-audit --no-fund --loglevel=error && npm run build)
