@@ -33,28 +33,41 @@ def main():
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--copy-gib", type=float, default=2.0)
     ap.add_argument("--out", default="torch_ref.json")
+    ap.add_argument("--data", choices=("agent", "randn"), default="agent",
+                    help="agent: elements as the challenge draws them, a random sign and random mantissa bits "
+                         "of the precision on a magnitude in [1, 2) (pog_primitives::precision), since a GEMM's "
+                         "power draw, and so its clock under the power limit, depends on its data; randn: "
+                         "normal values (the reference before 2026-11-26)")
     a = ap.parse_args()
     m = n = a.dim
     k = a.k
     dev = "cuda"
     flops = 2.0 * m * n * k
     res = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "m": m, "n": n, "k": k,
-           "gemm_tflops": {}, "notes": {}}
+           "data": a.data, "gemm_tflops": {}, "notes": {}}
+
+    def draw(rows, cols, mantissa_bits):
+        """A matrix of the challenge's elements in fp32: ±(1 + j / 2^mantissa_bits), j uniform."""
+        if a.data == "randn":
+            return torch.randn(rows, cols, device=dev)
+        j = torch.randint(0, 1 << mantissa_bits, (rows, cols), device=dev, dtype=torch.int32)
+        sign = torch.randint(0, 2, (rows, cols), device=dev, dtype=torch.int32) * 2 - 1
+        return sign.float() * (1.0 + j.float() / float(1 << mantissa_bits))
 
     def report(name, ms):
         res["gemm_tflops"][name] = flops / (ms * 1e-3) / 1e12
         print(f"torch {name:9s} {m}x{n}x{k}: {res['gemm_tflops'][name]:8.1f} TFLOPS", flush=True)
 
-    A = torch.randn(m, k, device=dev)
-    B = torch.randn(k, n, device=dev)
+    A, B = draw(m, k, 23), draw(k, n, 23)
     C = torch.empty(m, n, device=dev)
     torch.backends.cuda.matmul.allow_tf32 = False
     report("fp32", timed(lambda: torch.mm(A, B, out=C), max(3, a.reps // 4)))
     torch.backends.cuda.matmul.allow_tf32 = True
+    A, B = draw(m, k, 10), draw(k, n, 10)
     report("tf32", timed(lambda: torch.mm(A, B, out=C), a.reps))
     torch.backends.cuda.matmul.allow_tf32 = False
-    for name, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16)):
-        A16, B16 = A.to(dt), B.to(dt)
+    for name, dt, bits in (("fp16", torch.float16, 10), ("bf16", torch.bfloat16, 7)):
+        A16, B16 = draw(m, k, bits).to(dt), draw(k, n, bits).to(dt)
         try:
             fn = lambda: torch.mm(A16, B16, out_dtype=torch.float32)
             fn()
@@ -64,8 +77,8 @@ def main():
             fn = lambda: torch.mm(A16, B16)
         report(name, timed(fn, a.reps))
         del A16, B16
-    A8 = A.to(torch.float8_e4m3fn)
-    B8 = B.t().contiguous().to(torch.float8_e4m3fn).t()  # column-major, as cuBLASLt FP8 wants
+    A8 = draw(m, k, 3).to(torch.float8_e4m3fn)
+    B8 = draw(k, n, 3).t().contiguous().to(torch.float8_e4m3fn).t()  # column-major, as cuBLASLt FP8 wants
     one = torch.ones((), device=dev)
     report("fp8-e4m3", timed(lambda: torch._scaled_mm(A8, B8, scale_a=one, scale_b=one, out_dtype=torch.float32), a.reps))
     del A, B, C, A8, B8
