@@ -863,16 +863,13 @@ async fn prepare_shapes(
 	for claim in &miner.claims.0 {
 		let Some((_, profile)) = profiles.iter().find(|(id, _)| *id == claim.profile) else { continue };
 		let unit = profile.figures.for_cores(miner.hardware.cpu_cores);
-		let target_ms =
-			pog_primitives::sizing::gemm_target_ms(config.target_ms, config.memory.walk_ms, unit.memory_measured());
 		for uuid in &claim.uuids.0 {
 			let Some(device) = devices.get(uuid) else { continue };
 			for p in pog_primitives::Precision::CHALLENGED {
-				let gflops = unit.priced_gflops(p);
-				if gflops == 0 {
+				if !unit.challenged_in(p) {
 					continue;
 				}
-				let dims = pog_primitives::sizing::challenge_dims(unit.vram_mib, gflops, target_ms);
+				let (dims, _) = unit.gemm(p, config.target_ms, config.memory.walk_ms, unit.memory_measured());
 				let spec = ChallengeSpec { seed: [0; 32], precision: p, dims, chunk_k: config.chunk_k };
 				let device = device.clone();
 				tokio::task::spawn_blocking(move || device.1.prepare(&spec)).await??;

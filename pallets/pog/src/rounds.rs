@@ -398,10 +398,7 @@ impl<T: Config> Pallet<T> {
 		let memory = profile
 			.memory_challenge(seed, rules)
 			.map(|challenge| (challenge, sizing::allowed_ms(challenge.expected_ms, rules.tolerance_percent, slack_ms)));
-		let target_ms = sizing::gemm_target_ms(config.target_ms, rules.walk_ms, memory.is_some());
-		let gflops = profile.priced_gflops(precision);
-		let dims = sizing::challenge_dims(profile.vram_mib, gflops, target_ms);
-		let expected_ms = sizing::expected_ms(&dims, gflops);
+		let (dims, expected_ms) = profile.gemm(precision, config.target_ms, rules.walk_ms, memory.is_some());
 		let gemm_allowed = sizing::allowed_ms(expected_ms, profile.tolerance_percent, slack_ms);
 		let gemm_from = memory.map_or(0, |(_, allowed)| allowed.saturating_sub(slack_ms));
 		Timing { dims, expected_ms, memory, deadline_ms: gemm_from.saturating_add(gemm_allowed) }

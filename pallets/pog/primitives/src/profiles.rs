@@ -9,7 +9,7 @@
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use scale_info::TypeInfo;
 
-use crate::{memory::MemoryRules, Hash32, Precision};
+use crate::{memory::MemoryRules, Dims, Hash32, Precision};
 
 /// What a GPU model must be able to do: the figures a profile's challenges are sized, timed and
 /// scored at. The chain stores them in its profiles ([`Profile`]), the default table below lists
@@ -106,6 +106,17 @@ impl ProfileFigures {
 	/// and the int8 alias ([`crate::pricing::priced_gflops`]); 0 if not challenged in it.
 	pub const fn priced_gflops(&self, precision: Precision) -> u32 {
 		crate::pricing::priced_gflops(&self.gflops, self.int8_gops, precision)
+	}
+
+	/// A challenge's GEMM in `precision`: its shape and its expected time (ms) at the priced
+	/// rate, sized to `target_ms` of GEMM, and for a profile without a memory phase
+	/// (`memory_phase` false) to the walks' `walk_ms` as well ([`crate::sizing::gemm_target_ms`]).
+	/// The pallet sizes challenges and the agent prepares its shapes through this.
+	pub fn gemm(&self, precision: Precision, target_ms: u32, walk_ms: u32, memory_phase: bool) -> (Dims, u64) {
+		let gflops = self.priced_gflops(precision);
+		let target_ms = crate::sizing::gemm_target_ms(target_ms, walk_ms, memory_phase);
+		let dims = crate::sizing::challenge_dims(self.vram_mib, gflops, target_ms);
+		(dims, crate::sizing::expected_ms(&dims, gflops))
 	}
 
 	/// Whether a challenge may be drawn in `precision`: the profile lists a rate for it and it is
@@ -266,6 +277,33 @@ mod tests {
 			assert_eq!(cells[5], grouped(f.int8_gops), "{}: expected int8 GOPS", p.name);
 			assert_eq!(cells[6], grouped(f.compute_points()), "{}: points", p.name);
 		}
+	}
+
+	#[test]
+	fn a_unit_of_a_per_core_profile_scales_with_its_cores_and_scores_no_memory() {
+		let unit = CPU_PER_CORE.for_cores(16);
+		assert_eq!((unit.vram_mib, unit.gflops, unit.int8_gops), (64, [16; 5], 0));
+		assert_eq!((unit.mem_read_mps, unit.mem_parent_mps), (16 * CPU_MEM_READ_MPS, 16 * CPU_MEM_PARENT_MPS));
+		assert_eq!(unit.tolerance_percent, CPU_PER_CORE.tolerance_percent);
+		assert!(unit.memory_measured(), "its memory phase runs");
+		assert_eq!((unit.memory_points(), unit.points()), (0, 16), "1 point per core and GFLOPS, no memory points");
+		// a GPU profile is its own unit, whatever the miner declares
+		assert_eq!(H100.for_cores(16), H100);
+		assert_eq!(H100.points(), H100.compute_points() + 3 * H100.vram_mib);
+		// saturating, not wrapping
+		assert_eq!(CPU_PER_CORE.for_cores(u32::MAX).vram_mib, u32::MAX);
+	}
+
+	#[test]
+	fn a_gemm_without_a_memory_phase_is_sized_to_the_walks_time_too() {
+		use crate::sizing::{challenge_dims, expected_ms};
+		let (dims, ms) = H100.gemm(Precision::Fp16, 120_000, 50_000, true);
+		assert_eq!(dims, challenge_dims(H100.vram_mib, 640_000, 120_000));
+		assert_eq!(ms, expected_ms(&dims, 640_000));
+		let a100 = DEFAULT_PROFILES[2].figures;
+		let (dims, ms) = a100.gemm(Precision::Fp8E4M3, 120_000, 50_000, a100.memory_measured());
+		assert_eq!(dims, challenge_dims(a100.vram_mib, a100.int8_gops, 170_000), "priced at the int8 alias, 170 s");
+		assert!((169_000..=171_000).contains(&ms), "{ms}");
 	}
 
 	#[test]
