@@ -139,7 +139,7 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
     outcome = await sudoOutcome(api.tx.pog.setConfig({ ...now, targetMs: 1_000, slackMs: 18_000 }));
   } while (outcome === 'RoundOpen');
   assert.equal(outcome, 'Ok', 'the new configuration is set');
-  await sudo(api.tx.pog.addProfile({ name: 'cpu-unit', vramMib: 4, gflops: Array(5).fill(1), int8Gops: 0, tolerancePercent: 50, perCore: false }));
+  await sudo(api.tx.pog.addProfile({ name: 'cpu-unit', figures: { vramMib: 4, gflops: Array(5).fill(1), int8Gops: 0, tolerancePercent: 50, perCore: false } }));
   const bob = await register('//Bob', 'bob', 'cpu-unit', ['--cpu-units', '16']);
   const bobMiner = (await api.query.pog.miners(bob)).unwrap();
   assert.equal(bobMiner.claims.reduce((s, c) => s + c.count.toNumber(), 0), 16, 'sixteen units claimed');
