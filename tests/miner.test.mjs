@@ -1,7 +1,8 @@
 // Integration test: the offchain-gpu agent (CPU backend, cpu-reference profile) registers on a dev
 // node through subxt, with its CPU claimed as one unit of the per-core profile (`--cpu`, issue 10:
-// declared cores are earned by a challenge of all of them), answers both challenges (compute,
-// commit, reveal) and is verified by Alice's off-chain worker; its score and the agent's
+// declared cores are earned by a challenge of all of them; its memory phase is a lane a core),
+// answers both challenges (compute, commit, reveal) and is verified by Alice's off-chain worker;
+// its score and the agent's
 // `status` show it. Bad input gets clear errors.
 // The round runs under a bounded flood of tipped remarks that fills the ordinary space of every
 // block (issue 11): commits, reveals and verdicts are Operational duties with the highest pool
@@ -120,6 +121,10 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   // unit scores no memory points (issue 23: it scored 12 of its 13 points a core from them).
   assert.equal(standing[1].points.toNumber(), cores * perCore, 'compute points only');
   assert.ok(cpuChallengeHadMemory(cpuCh), 'the CPU unit ran a memory phase');
+  // Its memory phase is a lane of dependent reads a declared core (issue 27: it was the GPUs'
+  // bandwidth-bound walks, which a GPU answers in its idle time), and it passed on this machine.
+  const lanes = cpuCh.params.memory.unwrap().challenge.spec.lanes.toNumber();
+  assert.equal(lanes, cores, `a lane a declared core: ${lanes} lanes for ${cores} cores`);
   // The flood filled every block of the round's commit and reveal windows, and the commit, the
   // reveal and the verdict still landed (above).
   const window = flood.blocks.filter((b) => b.round === ev.round && (b.phase === 'Commit' || b.phase === 'Reveal'));

@@ -5,12 +5,15 @@
 //! pog-benchmarking --bench memory`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use pog_primitives::memory::{self, MemorySpec};
+use pog_primitives::{
+	lanes,
+	memory::{self, MemorySpec},
+};
 use std::{hint::black_box, time::Duration};
 
 fn spec(cache_items: u32, parents: u32) -> MemorySpec {
 	// 0.9 × an H100's memory in 64-byte items
-	MemorySpec { seed: [3; 32], cache_items, dataset_items: 1_160_000_000, parents, reads: 64 }
+	MemorySpec { seed: [3; 32], cache_items, dataset_items: 1_160_000_000, parents, reads: 64, lanes: 0 }
 }
 
 fn memory(c: &mut Criterion) {
@@ -34,6 +37,20 @@ fn memory(c: &mut Criterion) {
 	let dataset = memory::dataset(&small, &small_cache);
 	group.bench_function("walk of 64 reads in memory, 4 MiB", |b| {
 		b.iter(|| black_box(memory::walk(&small, 42, |i| dataset[i as usize])))
+	});
+	// a per-core unit's lane (`pog_primitives::lanes`) on one core: its 1 MiB pad, 1,000,000
+	// dependent steps over it in memory (the CPU profile's step rate), and a mainnet link checked
+	// as a verifier does, its pad items made on the way
+	let lane = lanes::challenge(&[3; 32], 1, 20, 1, &memory::MemoryRules::mainnet()).expect("a lane");
+	group.bench_function("lane pad 1 MiB", |b| b.iter(|| black_box(lanes::pad(&lane.spec.seed, 0))));
+	let pad = lanes::pad(&lane.spec.seed, 0);
+	let start = lanes::link_start(&lane.spec.seed, 0, 0, &lanes::digest(&[]));
+	group.bench_function("lane 1,000,000 steps in memory", |b| {
+		b.iter(|| black_box(lanes::run_steps(start, 1_000_000, |i| pad[i as usize])))
+	});
+	let result = lanes::link_result(&lanes::run_steps(start, lane.spec.reads, |i| pad[i as usize]));
+	group.bench_function(format!("lane link of {} steps checked", lane.spec.reads), |b| {
+		b.iter(|| black_box(lanes::link_is_right(&lane, 0, &result, &lanes::digest(&[]))))
 	});
 	group.finish();
 }

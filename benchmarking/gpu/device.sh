@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every GPU measurement of the agent in one run, on a machine with an NVIDIA GPU (see README.md
 # beside this file):
-#   benchmarking/gpu/device.sh [full|quick|largek|multi|pricing|memory]
+#   benchmarking/gpu/device.sh [full|quick|largek|multi|pricing|memory|lanes]
 # Runs `offchain-gpu selftest` and `offchain-gpu bench` (BIN: the agent's binary, default
 # `offchain-gpu` on the PATH; build it with `cargo build --release -p offchain-gpu`) and
 # benchmarking/gpu/torch_ref.py (PyTorch's cuBLAS as the reference). Results go to $OUT
@@ -59,6 +59,16 @@ memory)
 			--json >"$OUT/claim.json"
 	fi
 	;;
+lanes)
+	# a per-core CPU unit answered by this GPU (docs/protocol.md §16, "The per-core memory phase"):
+	# its lanes a thread each at mainnet rules, against the deadline, at each of CORES (the issue's
+	# 4,096, and units small enough for the GPU's on-chip memory); every run checks its links
+	# against the CPU's
+	for cores in ${CORES:-4096 1024 256 64 16}; do
+		"$BIN" bench --lanes "$cores" --lane-links "${LANE_LINKS:-64}" --json >"$OUT/lanes-$cores.json"
+		grep -E '"(cores|ns_per_step|phase_s|allowed_s|over_allowed|cpu_agrees)"' "$OUT/lanes-$cores.json" | tr -d '\n'; echo
+	done
+	;;
 multi)
 	"$BIN" selftest --all-gpus --only-all-gpus --json "$OUT/multi.json" 2>&1 | tee "$OUT/multi.log"
 	# the last GPU on its own, quick known answers and tolerance checks
@@ -67,7 +77,7 @@ multi)
 		--json "$OUT/selftest-last.json" 2>&1 | tee "$OUT/selftest-last.log"
 	;;
 *)
-	echo "usage: $0 [full|quick|largek|multi|pricing|memory]" >&2
+	echo "usage: $0 [full|quick|largek|multi|pricing|memory|lanes]" >&2
 	exit 2
 	;;
 esac

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pog_cuda::{
-	bench::{BenchConfig, MemoryBenchConfig},
+	bench::{BenchConfig, LanesBenchConfig, MemoryBenchConfig},
 	selftest::SelftestConfig,
 };
 use pog_primitives::Precision;
@@ -234,6 +234,16 @@ pub struct BenchArgs {
 	/// With --memory: phases per parent count.
 	#[arg(long, default_value_t = MemoryBenchConfig::default().runs, requires = "memory")]
 	pub runs: u32,
+	/// Measure a per-core CPU unit of this many cores answered by this GPU instead of the GEMMs:
+	/// its lanes a thread each, against the deadline the chain would set (mainnet rules).
+	#[arg(long, value_name = "CORES", conflicts_with = "memory", value_parser = clap::value_parser!(u32).range(1..=65_536))]
+	pub lanes: Option<u32>,
+	/// With --lanes: links run of each lane (the rest of the phase is projected from their time).
+	#[arg(long, default_value_t = 64, requires = "lanes")]
+	pub lane_links: u64,
+	/// With --lanes: the chain's slack_ms (mainnet's).
+	#[arg(long, default_value_t = 30_000, requires = "lanes")]
+	pub slack_ms: u32,
 	/// Print JSON instead of a table.
 	#[arg(long)]
 	pub json: bool,
@@ -260,6 +270,7 @@ impl BenchArgs {
 				walks_log2: self.walks_log2,
 				runs: self.runs,
 			}),
+			lanes: self.lanes.map(|cores| LanesBenchConfig { cores, links: self.lane_links, slack_ms: self.slack_ms }),
 		}
 	}
 }

@@ -4,7 +4,8 @@
 //! a `--seconds` run of back-to-back chunk GEMMs) with its throughput-over-time trace (throttling
 //! shows as a falling line), and the proof overhead of a challenge of the profile's output size
 //! (generation + hashing + tree over the pure GEMM time of the same challenge). Once per device:
-//! memory bandwidth of a device-to-device copy.
+//! memory bandwidth of a device-to-device copy. `--memory` measures the memory-hard phase
+//! instead, and `--lanes` a per-core CPU unit's lanes run on this GPU.
 
 use std::fmt::Write as _;
 
@@ -36,6 +37,21 @@ pub struct BenchConfig {
 	pub fp8_int8_path: bool,
 	/// Measure the memory-hard phase instead of the GEMMs.
 	pub memory: Option<MemoryBenchConfig>,
+	/// Measure a per-core CPU unit's lanes on this GPU instead of the GEMMs.
+	pub lanes: Option<LanesBenchConfig>,
+}
+
+/// What `bench --lanes` runs: a per-core CPU unit (`cpu-core` of the default table) of `cores`
+/// cores under mainnet's memory rules, its lanes a thread each on this GPU
+/// (`pog_primitives::lanes`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LanesBenchConfig {
+	/// Declared cores: the unit's lanes.
+	pub cores: u32,
+	/// Links run of each lane (the rest of the phase is projected from their time).
+	pub links: u64,
+	/// The chain's `slack_ms` the deadline is set with (mainnet's: 30,000).
+	pub slack_ms: u32,
 }
 
 /// What `bench --memory` runs.
@@ -71,6 +87,7 @@ impl Default for BenchConfig {
 			overhead_ms: 5000,
 			fp8_int8_path: false,
 			memory: None,
+			lanes: None,
 		}
 	}
 }
@@ -125,6 +142,38 @@ pub struct MemoryBench {
 	pub read_over_regenerate: f64,
 }
 
+/// A per-core CPU unit's lanes run on the GPU (`bench --lanes`): the GPU's time a step, the
+/// whole phase's time projected from it, and the deadline it is held to.
+#[derive(Clone, Debug, Serialize)]
+pub struct LanesBench {
+	/// Declared cores (lanes).
+	pub cores: u32,
+	/// Links of each lane in the phase.
+	pub links_per_lane: u64,
+	/// Steps of each link.
+	pub steps_per_link: u32,
+	/// Links run of each lane.
+	pub links_run: u64,
+	/// Time of every lane's pad (s).
+	pub pad_s: f64,
+	/// Time of the links run, every lane side by side (s).
+	pub links_s: f64,
+	/// The GPU's time of one dependent step of a lane (ns).
+	pub ns_per_step: f64,
+	/// The CPU profile's expected time of a step (ns).
+	pub expected_ns_per_step: f64,
+	/// The whole phase on this GPU: the pads and every link at the measured step time (s).
+	pub phase_s: f64,
+	/// The phase's expected time at the profile's rates (s).
+	pub expected_s: f64,
+	/// The time the chain allows (mainnet's tolerance and the given slack) (s).
+	pub allowed_s: f64,
+	/// `phase_s` over `allowed_s`: above 1 the GPU misses the deadline.
+	pub over_allowed: f64,
+	/// The links run of the first and last lane are the CPU's (`pog_primitives::lanes`).
+	pub cpu_agrees: bool,
+}
+
 /// Everything `bench` measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchReport {
@@ -136,6 +185,8 @@ pub struct BenchReport {
 	pub precisions: Vec<PrecisionBench>,
 	/// The memory-hard phase (`bench --memory`).
 	pub memory: Vec<MemoryBench>,
+	/// A CPU unit's lanes on this GPU (`bench --lanes`).
+	pub lanes: Option<LanesBench>,
 	/// The device after the run (clocks, temperature, power).
 	pub gpu_after: GpuInfo,
 }
@@ -293,6 +344,15 @@ impl BenchReport {
 				m.walk_g_reads_per_s, m.walk_read_gbps, m.read_over_regenerate
 			);
 		}
+		if let Some(l) = &self.lanes {
+			let _ = writeln!(
+				s,
+				"lanes: a {}-core CPU unit on this GPU, {} links × {} steps a lane: pads {:.2} s; {} links of every lane in {:.2} s, {:.0} ns a step ({:.0} expected of a CPU core); the phase {:.1} s against {:.1} s allowed ({:.1} expected): {:.2}× the deadline; the CPU's results {}",
+				l.cores, l.links_per_lane, l.steps_per_link, l.pad_s, l.links_run, l.links_s, l.ns_per_step,
+				l.expected_ns_per_step, l.phase_s, l.allowed_s, l.expected_s, l.over_allowed,
+				if l.cpu_agrees { "agree" } else { "DIFFER" }
+			);
+		}
 		if let Some((read, parent)) = profile_memory_rates(&self.memory) {
 			let _ = writeln!(
 				s,
@@ -337,7 +397,25 @@ pub fn run(config: &BenchConfig) -> anyhow::Result<BenchReport> {
 				memory.push(bench_memory(&prover, m, *parents)?);
 			}
 		}
-		return Ok(BenchReport { gpu, copy_gbps, precisions: Vec::new(), memory, gpu_after: prover.info() });
+		return Ok(BenchReport {
+			gpu,
+			copy_gbps,
+			precisions: Vec::new(),
+			memory,
+			lanes: None,
+			gpu_after: prover.info(),
+		});
+	}
+	if let Some(l) = &config.lanes {
+		let lanes = Some(bench_lanes(&prover, l)?);
+		return Ok(BenchReport {
+			gpu,
+			copy_gbps,
+			precisions: Vec::new(),
+			memory: Vec::new(),
+			lanes,
+			gpu_after: prover.info(),
+		});
 	}
 	let list = if config.precisions.is_empty() { Precision::ALL.to_vec() } else { config.precisions.clone() };
 	let mut precisions = Vec::new();
@@ -345,7 +423,52 @@ pub fn run(config: &BenchConfig) -> anyhow::Result<BenchReport> {
 		tracing::info!(precision = p.name(), "benchmarking");
 		precisions.push(bench_precision(&prover, config, p)?);
 	}
-	Ok(BenchReport { gpu, copy_gbps, precisions, memory: Vec::new(), gpu_after: prover.info() })
+	Ok(BenchReport { gpu, copy_gbps, precisions, memory: Vec::new(), lanes: None, gpu_after: prover.info() })
+}
+
+/// A `cpu-core` unit of `l.cores` cores under mainnet's memory rules, answered by this GPU: every
+/// lane's pad, then the first `l.links` links of every lane side by side (a thread a lane), checked
+/// against the CPU's for the first and last lane; the whole phase projected from the time a step.
+pub fn bench_lanes(prover: &GpuProver, l: &LanesBenchConfig) -> anyhow::Result<LanesBench> {
+	use pog_primitives::{
+		lanes,
+		memory::MemoryRules,
+		profiles::{self, CPU_CORE},
+	};
+	let unit = profiles::default_profile(CPU_CORE).context("the default table's cpu-core")?.figures.for_cores(l.cores);
+	let rules = MemoryRules::mainnet();
+	let phase = unit.memory_challenge(&[0x1A; 32], &rules).context("the unit has no lane phase")?;
+	let links = lanes::links_per_lane(&phase);
+	let links_run = l.links.clamp(1, links);
+	tracing::info!(cores = l.cores, links, steps = phase.spec.reads, links_run, "lanes on the GPU");
+	let run = prover.lanes(&phase, links_run)?;
+	let cpu_agrees = [0, phase.spec.lanes - 1].iter().all(|&lane| {
+		let pad = lanes::pad(&phase.spec.seed, lane);
+		let cpu = lanes::lane_results(&phase.spec, lane, links_run, &pad);
+		let at = lane as usize * links_run as usize;
+		cpu[..] == run.results[at..at + links_run as usize]
+	});
+	let steps_run = links_run as f64 * f64::from(phase.spec.reads);
+	let ns_per_step = run.links_ms * 1e6 / steps_run;
+	let steps = links as f64 * f64::from(phase.spec.reads);
+	let phase_s = run.pad_ms / 1e3 + steps * ns_per_step / 1e9;
+	let expected_s = phase.expected_ms as f64 / 1e3;
+	let allowed_s = sizing::allowed_ms(phase.expected_ms, rules.tolerance_percent, u64::from(l.slack_ms)) as f64 / 1e3;
+	Ok(LanesBench {
+		cores: l.cores,
+		links_per_lane: links,
+		steps_per_link: phase.spec.reads,
+		links_run,
+		pad_s: run.pad_ms / 1e3,
+		links_s: run.links_ms / 1e3,
+		ns_per_step,
+		expected_ns_per_step: 1e3 / f64::from(profiles::CPU_LANE_STEP_MPS),
+		phase_s,
+		expected_s,
+		allowed_s,
+		over_allowed: phase_s / allowed_s,
+		cpu_agrees,
+	})
 }
 
 /// The memory-hard phase with a 16 MiB cache and 64 reads per walk: fill a dataset of `m.gib`
@@ -365,6 +488,7 @@ pub fn bench_memory(prover: &GpuProver, m: &MemoryBenchConfig, parents: u32) -> 
 		dataset_items: bytes / ITEM_BYTES as u64,
 		parents,
 		reads: 64,
+		lanes: 0,
 	};
 	let resident = m.resident.map_or(spec.dataset_items, |f| (spec.dataset_items as f64 * f.clamp(0.0, 1.0)) as u64);
 	let cache = memory::cache(&spec);

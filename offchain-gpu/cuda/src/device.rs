@@ -212,6 +212,8 @@ pub(crate) struct Kernels {
 	mem_walk: CudaFunction,
 	mem_walk_partial: CudaFunction,
 	mem_walk_end: CudaFunction,
+	lane_pad: CudaFunction,
+	lane_links: CudaFunction,
 	/// Blocks per grid of the grid-stride kernels.
 	grid: u32,
 	/// Blocks per grid of `mem_walk` ([`WALK_BLOCKS_PER_SM`] a multiprocessor).
@@ -253,6 +255,8 @@ impl Kernels {
 			mem_walk: module.load_function("mem_walk")?,
 			mem_walk_partial: module.load_function("mem_walk_partial")?,
 			mem_walk_end: module.load_function("mem_walk_end")?,
+			lane_pad: module.load_function("lane_pad")?,
+			lane_links: module.load_function("lane_links")?,
 			grid: (sms.max(1) as u32) * 16,
 			walk_grid: (sms.max(1) as u32) * WALK_BLOCKS_PER_SM,
 		})
@@ -397,6 +401,54 @@ impl Kernels {
 			},
 		}
 		// SAFETY: the caller sized every buffer (with `partial`, `dataset` holds `resident` items).
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	/// The pads of lanes `first_lane..first_lane + lanes` of a lane phase seeded `seed` (32 bytes
+	/// on the device) into `pad` (`lane_items` items a lane).
+	pub fn lane_pad(
+		&self,
+		stream: &CudaStream,
+		seed: sys::CUdeviceptr,
+		first_lane: u32,
+		lanes: u32,
+		lane_items: u32,
+		pad: sys::CUdeviceptr,
+	) -> Result<(), GpuError> {
+		let cfg = self.cfg(u64::from(lanes) * u64::from(lane_items), 128);
+		let mut b = stream.launch_builder(&self.lane_pad);
+		b.arg(&seed).arg(&first_lane).arg(&lanes).arg(&lane_items).arg(&pad);
+		// SAFETY: `seed` holds 32 bytes and `pad` room for lanes × lane_items items (the caller's).
+		unsafe { b.launch(cfg) }?;
+		Ok(())
+	}
+
+	/// Links `0..links_run` of each of `lanes` lanes, a thread a lane, over their pads (`pad`,
+	/// as [`Self::lane_pad`] made them) into `results` (32 bytes a link, lane by lane).
+	#[allow(clippy::too_many_arguments)]
+	pub fn lane_links(
+		&self,
+		stream: &CudaStream,
+		pad: sys::CUdeviceptr,
+		seed: sys::CUdeviceptr,
+		first_lane: u32,
+		lanes: u32,
+		lane_items: u32,
+		links_run: u64,
+		reads: u32,
+		results: sys::CUdeviceptr,
+	) -> Result<(), GpuError> {
+		if !lane_items.is_power_of_two() {
+			return Err(GpuError::InvalidSpec(format!("{lane_items} items a lane is not a power of two")));
+		}
+		let shift = 32 - lane_items.trailing_zeros();
+		let cfg = LaunchConfig { grid_dim: (lanes.div_ceil(64), 1, 1), block_dim: (64, 1, 1), shared_mem_bytes: 0 };
+		let mut b = stream.launch_builder(&self.lane_links);
+		b.arg(&pad).arg(&seed).arg(&first_lane).arg(&lanes).arg(&lane_items).arg(&shift);
+		b.arg(&links_run).arg(&reads).arg(&results);
+		// SAFETY: `pad` holds the lanes' pads and `results` room for lanes × links_run results
+		// (the caller's).
 		unsafe { b.launch(cfg) }?;
 		Ok(())
 	}

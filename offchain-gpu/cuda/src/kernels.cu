@@ -453,3 +453,119 @@ extern "C" __global__ void gather_words(const u32* __restrict__ src, const u64* 
 		out[idx] = src[offsets[item] + w];
 	}
 }
+
+// ---------------------------------------------------------------- lanes
+// A per-core CPU unit's memory phase (pog_primitives::lanes, bit for bit), run by a GPU: the
+// instrument that shows what a GPU answering a CPU's claim takes. No honest miner runs it: a
+// CPU unit is answered by the CPU.
+
+// Keccak-256 (original padding) of `len` bytes, any length.
+__device__ void keccak256_any(const u8* msg, u32 len, u64 out[4]) {
+	u64 s[25];
+#pragma unroll
+	for (int i = 0; i < 25; i++) s[i] = 0ull;
+	u32 off = 0;
+	for (; len - off >= 136; off += 136) {
+		for (int i = 0; i < 136; i++) s[i >> 3] ^= (u64)msg[off + i] << (8 * (i & 7));
+		keccak_f1600(s);
+	}
+	u32 rest = len - off;
+	for (u32 i = 0; i < rest; i++) s[i >> 3] ^= (u64)msg[off + i] << (8 * (i & 7));
+	s[rest >> 3] ^= 0x01ull << (8 * (rest & 7));
+	s[16] ^= 0x8000000000000000ull;
+	keccak_f1600(s);
+	out[0] = s[0]; out[1] = s[1]; out[2] = s[2]; out[3] = s[3];
+}
+
+__device__ __forceinline__ void put_u64s(u8* at, const u64 h[4]) {
+#pragma unroll
+	for (int i = 0; i < 32; i++) at[i] = (u8)(h[i >> 3] >> (8 * (i & 7)));
+}
+
+// Pad item j of lane first_lane + l at pad[(l · lane_items + j) · 16]: expand("pog/lane/pad" ‖
+// seed ‖ lane ‖ j), a thread an item.
+extern "C" __global__ void __launch_bounds__(128) lane_pad(const u8* __restrict__ seed, u32 first_lane, u32 lanes,
+		u32 lane_items, u32* __restrict__ pad) {
+	const u8 tag[12] = {'p', 'o', 'g', '/', 'l', 'a', 'n', 'e', '/', 'p', 'a', 'd'};
+	u64 total = (u64)lanes * lane_items;
+	for (u64 idx = (u64)blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += (u64)gridDim.x * blockDim.x) {
+		u32 lane = first_lane + (u32)(idx / lane_items), j = (u32)(idx % lane_items);
+		u8 buf[53];
+#pragma unroll
+		for (int i = 0; i < 12; i++) buf[i] = tag[i];
+		for (int i = 0; i < 32; i++) buf[12 + i] = seed[i];
+#pragma unroll
+		for (int i = 0; i < 4; i++) { buf[44 + i] = (u8)(lane >> (8 * i)); buf[48 + i] = (u8)(j >> (8 * i)); }
+		u32 item[16];
+		mem_expand(buf, 52, item);
+		uint4* o = (uint4*)(pad + idx * 16);
+#pragma unroll
+		for (int q = 0; q < 4; q++) o[q] = make_uint4(item[4 * q], item[4 * q + 1], item[4 * q + 2], item[4 * q + 3]);
+	}
+}
+
+// A thread a lane runs links 0..links_run of its lane in order, as a CPU core does: each link
+// from its parents (the roots of the complete subtrees before it), `reads` dependent reads of
+// its pad, its result to results[(l · links_run + link) · 32]. `index_shift` = 32 − log₂ lane_items.
+extern "C" __global__ void __launch_bounds__(64) lane_links(const u32* __restrict__ pad, const u8* __restrict__ seed,
+		u32 first_lane, u32 lanes, u32 lane_items, u32 index_shift, u64 links_run, u32 reads, u8* __restrict__ results) {
+	const u8 tag[13] = {'p', 'o', 'g', '/', 'l', 'a', 'n', 'e', '/', 'l', 'i', 'n', 'k'};
+	u32 l = blockIdx.x * blockDim.x + threadIdx.x;
+	if (l >= lanes) return;
+	u32 lane = first_lane + l;
+	const uint4* mine = (const uint4*)(pad + (u64)l * lane_items * 16);
+	u64 frontier[40][4];
+	u8 parents[40 * 32];
+	for (u64 link = 0; link < links_run; link++) {
+		u32 n = 0;
+		for (int h = 0; h < 40; h++) {
+			if ((link >> h) & 1) { put_u64s(parents + 32 * n, frontier[h]); n++; }
+		}
+		u64 digest[4];
+		keccak256_any(parents, 32 * n, digest);
+		u8 buf[90];
+#pragma unroll
+		for (int i = 0; i < 13; i++) buf[i] = tag[i];
+		for (int i = 0; i < 32; i++) buf[13 + i] = seed[i];
+#pragma unroll
+		for (int i = 0; i < 4; i++) buf[45 + i] = (u8)(lane >> (8 * i));
+#pragma unroll
+		for (int i = 0; i < 8; i++) buf[49 + i] = (u8)(link >> (8 * i));
+		put_u64s(buf + 57, digest);
+		u32 m[16];
+		mem_expand(buf, 89, m);
+		// sixteen steps unrolled, so that the word a step indexes by is a register
+		for (u32 s0 = 0; s0 < reads; s0 += 16) {
+#pragma unroll
+			for (u32 k = 0; k < 16; k++) {
+				u32 s = s0 + k;
+				if (s < reads) {
+					u32 idx = ((m[k] * MEM_FNV) ^ s) >> index_shift;
+					const uint4* it = mine + (u64)idx * 4;
+					uint4 v0 = __ldg(it), v1 = __ldg(it + 1), v2 = __ldg(it + 2), v3 = __ldg(it + 3);
+					m[0] = m[0] * MEM_FNV ^ v0.x; m[1] = m[1] * MEM_FNV ^ v0.y; m[2] = m[2] * MEM_FNV ^ v0.z; m[3] = m[3] * MEM_FNV ^ v0.w;
+					m[4] = m[4] * MEM_FNV ^ v1.x; m[5] = m[5] * MEM_FNV ^ v1.y; m[6] = m[6] * MEM_FNV ^ v1.z; m[7] = m[7] * MEM_FNV ^ v1.w;
+					m[8] = m[8] * MEM_FNV ^ v2.x; m[9] = m[9] * MEM_FNV ^ v2.y; m[10] = m[10] * MEM_FNV ^ v2.z; m[11] = m[11] * MEM_FNV ^ v2.w;
+					m[12] = m[12] * MEM_FNV ^ v3.x; m[13] = m[13] * MEM_FNV ^ v3.y; m[14] = m[14] * MEM_FNV ^ v3.z; m[15] = m[15] * MEM_FNV ^ v3.w;
+				}
+			}
+		}
+		u8 bytes[65];
+		mem_bytes(m, bytes);
+		u64 r[4];
+		keccak256_small(bytes, 64, r);
+		put_u64s(results + ((u64)l * links_run + link) * 32, r);
+		// the new node closes every subtree it completes
+		u64 node[4] = {r[0], r[1], r[2], r[3]};
+		int h = 0;
+		while ((link >> h) & 1) {
+			u8 pair[65];
+			put_u64s(pair, frontier[h]);
+			put_u64s(pair + 32, node);
+			keccak256_small(pair, 64, node);
+			h++;
+		}
+#pragma unroll
+		for (int i = 0; i < 4; i++) frontier[h][i] = node[i];
+	}
+}

@@ -24,6 +24,7 @@ mod error;
 mod gemm;
 mod instruments;
 pub mod kernels;
+mod lanes;
 mod memory;
 mod nvml;
 mod prover;
@@ -31,6 +32,7 @@ pub mod selftest;
 
 pub use error::{GpuError, LIBRARY_HINT};
 pub use gemm::Fp8Path;
+pub use lanes::LaneRun;
 pub use memory::{MemoryRun, Residency};
 pub use nvml::{detect, GpuInfo};
 pub use prover::{GpuCommitment, GpuProver};

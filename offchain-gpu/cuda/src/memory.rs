@@ -299,6 +299,17 @@ impl MemoryProver for GpuProver {
 	}
 
 	fn prove_memory(&self, challenge: &MemoryChallenge) -> anyhow::Result<MemoryCommitment> {
+		if challenge.spec.lanes > 0 {
+			// a CPU unit's lanes on the GPU: only an adversary answers one so (`crate::lanes`)
+			let run = self.lanes(challenge, pog_primitives::lanes::links_per_lane(challenge))?;
+			let (fill, walks) = (run.pad_ms / 1e3, run.links_ms / 1e3);
+			return MemoryCommitment::of_results(
+				*challenge,
+				run.results,
+				Duration::from_secs_f64(fill),
+				Duration::from_secs_f64(walks),
+			);
+		}
 		let cache = memory::cache(&challenge.spec);
 		let run = self.memory_phase(&challenge.spec, &cache, 0..challenge.walks, &[], &[], Residency::Whole)?;
 		MemoryCommitment::new(

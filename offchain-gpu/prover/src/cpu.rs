@@ -229,9 +229,12 @@ mod tests {
 
 impl MemoryProver for CpuProver {
 	/// The dataset in host memory (filled on all threads), then the walks group by group on all
-	/// threads, each group reduced to its node.
+	/// threads, each group reduced to its node; a per-core unit's lanes on all threads.
 	fn prove_memory(&self, challenge: &MemoryChallenge) -> anyhow::Result<MemoryCommitment> {
 		let spec = &challenge.spec;
+		if spec.lanes > 0 {
+			return crate::memory::prove_lanes(challenge, self.threads);
+		}
 		ensure!(spec.is_valid(), "invalid memory spec {spec:?}");
 		ensure!(
 			spec.dataset_bytes() <= MAX_ENTRIES * 4,
@@ -308,5 +311,28 @@ mod memory_tests {
 			check_walks(&c, &cache, &committed.root(), opened.iter().map(|o| (o.walk, &o.result, o.proof.as_slice())));
 		assert!(report.passed(), "{report:?}");
 		assert!(committed.open(&[c.walks], &prover).is_err(), "no walk past the last");
+	}
+
+	/// A per-core unit of 3 cores: its lanes on two threads, every opened link right from the
+	/// parents its path shows.
+	#[test]
+	fn the_cpu_prover_runs_a_units_lanes_and_opens_any_link() {
+		use pog_primitives::lanes;
+		let rules = MemoryRules { lane_ms: 2, ..MemoryRules::dev() };
+		// 3 lanes at 20 M steps a second each for 2 ms: 40,000 steps a lane, 32 links of 1,250
+		let c = lanes::challenge(&[8; 32], 3, 60, 3, &rules).unwrap();
+		assert_eq!((c.walks, c.spec.reads), (3 * 32, 1_250));
+		let prover = CpuProver::new(2);
+		let committed = prover.prove_memory(&c).unwrap();
+		let results: Vec<Hash32> =
+			(0..3).flat_map(|l| lanes::lane_results(&c.spec, l, 32, &lanes::pad(&c.spec.seed, l))).collect();
+		assert_eq!(committed.root(), memory::walk_root(&results), "the root over every link");
+		let asked = opened_walks(&[1; 32], c.walks, 16);
+		for o in committed.open(&asked, &prover).unwrap() {
+			assert!(memory::verify_walk(&committed.root(), c.walks, o.walk, &o.result, &o.proof), "{}", o.walk);
+			let parents = lanes::parents_digest(&c, o.walk, &o.proof);
+			assert!(lanes::link_is_right(&c, o.walk, &o.result, &parents), "link {}", o.walk);
+		}
+		assert!(committed.open(&[c.walks], &prover).is_err(), "no link past the last");
 	}
 }

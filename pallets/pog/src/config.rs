@@ -99,7 +99,7 @@ pub enum ConfigRule {
 	ZeroCap,
 	/// `memory.cache_items` is not a power of two of at least 2.
 	MemoryCache,
-	/// `memory.parents`, `memory.reads` or `memory.walk_ms` is zero.
+	/// `memory.parents`, `memory.reads`, `memory.walk_ms` or `memory.lane_ms` is zero.
 	MemoryZero,
 	/// `memory.openings` is zero or above `MaxWalkOpenings`.
 	MemoryOpenings,
@@ -139,7 +139,7 @@ impl ProtocolConfig {
 				ZeroCap,
 			),
 			(m.cache_items >= 2 && m.cache_items.is_power_of_two(), MemoryCache),
-			(m.parents > 0 && m.reads > 0 && m.walk_ms > 0, MemoryZero),
+			(m.parents > 0 && m.reads > 0 && m.walk_ms > 0 && m.lane_ms > 0, MemoryZero),
 			(m.openings > 0 && m.openings <= max_walk_openings, MemoryOpenings),
 			(m.tolerance_percent < 100, MemoryTolerance),
 		];

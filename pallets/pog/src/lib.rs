@@ -141,8 +141,10 @@ pub mod pallet {
 	pub type MemoryCommitmentsOf<T> = BoundedVec<Option<MemoryCommitment>, <T as Config>::MaxGpusPerMiner>;
 	/// Opened walks as passed to `reveal_openings`.
 	pub type WalkOpeningsOf = BoundedVec<WalkOpening, MaxWalkOpenings>;
-	/// Opened walks' results as stored for the committee (their paths are checked at reveal).
-	pub type WalkResultsOf = BoundedVec<(u64, Hash32), MaxWalkOpenings>;
+	/// Opened walks as stored for the committee: the walk, its result and, in a per-core unit's
+	/// lane phase, the digest of its parents from its path (`pog_primitives::lanes`; zeros in a
+	/// GPU's phase). Their paths are checked at reveal.
+	pub type WalkResultsOf = BoundedVec<(u64, Hash32, Hash32), MaxWalkOpenings>;
 	/// Outcomes of one miner's GPUs in a round, in GPU order.
 	pub type OutcomesOf<T> = BoundedVec<(GpuUuid, RoundOutcome), <T as Config>::MaxGpusPerMiner>;
 

@@ -143,19 +143,24 @@ pub const CPU_CORE_PROFILE: u32 = 10;
 pub const H100_PROFILE: u32 = 1;
 /// Id of the CPU profile with a memory phase in the mock genesis (`cpu-memory`).
 pub const CPU_MEMORY_PROFILE: u32 = 11;
+/// Id of the per-core CPU profile with its lane phase in the mock genesis (`cpu-lanes`).
+pub const CPU_LANES_PROFILE: u32 = 12;
 
 /// The mock's profiles: the default table with the CPU profiles' memory rates cleared, so that
 /// the tests of the GEMM, the deadlines and the scores answer a GEMM alone (as a profile without
 /// measured memory rates does), and `cpu-memory` (id [`CPU_MEMORY_PROFILE`]): the dev chains'
-/// `cpu-reference` as it is, memory phase included, for the memory tests.
+/// `cpu-reference` as it is, memory phase included, for the memory tests, and `cpu-lanes` (id
+/// [`CPU_LANES_PROFILE`]): `cpu-core` as it is, its lanes included.
 pub fn mock_profiles() -> Vec<profiles::GenesisProfile> {
 	let mut table = profiles::default_profiles();
 	let with_memory = table[CPU_PROFILE as usize].clone();
+	let with_lanes = table[CPU_CORE_PROFILE as usize].clone();
 	for p in table.iter_mut().filter(|p| p.name.starts_with("cpu-")) {
 		p.figures.mem_read_mps = 0;
 		p.figures.mem_parent_mps = 0;
 	}
 	table.push(profiles::GenesisProfile { name: "cpu-memory".into(), ..with_memory });
+	table.push(profiles::GenesisProfile { name: "cpu-lanes".into(), ..with_lanes });
 	table
 }
 
@@ -181,8 +186,9 @@ pub fn test_config() -> PogProtocolConfig {
 		verdict_window: 10,
 		settle_per_block: 4,
 		chunk_k: 512,
-		// 200 ms of walks: 25,600 walks at the CPU profile's 8 M reads a second
-		memory: crate::MemoryRules { walk_ms: 200, ..crate::MemoryRules::dev() },
+		// 200 ms of walks: 25,600 walks at the CPU profile's 8 M reads a second; 5 ms of lanes:
+		// 100,000 steps a lane at 20 M a second, 64 links of 1,563
+		memory: crate::MemoryRules { walk_ms: 200, lane_ms: 5, ..crate::MemoryRules::dev() },
 		..PogProtocolConfig::dev()
 	}
 }

@@ -164,10 +164,7 @@ pub fn verify_challenge<T: Config>(
 	let report = check_openings(&spec, openings.iter().map(|o| (o.leaf, &o.values[..])), per_leaf, entropy);
 	let walks = WalkResults::<T>::get((round, miner, gpu)).unwrap_or_default();
 	let wrong_walk = match commitment.params.memory_challenge() {
-		Some(challenge) if !walks.is_empty() => {
-			let cache = memory::cache(&challenge.spec);
-			memory::first_wrong_walk(&challenge, &cache, walks.iter().map(|(w, r)| (*w, r)))
-		},
+		Some(challenge) if !walks.is_empty() => memory::first_wrong(&challenge, &walks),
 		_ => None,
 	};
 	let ratio_ppm = (report.worst_ratio_sq * 1e6).min(u64::MAX as f64) as u64;

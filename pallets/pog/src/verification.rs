@@ -110,6 +110,8 @@ pub struct WalkOpening {
 pub(crate) struct RevealPlan<T: Config> {
 	pub sample_seed: Hash32,
 	pub committee: Vec<T::AccountId>,
+	/// The GPU's memory phase, if it has one.
+	pub memory: Option<pog_primitives::memory::MemoryChallenge>,
 }
 
 impl<T: Config> Pallet<T> {
@@ -210,7 +212,7 @@ impl<T: Config> Pallet<T> {
 		}
 		let sample_seed = Self::sample_seed_for(&selection, &commitment);
 		let committee = Self::committee_for(&selection.seed, who, gpu);
-		Ok(RevealPlan { sample_seed, committee })
+		Ok(RevealPlan { sample_seed, committee, memory: commitment.params.memory_challenge() })
 	}
 
 	pub(crate) fn do_reveal(
@@ -220,7 +222,7 @@ impl<T: Config> Pallet<T> {
 		openings: OpeningsOf<T>,
 		walks: WalkOpeningsOf,
 	) -> DispatchResult {
-		let RevealPlan { sample_seed, committee } = Self::reveal_due(&who, index, gpu, &openings, &walks)?;
+		let RevealPlan { sample_seed, committee, memory } = Self::reveal_due(&who, index, gpu, &openings, &walks)?;
 		Verifications::<T>::insert(
 			(index, &who, gpu),
 			Verification {
@@ -232,7 +234,11 @@ impl<T: Config> Pallet<T> {
 		);
 		Openings::<T>::insert((index, &who, gpu), openings);
 		if !walks.is_empty() {
-			let results = walks.into_iter().map(|w| (w.walk, w.result)).collect::<Vec<_>>();
+			let parents = |w: &WalkOpening| match memory {
+				Some(c) if c.spec.lanes > 0 => pog_primitives::lanes::parents_digest(&c, w.walk, &w.proof),
+				_ => [0; 32],
+			};
+			let results = walks.iter().map(|w| (w.walk, w.result, parents(w))).collect::<Vec<_>>();
 			WalkResults::<T>::insert((index, &who, gpu), BoundedVec::truncate_from(results));
 		}
 		Self::deposit_event(Event::OpeningsRevealed { round: index, miner: who, gpu, sample_seed });

@@ -227,6 +227,7 @@ pub(super) fn known_answers(
 		dataset_items: m["dataset_items"].as_u64().context("dataset_items")?,
 		parents: m["parents"].as_u64().context("parents")? as u32,
 		reads: m["reads"].as_u64().context("reads")? as u32,
+		lanes: 0,
 	};
 	let cache = pog_primitives::memory::cache(&mspec);
 	let last = mspec.dataset_items - 1;

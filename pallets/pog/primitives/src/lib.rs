@@ -12,7 +12,8 @@
 //! - [`commitment`]: the leaf layout of C and its Keccak-256 binary Merkle tree;
 //! - [`sampling`]: which leaves are opened, from randomness fixed after the commitment;
 //! - [`verify`]: exact recomputation of sampled entries and the fp32-accumulation tolerance;
-//! - [`memory`]: the memory-hard phase's cache, dataset, walks and their commitment.
+//! - [`memory`]: the memory-hard phase's cache, dataset, walks and their commitment;
+//! - [`lanes`]: a per-core CPU unit's memory phase, latency-bound chains of reads a core.
 //!
 //! The protocol and its numbers are written down in `docs/protocol.md`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -26,6 +27,7 @@ pub mod commitment;
 pub mod cpu;
 pub mod deposit;
 pub mod generator;
+pub mod lanes;
 pub mod memory;
 pub mod philox;
 pub mod precision;

@@ -49,14 +49,24 @@ pub struct MemorySpec {
 	pub dataset_items: u64,
 	/// Cache items folded into each dataset item.
 	pub parents: u32,
-	/// Dataset reads of each walk.
+	/// Dataset reads of each walk (of each link, in a lane phase).
 	pub reads: u32,
+	/// 0: the GPU phase, walks over one dataset. n > 0: a per-core unit's phase of `n` lanes
+	/// ([`crate::lanes`]): `dataset_items` is their pads, `reads` the steps of a link, and the
+	/// cache and parents are not used.
+	pub lanes: u32,
 }
 
 impl MemorySpec {
 	/// Whether the parameters can be used: a non-empty cache of a power-of-two size, a dataset of
-	/// at least one item and at most 2^40 (64 TiB), at least one parent and one read.
+	/// at least one item and at most 2^40 (64 TiB), at least one parent and one read; a lane
+	/// phase's pads [`crate::lanes::LANE_ITEMS`] a lane.
 	pub fn is_valid(&self) -> bool {
+		if self.lanes > 0 {
+			return self.reads > 0
+				&& self.dataset_items == u64::from(self.lanes) * u64::from(crate::lanes::LANE_ITEMS)
+				&& self.dataset_items <= 1 << 40;
+		}
 		self.cache_items.is_power_of_two()
 			&& (1..=1u64 << 40).contains(&self.dataset_items)
 			&& self.parents > 0
@@ -69,7 +79,8 @@ impl MemorySpec {
 	}
 }
 
-fn bytes(item: &Item) -> [u8; ITEM_BYTES] {
+/// The little-endian bytes of `item`.
+pub fn item_bytes(item: &Item) -> [u8; ITEM_BYTES] {
 	let mut out = [0u8; ITEM_BYTES];
 	for (chunk, w) in out.chunks_exact_mut(4).zip(item) {
 		chunk.copy_from_slice(&w.to_le_bytes());
@@ -98,7 +109,7 @@ pub fn cache(spec: &MemorySpec) -> Vec<Item> {
 	let mut item = expand(&[b"pog/mem/cache", &spec.seed]);
 	for _ in 0..spec.cache_items {
 		out.push(item);
-		item = expand(&[&bytes(&item)]);
+		item = expand(&[&item_bytes(&item)]);
 	}
 	out
 }
@@ -109,7 +120,7 @@ pub fn dataset_item(spec: &MemorySpec, cache: &[Item], index: u64) -> Item {
 	let mut mix = cache[(index & mask) as usize];
 	mix[0] ^= index as u32;
 	mix[1] ^= (index >> 32) as u32;
-	let mut mix = expand(&[&bytes(&mix)]);
+	let mut mix = expand(&[&item_bytes(&mix)]);
 	for j in 0..spec.parents {
 		let parent = u64::from(fnv(index as u32 ^ j, mix[j as usize % ITEM_WORDS])) & mask;
 		let p = &cache[parent as usize];
@@ -117,7 +128,7 @@ pub fn dataset_item(spec: &MemorySpec, cache: &[Item], index: u64) -> Item {
 			*m = fnv(*m, *c);
 		}
 	}
-	expand(&[&bytes(&mix)])
+	expand(&[&item_bytes(&mix)])
 }
 
 /// The index of read `r` of a walk whose mix is `mix`: 64 bits from two of its words, reduced to
@@ -139,7 +150,7 @@ pub fn walk(spec: &MemorySpec, walk: u64, mut read: impl FnMut(u64) -> Item) -> 
 			*m = fnv(*m, *d);
 		}
 	}
-	keccak256_concat(&[&bytes(&mix)])
+	keccak256_concat(&[&item_bytes(&mix)])
 }
 
 /// A walk recomputed from the cache alone: each read regenerates its dataset item (the
@@ -277,22 +288,48 @@ pub struct MemoryRules {
 	pub reads: u32,
 	/// Target time of the walks at the profile's measured read rate (ms).
 	pub walk_ms: u32,
+	/// Target time of a per-core unit's lanes at its profile's measured step rate (ms):
+	/// [`crate::lanes`].
+	#[cfg_attr(feature = "serde", serde(default = "default_lane_ms"))]
+	pub lane_ms: u32,
 	/// Walks opened per selected GPU.
 	pub openings: u32,
 	/// How much slower than its profile's measured rates a GPU may be (%).
 	pub tolerance_percent: u8,
 }
 
+#[cfg(feature = "serde")]
+fn default_lane_ms() -> u32 {
+	MemoryRules::mainnet().lane_ms
+}
+
 impl MemoryRules {
-	/// Mainnet: a 16 MiB cache, 1,024 parents, 64 reads a walk, 50 s of walks, 64 opened
-	/// walks, 10% tolerance (`docs/protocol.md`, "Memory", argues each).
+	/// Mainnet: a 16 MiB cache, 1,024 parents, 64 reads a walk, 50 s of walks, 20 s of lanes, 64
+	/// opened walks, 10% tolerance (`docs/protocol.md`, "Memory", argues each).
 	pub const fn mainnet() -> Self {
-		Self { cache_items: 1 << 18, parents: 1024, reads: 64, walk_ms: 50_000, openings: 64, tolerance_percent: 10 }
+		Self {
+			cache_items: 1 << 18,
+			parents: 1024,
+			reads: 64,
+			walk_ms: 50_000,
+			lane_ms: 20_000,
+			openings: 64,
+			tolerance_percent: 10,
+		}
 	}
 
-	/// Dev chains: a 256 KiB cache, 64 parents, two seconds of walks, 16 opened walks, 50%.
+	/// Dev chains: a 256 KiB cache, 64 parents, two seconds of walks and of lanes, 16 opened
+	/// walks, 50%.
 	pub const fn dev() -> Self {
-		Self { cache_items: 1 << 12, parents: 64, reads: 64, walk_ms: 2_000, openings: 16, tolerance_percent: 50 }
+		Self {
+			cache_items: 1 << 12,
+			parents: 64,
+			reads: 64,
+			walk_ms: 2_000,
+			lane_ms: 2_000,
+			openings: 16,
+			tolerance_percent: 50,
+		}
 	}
 }
 
@@ -342,6 +379,7 @@ pub fn challenge(
 		dataset_items: dataset_items(vram_mib),
 		parents: rules.parents,
 		reads: rules.reads,
+		lanes: 0,
 	};
 	if !spec.is_valid() {
 		return None;
@@ -400,6 +438,18 @@ pub fn first_wrong_walk<'a>(
 	results.into_iter().find(|(walk, result)| !walk_is_right(challenge, cache, *walk, result)).map(|(walk, _)| walk)
 }
 
+/// The first wrong one of `opened` (walks of `challenge` with their committed results and, for a
+/// lane phase, their parents' digests from their paths), or `None` when every one is right: a
+/// GPU phase's walks recomputed from its cache, a lane phase's links from their parents
+/// ([`crate::lanes::first_wrong_link`]). What a verifier runs on a reveal.
+pub fn first_wrong(challenge: &MemoryChallenge, opened: &[(u64, Hash32, Hash32)]) -> Option<u64> {
+	if challenge.spec.lanes > 0 {
+		return crate::lanes::first_wrong_link(challenge, opened);
+	}
+	let cache = cache(&challenge.spec);
+	first_wrong_walk(challenge, &cache, opened.iter().map(|(w, r, _)| (*w, r)))
+}
+
 fn walk_is_right(challenge: &MemoryChallenge, cache: &[Item], walk: u64, result: &Hash32) -> bool {
 	walk < challenge.walks && walk_from_cache(&challenge.spec, cache, walk) == *result
 }
@@ -409,7 +459,7 @@ mod tests {
 	use super::*;
 
 	fn spec() -> MemorySpec {
-		MemorySpec { seed: [7; 32], cache_items: 1 << 10, dataset_items: 50_000, parents: 256, reads: 64 }
+		MemorySpec { seed: [7; 32], cache_items: 1 << 10, dataset_items: 50_000, parents: 256, reads: 64, lanes: 0 }
 	}
 
 	#[test]
@@ -437,7 +487,7 @@ mod tests {
 			assert_ne!(base, walk_from_cache(&other, &cache(&other), 3), "{other:?}");
 		}
 		// The cache is a chain: each item is the expansion of the one before.
-		assert_eq!(c[5], expand(&[&bytes(&c[4])]));
+		assert_eq!(c[5], expand(&[&item_bytes(&c[4])]));
 	}
 
 	/// A prover that lost one item of the dataset (or made it up) gets a different result from

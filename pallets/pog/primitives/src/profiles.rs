@@ -38,11 +38,12 @@ pub struct ProfileFigures {
 	/// Measured rate of the memory phase's walks with their commitment, in million dataset reads
 	/// a second over a dataset of 0.9 × `vram_mib` (`offchain-gpu bench --memory`; the slowest of
 	/// the measured runs). With `mem_parent_mps` it sizes and times the memory phase; both 0: not
-	/// measured, so the profile's rounds have no memory phase and it earns no memory points.
+	/// measured, so the profile's rounds have no memory phase and it earns no memory points. A
+	/// per-core profile's phase is lanes ([`crate::lanes`]): million lane steps a second a core.
 	#[cfg_attr(feature = "serde", serde(default))]
 	pub mem_read_mps: u32,
 	/// Measured rate of the memory phase's fill, in million cache-parent reads a second (dataset
-	/// items a second × parents).
+	/// items a second × parents); a per-core profile's, million lane-pad items a second a core.
 	#[cfg_attr(feature = "serde", serde(default))]
 	pub mem_parent_mps: u32,
 }
@@ -98,7 +99,12 @@ impl ProfileFigures {
 
 	/// The memory phase of a GPU of this profile whose challenge seed is `seed`, under `rules`
 	/// (`None`: no measured memory rates, so no memory phase).
+	/// A per-core unit's phase is its lanes, one a core ([`crate::lanes`]).
 	pub fn memory_challenge(&self, seed: &Hash32, rules: &MemoryRules) -> Option<crate::memory::MemoryChallenge> {
+		if self.per_core {
+			let lanes = crate::lanes::lanes_of(self.vram_mib);
+			return crate::lanes::challenge(seed, lanes, self.mem_read_mps, self.mem_parent_mps, rules);
+		}
 		crate::memory::challenge(seed, self.vram_mib, self.mem_read_mps, self.mem_parent_mps, rules)
 	}
 
@@ -189,12 +195,22 @@ pub const CPU_CORE: &str = "cpu-core";
 /// and earns no more than the claimed cores' rate.
 pub const CPU_CORE_GFLOPS: u32 = 1;
 
-/// A CPU core's memory-hard rates: a fifth of what one core of this repository's 2-core build
-/// machine does (42 M reads/s over a 4 MiB dataset, 41 M parent reads/s at 64 parents: `cargo
-/// bench -p pog-benchmarking --bench memory`), since CI shares its cores with a node.
+/// A CPU core's memory-hard rates (the `cpu-reference` profile's walks): a fifth of what one core
+/// of this repository's 2-core build machine does (42 M reads/s over a 4 MiB dataset, 41 M parent
+/// reads/s at 64 parents: `cargo bench -p pog-benchmarking --bench memory`), since CI shares its
+/// cores with a node.
 pub const CPU_MEM_READ_MPS: u32 = 8;
 /// See [`CPU_MEM_READ_MPS`].
 pub const CPU_MEM_PARENT_MPS: u32 = 8;
+
+/// A CPU core's lane rates (the per-core profile's memory phase, [`crate::lanes`]): million
+/// dependent steps a second, a third of what one core of the build machine does (16.8 ns a step
+/// over a 1 MiB pad, 60 M/s: `cargo bench -p pog-benchmarking --bench memory -- lane`), since CI
+/// runs its lanes beside a node.
+pub const CPU_LANE_STEP_MPS: u32 = 20;
+/// Million pad items a CPU core makes a second for its lanes: the build machine makes 0.47 M
+/// (34.6 ms a 1 MiB pad); 1 M is the smallest figure, and the pad is under 2% of a lane's time.
+pub const CPU_LANE_ITEM_MPS: u32 = 1;
 
 /// The default table: datacenter and consumer GPUs, the CPU reference for dev chains, and the
 /// per-core CPU profile.
@@ -218,13 +234,13 @@ pub const DEFAULT_PROFILES: [DefaultProfile; 11] = [
 	Profile {
 		name: CPU_CORE,
 		figures: ProfileFigures {
-			vram_mib: 4,
+			vram_mib: crate::lanes::LANE_MIB,
 			gflops: [CPU_CORE_GFLOPS; 5],
 			int8_gops: 0,
 			tolerance_percent: 50,
 			per_core: true,
-			mem_read_mps: CPU_MEM_READ_MPS,
-			mem_parent_mps: CPU_MEM_PARENT_MPS,
+			mem_read_mps: CPU_LANE_STEP_MPS,
+			mem_parent_mps: CPU_LANE_ITEM_MPS,
 		},
 	},
 ];
@@ -282,8 +298,14 @@ mod tests {
 	#[test]
 	fn a_unit_of_a_per_core_profile_scales_with_its_cores_and_scores_no_memory() {
 		let unit = CPU_PER_CORE.for_cores(16);
-		assert_eq!((unit.vram_mib, unit.gflops, unit.int8_gops), (64, [16; 5], 0));
-		assert_eq!((unit.mem_read_mps, unit.mem_parent_mps), (16 * CPU_MEM_READ_MPS, 16 * CPU_MEM_PARENT_MPS));
+		assert_eq!((unit.vram_mib, unit.gflops, unit.int8_gops), (16 * crate::lanes::LANE_MIB, [16; 5], 0));
+		assert_eq!((unit.mem_read_mps, unit.mem_parent_mps), (16 * CPU_LANE_STEP_MPS, 16 * CPU_LANE_ITEM_MPS));
+		// its memory phase is a lane a core, each as long as one core's alone
+		let rules = MemoryRules::mainnet();
+		let phase = unit.memory_challenge(&[1; 32], &rules).expect("a lane phase");
+		let one = CPU_PER_CORE.for_cores(1).memory_challenge(&[1; 32], &rules).expect("one lane");
+		assert_eq!((phase.spec.lanes, one.spec.lanes, phase.spec.reads), (16, 1, one.spec.reads));
+		assert_eq!(phase.expected_ms, one.expected_ms);
 		assert_eq!(unit.tolerance_percent, CPU_PER_CORE.tolerance_percent);
 		assert!(unit.memory_measured(), "its memory phase runs");
 		assert_eq!((unit.memory_points(), unit.points()), (0, 16), "1 point per core and GFLOPS, no memory points");

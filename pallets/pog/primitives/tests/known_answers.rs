@@ -127,6 +127,7 @@ fn vectors() -> Value {
 		dataset_items: 100_003,
 		parents: 256,
 		reads: 64,
+		lanes: 0,
 	};
 	let cache = memory::cache(&mspec);
 	let dataset = memory::dataset(&mspec, &cache);

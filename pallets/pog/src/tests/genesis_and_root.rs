@@ -5,7 +5,8 @@ use super::*;
 #[test]
 fn genesis_has_profiles_validators_config_and_the_first_start_window() {
 	new_test_ext().execute_with(|| {
-		assert_eq!(ProfileCount::<Test>::get(), 12);
+		assert_eq!(ProfileCount::<Test>::get(), 13);
+		assert_eq!(Profiles::<Test>::get(CPU_LANES_PROFILE).unwrap().name.to_vec(), b"cpu-lanes".to_vec());
 		assert_eq!(Profiles::<Test>::get(CPU_PROFILE).unwrap().name.to_vec(), b"cpu-reference".to_vec());
 		assert_eq!(Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap().name.to_vec(), b"cpu-core".to_vec());
 		assert_eq!(Validators::<Test>::get().to_vec(), validators());
@@ -24,8 +25,8 @@ fn root_manages_profiles_validators_and_config() {
 		assert_noop!(Pog::add_profile(RuntimeOrigin::signed(account("Alice")), p.clone()), DispatchError::BadOrigin);
 		p.name = b"Test GPU".to_vec().try_into().unwrap();
 		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), p.clone()));
-		assert_eq!(Profiles::<Test>::get(12), Some(p.clone()));
-		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 12, changed(&p, |f| f.tolerance_percent = 20)));
+		assert_eq!(Profiles::<Test>::get(13), Some(p.clone()));
+		assert_ok!(Pog::update_profile(RuntimeOrigin::root(), 13, changed(&p, |f| f.tolerance_percent = 20)));
 		assert_noop!(Pog::update_profile(RuntimeOrigin::root(), 99, p.clone()), Error::<Test>::UnknownProfile);
 		assert_noop!(
 			Pog::add_profile(RuntimeOrigin::root(), changed(&p, |f| (f.gflops, f.int8_gops) = ([0; 5], 0))),
@@ -35,8 +36,8 @@ fn root_manages_profiles_validators_and_config() {
 			Pog::add_profile(RuntimeOrigin::root(), changed(&p, |f| (f.mem_read_mps, f.mem_parent_mps) = (5, 0))),
 			Error::<Test>::InvalidProfile(ProfileRule::OneMemoryRate)
 		);
-		assert_ok!(Pog::remove_profile(RuntimeOrigin::root(), 12));
-		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), 12), Error::<Test>::UnknownProfile);
+		assert_ok!(Pog::remove_profile(RuntimeOrigin::root(), 13));
+		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), 13), Error::<Test>::UnknownProfile);
 		register_cpu_miner(account("Miner1"), &[uuid(1)]);
 		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), CPU_PROFILE), Error::<Test>::ProfileInUse);
 

@@ -1,6 +1,7 @@
 //! The memory-hard phase: memory roots, walks and their checks.
 
 use super::*;
+use pog_primitives::{lanes, memory};
 
 /// The seeds of a round's challenge, read through the runtime API's view (what the agent decodes
 /// into the same `pog_primitives::challenge::ChallengeParams`) and through the pallet's own
@@ -249,7 +250,10 @@ fn an_old_rounds_memory_roots_and_walk_results_are_pruned() {
 		let m = account("Miner1");
 		let slot = MemoryCommitment { root: [1; 32], committed_ms: 6_000 };
 		MemoryCommitments::<Test>::insert(1, m, frame_support::BoundedVec::truncate_from(vec![Some(slot)]));
-		WalkResults::<Test>::insert((1, m, 0), frame_support::BoundedVec::truncate_from(vec![(7u64, [2u8; 32])]));
+		WalkResults::<Test>::insert(
+			(1, m, 0),
+			frame_support::BoundedVec::truncate_from(vec![(7u64, [2u8; 32], [0u8; 32])]),
+		);
 		MemoryCommitments::<Test>::insert(2, m, frame_support::BoundedVec::truncate_from(vec![Some(slot)]));
 		PruneRound::<Test>::put(1);
 		Pog::on_idle(System::block_number(), frame_support::weights::Weight::MAX);
@@ -257,5 +261,47 @@ fn an_old_rounds_memory_roots_and_walk_results_are_pruned() {
 		assert!(WalkResults::<Test>::get((1, m, 0)).is_none(), "round 1's walk results pruned");
 		assert!(MemoryCommitments::<Test>::contains_key(2, m), "a newer round kept");
 		assert!(PruneRound::<Test>::get().is_none(), "done");
+	});
+}
+
+/// A per-core unit's memory phase is a lane a declared core (issue 27): the chain sizes it from
+/// the cores, stores each opened link's parents from its path, and the committee runs each link
+/// from them. Links run all at once from made-up parents (a GPU hiding its memory latency behind
+/// parallel threads) fail `WrongWalk`; the honest lanes pass.
+#[test]
+fn a_cpu_units_lanes_are_checked_link_by_link_from_their_paths() {
+	let mut e = env(&["Alice", "Bob", "Charlie"]);
+	let pool = e.pool.clone();
+	e.ext.execute_with(|| {
+		let (honest, parallel) = (account("Miner1"), account("Miner2"));
+		register_lanes_miner(honest, uuid(1));
+		register_lanes_miner(parallel, uuid(2));
+		let r = next_round();
+		let phase = params(honest, 0).memory_challenge().expect("a lane phase");
+		let cores = hardware().cpu_cores;
+		assert_eq!((phase.spec.lanes, phase.walks), (cores, u64::from(cores) * 64), "a lane a core, 64 links each");
+		let answers = [
+			(honest, answer_memory(honest, Memory::Honest, true)),
+			(parallel, answer_memory(parallel, Memory::OutOfOrder, true)),
+		];
+		run_until(RoundPhase::Reveal);
+		for (m, a) in &answers {
+			assert_ok!(reveal_with_walks(*m, 0, &a[0].0, walk_openings(*m, 0, &a[0].1)));
+		}
+		// each opened link is stored with its parents' digest, from its path
+		let stored = WalkResults::<Test>::get((r, honest, 0)).unwrap();
+		assert_eq!(stored.len(), 16);
+		let levels = &answers[0].1[0].1;
+		for (walk, result, parents) in &stored {
+			let proof = memory::proof_from(levels, 0, *walk);
+			assert_eq!(*parents, lanes::parents_digest(&phase, *walk, &proof), "walk {walk}");
+			assert!(lanes::link_is_right(&phase, *walk, result, parents));
+		}
+		let sent = run_ocw_and_include(&pool);
+		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(honest), vec![RoundOutcome::Passed]);
+		assert_eq!(settled(parallel), vec![RoundOutcome::Failed(FailReason::WrongWalk)]);
+		try_state();
 	});
 }

@@ -271,14 +271,29 @@ enum Memory {
 	Honest,
 	/// Results made up without the dataset (a commitment with valid paths over wrong walks).
 	MadeUp,
+	/// A lane phase's links each run from no parents, as a prover running them all at once would.
+	OutOfOrder,
 }
 
 /// A CPU's answer to `p`'s memory phase: every level of its walk commitment.
 fn memory_levels(p: &ChallengeParams, how: Memory) -> Vec<Vec<Hash32>> {
-	use pog_primitives::memory;
+	use pog_primitives::{lanes, memory};
 	let ch = p.memory_challenge().expect("a memory phase");
 	let results: Vec<Hash32> = match how {
 		Memory::MadeUp => (0..ch.walks).map(|w| sp_io::hashing::keccak_256(&w.to_le_bytes())).collect(),
+		Memory::Honest if ch.spec.lanes > 0 => {
+			let links = lanes::links_per_lane(&ch);
+			(0..ch.spec.lanes)
+				.flat_map(|l| lanes::lane_results(&ch.spec, l, links, &lanes::pad(&ch.spec.seed, l)))
+				.collect()
+		},
+		Memory::OutOfOrder => (0..ch.walks)
+			.map(|w| {
+				let (lane, link) = lanes::lane_and_link(w, lanes::links_per_lane(&ch));
+				let start = lanes::link_start(&ch.spec.seed, lane, link, &lanes::digest(&[]));
+				lanes::link_result(&lanes::run_steps(start, ch.spec.reads, |i| lanes::pad_item(&ch.spec.seed, lane, i)))
+			})
+			.collect(),
 		Memory::Honest => {
 			let cache = memory::cache(&ch.spec);
 			let data = memory::dataset(&ch.spec, &cache);
@@ -350,6 +365,12 @@ fn answer_memory(who: AccountId, memory: Memory, gemm_from_root: bool) -> Vec<(C
 
 fn register_memory_miner(who: AccountId, uuids: &[GpuUuid]) {
 	let c = claims(vec![claim(CPU_MEMORY_PROFILE, uuids)]);
+	assert_ok!(Pog::register_miner(RuntimeOrigin::signed(who), c, hardware()));
+}
+
+/// Registers `who` with its CPU ([`hardware`]'s cores) as one unit of `cpu-lanes`.
+fn register_lanes_miner(who: AccountId, uuid: GpuUuid) {
+	let c = claims(vec![claim(CPU_LANES_PROFILE, &[uuid])]);
 	assert_ok!(Pog::register_miner(RuntimeOrigin::signed(who), c, hardware()));
 }
 
