@@ -94,6 +94,8 @@ export async function audit(api) {
           seed: memory.challenge.spec.seed.toHex(),
           datasetItems: memory.challenge.spec.datasetItems.toString(),
           parents: memory.challenge.spec.parents.toNumber(),
+          // a per-core CPU unit's phase: its lanes (0: a GPU's walks), whose links are the walks
+          lanes: memory.challenge.spec.lanes.toNumber(),
           walks: memory.challenge.walks.toString(),
           deadlineMs: memory.deadlineMs.toNumber(),
           root: memoryCommitment ? memoryCommitment.root.toHex() : null,

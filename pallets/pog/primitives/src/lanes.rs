@@ -108,28 +108,43 @@ pub fn links_per_lane(challenge: &MemoryChallenge) -> u64 {
 	challenge.walks / u64::from(challenge.spec.lanes.max(1))
 }
 
+/// What a prover making a lane's links in order keeps to start the next one: the root of the last
+/// complete subtree at each height, which are the next link's parents where it is a right child.
+#[derive(Clone, Debug, Default)]
+pub struct Frontier(Vec<Hash32>);
+
+impl Frontier {
+	/// The parents of link `link`, bottom-up, once links `0..link` were pushed.
+	pub fn parents(&self, link: u64) -> Vec<Hash32> {
+		self.0.iter().enumerate().filter(|(h, _)| link >> h & 1 == 1).map(|(_, r)| *r).collect()
+	}
+
+	/// Takes in link `link`'s result: it closes every subtree it completes.
+	pub fn push(&mut self, link: u64, result: Hash32) {
+		let (mut node, mut h) = (result, 0);
+		while link >> h & 1 == 1 {
+			node = keccak256_concat(&[&self.0[h], &node]);
+			h += 1;
+		}
+		if self.0.len() <= h {
+			self.0.resize(h + 1, [0; 32]);
+		}
+		self.0[h] = node;
+	}
+}
+
 /// Every link's result of lane `lane`, in order, over its `pad` (a prover's way: the links one
 /// after the other, each from the roots of the subtrees before it).
 pub fn lane_results(spec: &MemorySpec, lane: u32, links: u64, pad: &[Item]) -> Vec<Hash32> {
-	// frontier[h]: the root of the last complete subtree of height h that is a left child
-	let mut frontier: Vec<Hash32> = Vec::new();
-	let mut out = Vec::with_capacity(links as usize);
-	for link in 0..links {
-		let parents: Vec<Hash32> = (0..frontier.len()).filter(|h| link >> h & 1 == 1).map(|h| frontier[h]).collect();
-		let start = link_start(&spec.seed, lane, link, &digest(&parents));
-		let result = link_result(&run_steps(start, spec.reads, |i| pad[i as usize]));
-		out.push(result);
-		let (mut node, mut h) = (result, 0);
-		while link >> h & 1 == 1 {
-			node = keccak256_concat(&[&frontier[h], &node]);
-			h += 1;
-		}
-		if frontier.len() <= h {
-			frontier.resize(h + 1, [0; 32]);
-		}
-		frontier[h] = node;
-	}
-	out
+	let mut frontier = Frontier::default();
+	(0..links)
+		.map(|link| {
+			let start = link_start(&spec.seed, lane, link, &digest(&frontier.parents(link)));
+			let result = link_result(&run_steps(start, spec.reads, |i| pad[i as usize]));
+			frontier.push(link, result);
+			result
+		})
+		.collect()
 }
 
 /// The lane and link of walk `walk` of a lane phase with `links` links a lane.
@@ -305,24 +320,15 @@ mod tests {
 		// the second half's links, each started from its true parents inside the second half but
 		// from a guess of the first half's root
 		let guess = [0xEE; 32];
-		let mut frontier: Vec<Hash32> = Vec::new();
+		let mut frontier = Frontier::default();
 		for link in links / 2..links {
 			let local = link - links / 2;
-			let mut parents: Vec<Hash32> =
-				(0..frontier.len()).filter(|h| local >> h & 1 == 1).map(|h| frontier[h]).collect();
+			let mut parents = frontier.parents(local);
 			parents.push(guess);
 			let start = link_start(&c.spec.seed, lane, link, &digest(&parents));
 			let r = link_result(&run_steps(start, c.spec.reads, |i| p[i as usize]));
 			results[(first + link) as usize] = r;
-			let (mut node, mut h) = (r, 0);
-			while local >> h & 1 == 1 {
-				node = keccak256_concat(&[&frontier[h], &node]);
-				h += 1;
-			}
-			if frontier.len() <= h {
-				frontier.resize(h + 1, [0; 32]);
-			}
-			frontier[h] = node;
+			frontier.push(local, r);
 		}
 		for link in 0..links {
 			let o = opened(&c, &results, first + link);
