@@ -66,6 +66,10 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
   run('//Charlie', 'solo', ['--exit-after', '1']);
   const ev = await committed;
   const round = ev.round.toNumber();
+  // Round 1's sample, watched from now: the profile and the two updates below can outlast round
+  // 1's commit window (the sample was once drawn before a watch set up after them began).
+  const sampled = waitForEvent(api, (e) => (api.events.pog.SampleDrawn.is(e) && e.data.round.toNumber() === round ? e : null),
+    300_000, 'round 1 sample');
   const c = (await api.call.pogApi.challenge(round, solo, 0)).unwrap();
   const { m, n, k } = c.params.dims;
   const elapsedMs = c.commitment.unwrap().report.elapsedMs.toNumber();
@@ -83,7 +87,7 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
       { name: `${name}-update`, logDir: dir });
     assert.equal(up.code, 0, readFileSync(up.log, 'utf8'));
   }
-  await waitForEvent(api, (e) => (api.events.pog.SampleDrawn.is(e) && e.data.round.toNumber() === round ? e : null), 120_000, 'round 1 sample');
+  await sampled;
 
   // Round 2: two accounts, one CPU.
   const both = Promise.all([dave, eve].map((who) => waitSettled(api, who, 360_000, `${who} in round ${round + 1}`, () => true, round + 1)));
