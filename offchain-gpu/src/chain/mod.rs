@@ -311,7 +311,13 @@ impl Chain {
 				},
 				TransactionStatus::Error { message }
 				| TransactionStatus::Invalid { message }
-				| TransactionStatus::Dropped { message } => return Err(self.refusal(&message, &message)),
+				| TransactionStatus::Dropped { message } => {
+					// Its nonce is free again: the next submission takes it, so that those sent
+					// after this one (a late commit's reveals) are not left waiting behind a gap.
+					let mut next_nonce = self.next_nonce.lock().await;
+					*next_nonce = (*next_nonce).min(nonce);
+					return Err(self.refusal(&message, &message));
+				},
 				_ => continue,
 			}
 		}
