@@ -32,6 +32,7 @@ def main():
     ap.add_argument("--k", type=int, default=8192)
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--copy-gib", type=float, default=2.0)
+    ap.add_argument("--only", default="", help="comma-separated precisions to time (default: all, and the copy)")
     ap.add_argument("--out", default="torch_ref.json")
     ap.add_argument("--data", choices=("agent", "randn"), default="agent",
                     help="agent: elements as the challenge draws them, a random sign and random mantissa bits "
@@ -58,15 +59,21 @@ def main():
         res["gemm_tflops"][name] = flops / (ms * 1e-3) / 1e12
         print(f"torch {name:9s} {m}x{n}x{k}: {res['gemm_tflops'][name]:8.1f} TFLOPS", flush=True)
 
-    A, B = draw(m, k, 23), draw(k, n, 23)
+    want = lambda name: not a.only or name in a.only.split(",")
     C = torch.empty(m, n, device=dev)
-    torch.backends.cuda.matmul.allow_tf32 = False
-    report("fp32", timed(lambda: torch.mm(A, B, out=C), max(3, a.reps // 4)))
-    torch.backends.cuda.matmul.allow_tf32 = True
-    A, B = draw(m, k, 10), draw(k, n, 10)
-    report("tf32", timed(lambda: torch.mm(A, B, out=C), a.reps))
-    torch.backends.cuda.matmul.allow_tf32 = False
+    if want("fp32"):
+        A, B = draw(m, k, 23), draw(k, n, 23)
+        torch.backends.cuda.matmul.allow_tf32 = False
+        report("fp32", timed(lambda: torch.mm(A, B, out=C), max(3, a.reps // 4)))
+    if want("tf32"):
+        torch.backends.cuda.matmul.allow_tf32 = True
+        A, B = draw(m, k, 10), draw(k, n, 10)
+        report("tf32", timed(lambda: torch.mm(A, B, out=C), a.reps))
+        torch.backends.cuda.matmul.allow_tf32 = False
+    A = B = None
     for name, dt, bits in (("fp16", torch.float16, 10), ("bf16", torch.bfloat16, 7)):
+        if not want(name):
+            continue
         A16, B16 = draw(m, k, bits).to(dt), draw(k, n, bits).to(dt)
         try:
             fn = lambda: torch.mm(A16, B16, out_dtype=torch.float32)
@@ -77,18 +84,21 @@ def main():
             fn = lambda: torch.mm(A16, B16)
         report(name, timed(fn, a.reps))
         del A16, B16
-    A8 = draw(m, k, 3).to(torch.float8_e4m3fn)
-    B8 = draw(k, n, 3).t().contiguous().to(torch.float8_e4m3fn).t()  # column-major, as cuBLASLt FP8 wants
-    one = torch.ones((), device=dev)
-    report("fp8-e4m3", timed(lambda: torch._scaled_mm(A8, B8, scale_a=one, scale_b=one, out_dtype=torch.float32), a.reps))
-    del A, B, C, A8, B8
+    if want("fp8-e4m3"):
+        A8 = draw(m, k, 3).to(torch.float8_e4m3fn)
+        B8 = draw(k, n, 3).t().contiguous().to(torch.float8_e4m3fn).t()  # column-major, as cuBLASLt FP8 wants
+        one = torch.ones((), device=dev)
+        report("fp8-e4m3", timed(lambda: torch._scaled_mm(A8, B8, scale_a=one, scale_b=one, out_dtype=torch.float32), a.reps))
+        del A8, B8
+    del A, B, C
     torch.cuda.empty_cache()
-    nbytes = int(a.copy_gib * (1 << 30))
-    x = torch.empty(nbytes, dtype=torch.uint8, device=dev)
-    y = torch.empty_like(x)
-    ms = timed(lambda: y.copy_(x), 20)
-    res["copy_gbps"] = 2 * nbytes / (ms * 1e-3) / 1e9
-    print(f"torch device copy: {res['copy_gbps']:.0f} GB/s (read + write)", flush=True)
+    if not a.only:
+        nbytes = int(a.copy_gib * (1 << 30))
+        x = torch.empty(nbytes, dtype=torch.uint8, device=dev)
+        y = torch.empty_like(x)
+        ms = timed(lambda: y.copy_(x), 20)
+        res["copy_gbps"] = 2 * nbytes / (ms * 1e-3) / 1e9
+        print(f"torch device copy: {res['copy_gbps']:.0f} GB/s (read + write)", flush=True)
     with open(a.out, "w") as f:
         json.dump(res, f, indent=1)
 

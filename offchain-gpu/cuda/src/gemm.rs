@@ -64,6 +64,31 @@ pub enum Fp8Path {
 	Int8,
 }
 
+/// Which of cuBLASLt's candidates a shape runs, from `times[candidate][pass]` (ms, candidate 0
+/// the heuristic's first): the one with the lowest median, if that median is lower than the
+/// first's by more than `margin` (a fraction), else the first. The heuristic's first is
+/// cuBLAS's own choice for the full shape, the one PyTorch runs; the candidates are timed on a
+/// sub-shape, under a power limit that moves each timing by a percent or so, so a smaller win
+/// is noise. Candidates without timings never win.
+pub(crate) fn choose_algorithm(times: &[Vec<f64>], margin: f64) -> usize {
+	let median = |t: &[f64]| -> Option<f64> {
+		let mut t: Vec<f64> = t.iter().copied().filter(|x| x.is_finite()).collect();
+		t.sort_by(f64::total_cmp);
+		match t.len() {
+			0 => None,
+			l if l % 2 == 1 => Some(t[l / 2]),
+			l => Some((t[l / 2 - 1] + t[l / 2]) / 2.0),
+		}
+	};
+	let Some(first) = times.first().and_then(|t| median(t)) else { return 0 };
+	let best =
+		times.iter().enumerate().filter_map(|(i, t)| median(t).map(|m| (i, m))).min_by(|a, b| a.1.total_cmp(&b.1));
+	match best {
+		Some((i, m)) if m < first * (1.0 - margin) => i,
+		_ => 0,
+	}
+}
+
 /// cuBLASLt types of a compute precision: (input type, compute type).
 fn types(compute: Precision, fp8: Fp8Path) -> (ltsys::cudaDataType, ltsys::cublasComputeType_t) {
 	use ltsys::{cublasComputeType_t as C, cudaDataType_t as D};
@@ -264,5 +289,32 @@ impl Drop for Plan {
 			}
 			let _ = lt::destroy_matmul_desc(self.desc);
 		}
+	}
+}
+
+#[cfg(test)]
+mod tests {
+	use super::choose_algorithm;
+
+	#[test]
+	fn the_heuristics_first_stays_unless_clearly_beaten() {
+		// within the margin: noise, the first stays
+		assert_eq!(choose_algorithm(&[vec![1.00, 1.01, 1.00], vec![0.99, 0.99, 0.995]], 0.02), 0);
+		// clearly faster in the median: it wins
+		assert_eq!(choose_algorithm(&[vec![1.00, 1.00, 1.00], vec![0.95, 0.96, 0.94], vec![0.97; 3]], 0.02), 1);
+	}
+
+	#[test]
+	fn one_fast_timing_does_not_decide() {
+		// the old rule (the fastest single timing) took candidate 1 for its one cool-card timing
+		let times = [vec![1.00, 1.00, 1.00], vec![0.80, 1.10, 1.12], vec![1.05, 1.04, 1.06]];
+		assert_eq!(choose_algorithm(&times, 0.02), 0);
+	}
+
+	#[test]
+	fn missing_or_broken_timings_never_win() {
+		assert_eq!(choose_algorithm(&[], 0.02), 0);
+		assert_eq!(choose_algorithm(&[vec![1.0], vec![], vec![f64::NAN, f64::NAN]], 0.02), 0);
+		assert_eq!(choose_algorithm(&[vec![], vec![0.5]], 0.02), 0);
 	}
 }

@@ -17,15 +17,25 @@ use pog_prover::{
 
 use crate::{
 	device::{DevBuf, Kernels, Plain},
-	gemm::{Fp8Path, Lt, Plan},
+	gemm::{choose_algorithm, Fp8Path, Lt, Plan},
 	kernels::storage_bytes,
 	GpuError, GpuInfo,
 };
 
 /// Device memory kept free beside a challenge's buffers (cuBLASLt, kernels, the driver).
 const MARGIN_BYTES: u64 = 512 << 20;
-/// Rows of C the GEMM tuning times its candidates on.
-const TUNE_ROWS: u32 = 8192;
+/// cuBLASLt candidates the GEMM tuning times (the heuristic's first among them). Later ones were
+/// each slower at the full shape on an H100 (fp8, 16384 × 16384 × 8192: 0.79x-0.92x of the
+/// first, `benchmarking/gpu/gemm/h100-fp8-algos/`).
+const TUNE_CANDIDATES: usize = 4;
+/// Passes of the GEMM tuning over its candidates, each starting at another one.
+const TUNE_PASSES: usize = 3;
+/// GEMM time a candidate gets in each pass of the tuning, in ms.
+const TUNE_PASS_MS: f64 = 20.0;
+/// How much faster (median over the passes) a candidate must be to replace the heuristic's first.
+/// At the full shape the candidates' order is what it is in a proof; two were 1.2-1.4% faster
+/// than the first in fp16 and bf16 on an H100 (2026-11-27, `benchmarking/gpu/gemm/h100-steady/`).
+const TUNE_MARGIN: f64 = 0.005;
 
 pub(crate) struct Inner {
 	pub(crate) ctx: Arc<CudaContext>,
@@ -75,9 +85,17 @@ impl Inner {
 		}
 	}
 
-	/// Give `full` the fastest of cuBLASLt's candidate algorithms for its shape, timed on the
-	/// first [`TUNE_ROWS`] rows (once per shape, then cached). `a`, `b` and `c` hold a generated
-	/// chunk of at least that sub-shape; `c` is overwritten.
+	/// Give `full` the algorithm [`choose_algorithm`] picks among cuBLASLt's first
+	/// [`TUNE_CANDIDATES`] for its shape, timed at that shape (once per shape, then cached; the
+	/// miner agent tunes every shape its claims can be given before its first round). `a`, `b` and
+	/// `c` hold a generated chunk of the full shape; `c` is overwritten.
+	///
+	/// Timed as the proof runs them (accumulating, beta = 1), after a warm-up at the heuristic's
+	/// first, in [`TUNE_PASSES`] passes that each start at another candidate, each candidate at
+	/// least [`TUNE_PASS_MS`] of GEMMs a pass: under the power limit a GEMM after a pause runs
+	/// faster than one in the steady state a proof runs in. Until 2026-11-27 the candidates were
+	/// timed twice each on the first 8,192 rows, where another tiling wins: an H100's fp8 GEMM at
+	/// 16384 × 16384 × 8192 took a candidate 4% faster there and 21% slower at the full shape.
 	#[allow(clippy::too_many_arguments)]
 	pub(crate) fn tune(
 		&mut self,
@@ -96,36 +114,60 @@ impl Inner {
 			full.algo = *algo;
 			return Ok(());
 		}
-		// fp32 (CUDA cores) is ~15x slower to time, and timing it on fewer rows picked a slower
-		// algorithm on an H100 (0.90x of cuBLAS against 0.95-0.97x for the heuristic's first)
+		// fp32 (CUDA cores) is ~15x slower to time, and its heuristic's first was within 3-5% of
+		// cuBLAS's rate on an H100
 		if compute == Precision::Fp32 || full.candidates.len() < 2 {
 			self.tuned.insert(key, full.algo);
 			return Ok(());
 		}
 		let started = Instant::now();
-		let sub = Plan::new(&self.lt, compute, m.min(TUNE_ROWS), n, kc, path)?;
+		let candidates: Vec<_> = full
+			.candidates
+			.iter()
+			.take(TUNE_CANDIDATES)
+			.copied()
+			.filter(|algo| full.supports(&self.lt, algo))
+			.collect();
+		// the heuristic's first, cuBLAS's own choice for the full shape, is the one to beat
+		let Some(first) = candidates.first().copied() else {
+			self.tuned.insert(key, full.algo);
+			return Ok(());
+		};
+		let plan = &*full;
 		let mm = &self.mm_stream;
-		let mut best = (f64::MAX, full.algo, 0usize);
-		for (i, algo) in full.candidates.iter().enumerate() {
-			if !full.supports(&self.lt, algo) || !sub.supports(&self.lt, algo) {
-				continue;
-			}
-			// timed as the proof runs them: accumulating into C (beta = 1)
-			sub.run_with(&self.lt, algo, mm, a, b, c, 0.0)?;
+		let time = |algo: &cudarc::cublaslt::sys::cublasLtMatmulAlgo_t, reps: u32| -> Result<f64, GpuError> {
 			let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
 			e0.record(mm)?;
-			for _ in 0..2 {
-				sub.run_with(&self.lt, algo, mm, a, b, c, 1.0)?;
+			for _ in 0..reps {
+				plan.run_with(&self.lt, algo, mm, a, b, c, 1.0)?;
 			}
 			e1.record(mm)?;
-			let t = ms(&e0, &e1)?;
-			if t < best.0 {
-				best = (t, *algo, i);
+			Ok(ms(&e0, &e1)? / f64::from(reps))
+		};
+		plan.run_with(&self.lt, &first, mm, a, b, c, 0.0)?;
+		let one = time(&first, 1)?.max(1e-3);
+		let reps = ((TUNE_PASS_MS / one).ceil() as u32).clamp(1, 256);
+		time(&first, 2 * reps)?; // warm-up: into the steady state
+		let mut times = vec![Vec::with_capacity(TUNE_PASSES); candidates.len()];
+		for pass in 0..TUNE_PASSES {
+			for i in (0..candidates.len()).map(|i| (i + pass) % candidates.len()) {
+				times[i].push(time(&candidates[i], reps)?);
 			}
 		}
-		tracing::debug!(?compute, m, n, kc, chosen = best.2, ms = started.elapsed().as_millis() as u64, "GEMM tuned");
-		full.algo = best.1;
-		self.tuned.insert(key, best.1);
+		let chosen = choose_algorithm(&times, TUNE_MARGIN);
+		tracing::debug!(
+			?compute,
+			m,
+			n,
+			kc,
+			chosen,
+			reps,
+			?times,
+			ms = started.elapsed().as_millis() as u64,
+			"GEMM tuned"
+		);
+		full.algo = candidates[chosen];
+		self.tuned.insert(key, full.algo);
 		Ok(())
 	}
 
@@ -392,7 +434,7 @@ impl GpuProver {
 	}
 
 	/// Tune the chunk GEMM of `spec`'s shape in `compute` ahead of the first proof of that shape
-	/// (which otherwise does it, for a fraction of a second): returns the time it took.
+	/// (which otherwise does it, for up to a few seconds at a mainnet shape): returns the time it took.
 	pub fn prepare(&self, spec: &ChallengeSpec, compute: Precision) -> Result<Duration, GpuError> {
 		check_spec(spec)?;
 		let started = Instant::now();
@@ -403,16 +445,16 @@ impl GpuProver {
 		if g.is_tuned(compute, path, m, n, kc) {
 			return Ok(started.elapsed());
 		}
-		let rows = m.min(TUNE_ROWS);
+		// the whole C and a chunk of A and B: what the proof itself holds
 		let sb = storage_bytes(compute) as u64;
 		Self::check_memory(
 			&g.ctx,
-			4 * u64::from(rows) * u64::from(n) + (u64::from(rows) + u64::from(n)) * u64::from(kc) * sb,
+			4 * u64::from(m) * u64::from(n) + (u64::from(m) + u64::from(n)) * u64::from(kc) * sb,
 		)?;
-		let a = DevBuf::<u8>::new(&g.ctx, (u64::from(rows) * u64::from(kc) * sb) as usize)?;
+		let a = DevBuf::<u8>::new(&g.ctx, (u64::from(m) * u64::from(kc) * sb) as usize)?;
 		let b = DevBuf::<u8>::new(&g.ctx, (u64::from(n) * u64::from(kc) * sb) as usize)?;
-		let c = DevBuf::<u32>::new(&g.ctx, rows as usize * n as usize)?;
-		g.generate(&g.mm_stream, &a, spec, compute, Matrix::A, rows, 0, kc)?;
+		let c = DevBuf::<u32>::new(&g.ctx, m as usize * n as usize)?;
+		g.generate(&g.mm_stream, &a, spec, compute, Matrix::A, m, 0, kc)?;
 		g.generate(&g.mm_stream, &b, spec, compute, Matrix::B, n, 0, kc)?;
 		let mut full = Plan::new(&g.lt, compute, m, n, kc, path)?;
 		g.tune(compute, path, m, n, &mut full, a.ptr(), b.ptr(), c.ptr(), kc)?;
