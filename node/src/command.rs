@@ -114,7 +114,10 @@ pub fn run() -> sc_cli::Result<()> {
 						.into(),
 				));
 			}
-			cmd.run_with_spec::<sp_runtime::traits::HashingFor<pog_runtime::opaque::Block>, ()>(None)
+			cmd.run_with_spec::<
+				sp_runtime::traits::HashingFor<pog_runtime::opaque::Block>,
+				pallet_pog::host::pog_verifier::HostFunctions,
+			>(None)
 		},
 		#[cfg(feature = "runtime-benchmarks")]
 		Some(Subcommand::Benchmark(_)) => {

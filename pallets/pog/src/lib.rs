@@ -47,6 +47,7 @@ mod benchmarking;
 mod config;
 pub mod duty;
 pub mod eviction;
+pub mod host;
 #[cfg(any(feature = "try-runtime", test))]
 mod invariants;
 pub mod miners;

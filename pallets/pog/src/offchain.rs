@@ -5,7 +5,8 @@
 //! voted on: it recomputes `entries_per_opening` entries of every opened leaf, chosen from the
 //! node's local randomness, exactly (see `pog_primitives::verify`), and every opened walk from
 //! the memory phase's cache alone (`pog_primitives::memory`: a 16 MiB cache at mainnet settings),
-//! and submits a signed verdict.
+//! and submits a signed verdict. The arithmetic of both runs natively in the node, on every core
+//! but one, through the host functions of [`crate::host`].
 //! Committees split the work, so V validators verify about V / committee times what one does.
 //!
 //! Runs are serialised by a storage lock. What was sent is remembered in one local-storage entry
@@ -18,17 +19,14 @@ use frame_system::{
 	offchain::{Account, SendSignedTransaction, Signer},
 	pallet_prelude::BlockNumberFor,
 };
-use pog_primitives::{
-	memory,
-	verify::{check_openings, CheckReport},
-};
+use pog_primitives::verify::{check_openings_with, CheckReport};
 use sp_runtime::offchain::{
 	storage::StorageValueRef,
 	storage_lock::{BlockAndTime, StorageLock},
 	Duration,
 };
 
-use crate::{pallet::*, types::*};
+use crate::{host, pallet::*, types::*};
 
 /// Local-storage key of the lock that serialises runs.
 pub const LOCK_KEY: &[u8] = b"pog::ocw::lock";
@@ -161,10 +159,12 @@ pub fn verify_challenge<T: Config>(
 	let openings = Openings::<T>::get((round, miner, gpu))?;
 	let spec = commitment.spec();
 	let per_leaf = Configuration::<T>::get().entries_per_opening;
-	let report = check_openings(&spec, openings.iter().map(|o| (o.leaf, &o.values[..])), per_leaf, entropy);
+	// the arithmetic runs natively in the node (`host`); the rule and the verdict stay here
+	let report =
+		check_openings_with(&host::Host, &spec, openings.iter().map(|o| (o.leaf, &o.values[..])), per_leaf, entropy);
 	let walks = WalkResults::<T>::get((round, miner, gpu)).unwrap_or_default();
 	let wrong_walk = match commitment.params.memory_challenge() {
-		Some(challenge) if !walks.is_empty() => memory::first_wrong(&challenge, &walks),
+		Some(challenge) if !walks.is_empty() => host::pog_verifier::first_wrong_walk(challenge, &walks[..]),
 		_ => None,
 	};
 	let ratio_ppm = (report.worst_ratio_sq * 1e6).min(u64::MAX as f64) as u64;

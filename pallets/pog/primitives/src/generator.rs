@@ -15,7 +15,7 @@
 //! `w*e / 32`), and [`Precision::element_from_random`] makes the element from it.
 
 use crate::{
-	philox::{philox4x32_10, Key},
+	philox::{philox4x32_10, philox4x32_10_lanes, CounterLanes, Key, LANES},
 	Precision,
 };
 
@@ -89,6 +89,18 @@ impl Generator {
 		philox4x32_10(self.counter(matrix, line, block), self.key)
 	}
 
+	/// The raw Philox output of blocks `first .. first + LANES` of `line`, word-major (word `w`
+	/// of block `first + l` at `[w][l]`; blocks past `u32::MAX` wrap and are the caller's to
+	/// ignore).
+	#[inline(always)]
+	pub fn words_lanes(&self, matrix: Matrix, line: u32, first: u32) -> CounterLanes {
+		let mut ctr = [[0u32; LANES], [line; LANES], [self.s2 ^ matrix.tag(); LANES], [self.s3; LANES]];
+		for (l, block) in ctr[0].iter_mut().enumerate() {
+			*block = first.wrapping_add(l as u32);
+		}
+		philox4x32_10_lanes(ctr, self.key)
+	}
+
 	/// Element bits of block `block` of `line`, written to `out[..E]`; returns `E`.
 	#[inline(always)]
 	pub fn block_bits(&self, matrix: Matrix, line: u32, block: u32, out: &mut [u32; 32]) -> usize {
@@ -152,6 +164,17 @@ mod tests {
 			for (i, bits) in line.iter().enumerate() {
 				assert_eq!(*bits, g.element(Matrix::B, 3, 5 + i as u32));
 			}
+		}
+	}
+
+	#[test]
+	#[allow(clippy::needless_range_loop)] // a lane is an index into four arrays
+	fn lanes_are_consecutive_blocks() {
+		let g = Generator::new(&[5u8; 32], Precision::Fp8E4M3);
+		let lanes = g.words_lanes(Matrix::B, 11, 1000);
+		for l in 0..LANES {
+			let w = g.words(Matrix::B, 11, 1000 + l as u32);
+			assert_eq!([lanes[0][l], lanes[1][l], lanes[2][l], lanes[3][l]], w, "lane {l}");
 		}
 	}
 

@@ -32,10 +32,12 @@
 //! (docs/protocol.md works the numbers out per precision).
 
 use alloc::vec::Vec;
+use codec::{Decode, Encode};
 
 use crate::{
 	commitment::{leaf_position, Hash32},
 	generator::{ChallengeSeed, Generator, Matrix},
+	philox::{CounterLanes, LANES},
 	sampling::checked_offsets,
 	sizing, Dims, Precision,
 };
@@ -44,7 +46,7 @@ use crate::{
 pub const TOLERANCE_SIGMAS: f64 = 8.0;
 
 /// Everything that defines a challenge's C.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct ChallengeSpec {
 	/// The challenge seed.
 	pub seed: ChallengeSeed,
@@ -65,19 +67,61 @@ pub struct ExactEntry {
 	pub sum_sq: f64,
 }
 
+/// SCALE form of an exact entry (what the node's host function returns): the two f64s' bit
+/// patterns, so that nothing is rounded on the way.
+impl Encode for ExactEntry {
+	fn size_hint(&self) -> usize {
+		16
+	}
+
+	fn encode_to<O: codec::Output + ?Sized>(&self, dest: &mut O) {
+		(self.value.to_bits(), self.sum_sq.to_bits()).encode_to(dest)
+	}
+}
+
+impl Decode for ExactEntry {
+	fn decode<I: codec::Input>(input: &mut I) -> Result<Self, codec::Error> {
+		let (value, sum_sq) = <(u64, u64)>::decode(input)?;
+		Ok(ExactEntry { value: f64::from_bits(value), sum_sq: f64::from_bits(sum_sq) })
+	}
+}
+
+/// The entries of C one check needs: `(row, columns)`, one per opened leaf (the checked entries
+/// of a leaf share its row of A).
+pub type EntryRows = Vec<(u32, Vec<u32>)>;
+
+/// Where a check's exact entries are computed. The rule (which entries, the tolerance, the
+/// verdict) is [`check_openings_with`]'s whatever the source; a source only does the arithmetic.
+pub trait EntrySource {
+	/// [`exact_entries`] of each `(row, cols)` of `rows`, in order.
+	fn exact_entries(&self, spec: &ChallengeSpec, rows: &[(u32, Vec<u32>)]) -> Vec<Vec<ExactEntry>>;
+}
+
+/// Computes the entries here, one row after another: natively, or inside the runtime's WASM.
+pub struct InPlace;
+
+impl EntrySource for InPlace {
+	fn exact_entries(&self, spec: &ChallengeSpec, rows: &[(u32, Vec<u32>)]) -> Vec<Vec<ExactEntry>> {
+		rows.iter().map(|(row, cols)| exact_entries(spec, *row, cols)).collect()
+	}
+}
+
 /// Blocks summed in 64-bit integers before flushing into 128-bit ones (so no sum overflows:
-/// at most 32 terms per block, each product < 2^48 and each square < 2^48).
+/// at most 32 terms per block, each product < 2^48 and each square < 2^48). A multiple of
+/// [`LANES`].
 const FLUSH_BLOCKS: u32 = 1024;
 
-/// Significands of one Philox block, specialised per format so the verifier's inner loop has no
-/// branches. Must agree with [`Precision::significand`] of [`Precision::element_from_random`]
-/// (tested below).
+/// Significands of one Philox block per lane, element-major (`[element][lane]`), specialised per
+/// format so the verifier's inner loop has no branches. Must agree with
+/// [`Precision::significand`] of [`Precision::element_from_random`] (tested below).
 trait Format {
 	/// Elements per block.
 	const E: usize;
 	/// Right shift applied to a product before squaring it for `S2` (keeps squares < 2^48).
 	const SQ_SHIFT: u32;
-	fn significands(words: [u32; 4], out: &mut [i32; 32]);
+	/// The significands of the blocks whose Philox words are `w` (word-major, as
+	/// [`Generator::words_lanes`] gives them) into `out[..E]`.
+	fn significands(w: &CounterLanes, out: &mut [[i32; LANES]; 32]);
 }
 
 #[inline(always)]
@@ -93,13 +137,15 @@ impl<const SLOT: u32, const P: u32, const SHIFT: u32> Format for Slots<SLOT, P, 
 	const E: usize = (128 / SLOT) as usize;
 	const SQ_SHIFT: u32 = SHIFT;
 	#[inline(always)]
-	fn significands(w: [u32; 4], out: &mut [i32; 32]) {
+	fn significands(w: &CounterLanes, out: &mut [[i32; LANES]; 32]) {
 		let per_word = (32 / SLOT) as usize;
 		let mask = (1u32 << P) - 1;
 		for i in 0..4 {
 			for s in 0..per_word {
-				let slot = if SLOT == 32 { w[i] } else { w[i] >> (SLOT * s as u32) };
-				out[i * per_word + s] = signed((1 << P) | (slot & mask), slot >> (SLOT - 1));
+				for l in 0..LANES {
+					let slot = if SLOT == 32 { w[i][l] } else { w[i][l] >> (SLOT * s as u32) };
+					out[i * per_word + s][l] = signed((1 << P) | (slot & mask), slot >> (SLOT - 1));
+				}
 			}
 		}
 	}
@@ -112,7 +158,33 @@ type Bf16 = Slots<8, 7, 0>;
 type Fp8 = Slots<4, 3, 0>;
 
 /// Exact entries `C[row][col]` for each `col` in `cols`, sharing one pass over row `row` of A.
+///
+/// [`LANES`] consecutive Philox blocks are generated and multiplied at a time, word-major, so
+/// that the compiler vectorises the generator and the dot products across blocks; where the CPU
+/// has AVX2 (x86-64, with `std`) the same code runs compiled for it (`benchmarking/README.md`
+/// has the figures).
 pub fn exact_entries(spec: &ChallengeSpec, row: u32, cols: &[u32]) -> Vec<ExactEntry> {
+	#[cfg(all(feature = "std", target_arch = "x86_64"))]
+	if std::is_x86_feature_detected!("avx2") {
+		#[allow(unsafe_code)]
+		// SAFETY: the CPU has AVX2, the one feature the function is compiled for.
+		return unsafe { exact_entries_avx2(spec, row, cols) };
+	}
+	exact_entries_portable(spec, row, cols)
+}
+
+/// [`exact_entries_portable`] compiled for AVX2 (eight 32-bit lanes a register, 32×32→64-bit
+/// multiplies four at a time).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+fn exact_entries_avx2(spec: &ChallengeSpec, row: u32, cols: &[u32]) -> Vec<ExactEntry> {
+	exact_entries_portable(spec, row, cols)
+}
+
+/// [`exact_entries`] for the target's baseline instruction set (inlined into its callers, so
+/// that each gets it compiled for its own target features).
+#[inline(always)]
+fn exact_entries_portable(spec: &ChallengeSpec, row: u32, cols: &[u32]) -> Vec<ExactEntry> {
 	match spec.precision {
 		Precision::Fp32 => entries::<Fp32>(spec, row, cols),
 		Precision::Tf32 => entries::<Tf32>(spec, row, cols),
@@ -122,40 +194,40 @@ pub fn exact_entries(spec: &ChallengeSpec, row: u32, cols: &[u32]) -> Vec<ExactE
 	}
 }
 
+#[inline(always)]
 fn entries<F: Format>(spec: &ChallengeSpec, row: u32, cols: &[u32]) -> Vec<ExactEntry> {
 	let generator = Generator::new(&spec.seed, spec.precision);
 	let blocks = spec.dims.k / F::E as u32;
 	let n = cols.len();
 	let (mut dot_total, mut sq_total) = (alloc::vec![0i128; n], alloc::vec![0u128; n]);
 	let (mut dot, mut sq) = (alloc::vec![0i64; n], alloc::vec![0u64; n]);
-	let (mut a, mut b) = ([0i32; 32], [0i32; 32]);
-	for block in 0..blocks {
-		F::significands(generator.words(Matrix::A, row, block), &mut a);
-		for (c, col) in cols.iter().enumerate() {
-			F::significands(generator.words(Matrix::B, *col, block), &mut b);
-			let (d, s) = if F::SQ_SHIFT == 0 {
-				// Significands ≤ 2^11: products fit i32, and a block's 32 of them too.
-				let (mut d, mut s) = (0i32, 0u64);
-				for t in 0..F::E {
-					let p = a[t] * b[t];
-					d += p;
-					s += (i64::from(p) * i64::from(p)) as u64;
-				}
-				(i64::from(d), s)
-			} else {
-				let (mut d, mut s) = (0i64, 0u64);
-				for t in 0..F::E {
-					let p = i64::from(a[t]) * i64::from(b[t]);
-					d += p;
-					let q = p >> F::SQ_SHIFT;
-					s += (q * q) as u64;
-				}
-				(d, s)
-			};
-			dot[c] += d;
-			sq[c] += s;
+	let (mut a, mut b) = ([[0i32; LANES]; 32], [[0i32; LANES]; 32]);
+	let mut first = 0u32;
+	while first < blocks {
+		F::significands(&generator.words_lanes(Matrix::A, row, first), &mut a);
+		let live = (blocks - first).min(LANES as u32) as usize;
+		if live < LANES {
+			// blocks past k multiply by zero
+			for e in a.iter_mut() {
+				e[live..].fill(0);
+			}
 		}
-		if block % FLUSH_BLOCKS == FLUSH_BLOCKS - 1 {
+		for (c, col) in cols.iter().enumerate() {
+			F::significands(&generator.words_lanes(Matrix::B, *col, first), &mut b);
+			let (mut d, mut s) = ([0i64; LANES], [0u64; LANES]);
+			for t in 0..F::E {
+				for l in 0..LANES {
+					let p = i64::from(a[t][l]) * i64::from(b[t][l]);
+					d[l] += p;
+					let q = p >> F::SQ_SHIFT;
+					s[l] += (q * q) as u64;
+				}
+			}
+			dot[c] += d.iter().sum::<i64>();
+			sq[c] += s.iter().sum::<u64>();
+		}
+		first += LANES as u32;
+		if first.is_multiple_of(FLUSH_BLOCKS) {
 			for c in 0..n {
 				dot_total[c] += i128::from(dot[c]);
 				sq_total[c] += u128::from(sq[c]);
@@ -268,7 +340,12 @@ impl CheckReport {
 pub fn check_leaf(spec: &ChallengeSpec, leaf: u32, values: &[u32], offsets: &[u16]) -> CheckReport {
 	let (row, col0) = leaf_position(&spec.dims, leaf);
 	let cols: Vec<u32> = offsets.iter().map(|o| col0 + u32::from(*o)).collect();
-	let exact = exact_entries(spec, row, &cols);
+	judge_leaf(spec, leaf, values, offsets, &exact_entries(spec, row, &cols))
+}
+
+/// The verdict on the entries at `offsets` of leaf `leaf` (claimed `values`) against their
+/// exact values `exact`, in the same order.
+fn judge_leaf(spec: &ChallengeSpec, leaf: u32, values: &[u32], offsets: &[u16], exact: &[ExactEntry]) -> CheckReport {
 	let mut report = CheckReport::default();
 	for (offset, entry) in offsets.iter().zip(exact) {
 		report.checked += 1;
@@ -295,10 +372,41 @@ pub fn check_openings<'a, I>(spec: &ChallengeSpec, openings: I, entries_per_leaf
 where
 	I: IntoIterator<Item = (u32, &'a [u32])>,
 {
+	check_openings_with(&InPlace, spec, openings, entries_per_leaf, entropy)
+}
+
+/// [`check_openings`] with the exact entries of every leaf computed by `source` in one request
+/// (the node's host function computes them natively, on several cores). A source that answers
+/// with another shape than asked is not trusted: the entries are then computed here.
+pub fn check_openings_with<'a, I>(
+	source: &impl EntrySource,
+	spec: &ChallengeSpec,
+	openings: I,
+	entries_per_leaf: u32,
+	entropy: &Hash32,
+) -> CheckReport
+where
+	I: IntoIterator<Item = (u32, &'a [u32])>,
+{
+	let leaves: Vec<(u32, &[u32], Vec<u16>)> = openings
+		.into_iter()
+		.map(|(leaf, values)| (leaf, values, checked_offsets(entropy, leaf, entries_per_leaf)))
+		.collect();
+	let rows: EntryRows = leaves
+		.iter()
+		.map(|(leaf, _, offsets)| {
+			let (row, col0) = leaf_position(&spec.dims, *leaf);
+			(row, offsets.iter().map(|o| col0 + u32::from(*o)).collect())
+		})
+		.collect();
+	let mut exact = source.exact_entries(spec, &rows);
+	let same_shape = exact.len() == rows.len() && exact.iter().zip(&rows).all(|(e, (_, cols))| e.len() == cols.len());
+	if !same_shape {
+		exact = InPlace.exact_entries(spec, &rows);
+	}
 	let mut report = CheckReport::default();
-	for (leaf, values) in openings {
-		let offsets = checked_offsets(entropy, leaf, entries_per_leaf);
-		report.merge(check_leaf(spec, leaf, values, &offsets));
+	for ((leaf, values, offsets), exact) in leaves.iter().zip(&exact) {
+		report.merge(judge_leaf(spec, *leaf, values, offsets, exact));
 	}
 	report
 }
@@ -413,31 +521,115 @@ mod tests {
 
 	#[test]
 	fn specialised_significands_match_the_reference() {
-		let words = [0x1234_5678, 0x9ABC_DEF0, 0xFFFF_FFFF, 0x0F0F_8080];
-		let check = |p: Precision, got: [i32; 32], e: usize| {
-			let mut bits = [0u32; 32];
-			// Reproduce block_bits on `words` through the reference path.
-			let w = p.slot_bits();
-			for i in 0..e {
-				let word = words[(i as u32 * w / 32) as usize];
-				let r = if w == 32 { word } else { (word >> ((i as u32 * w) % 32)) & ((1 << w) - 1) };
-				bits[i] = p.element_from_random(r);
-			}
-			for i in 0..e {
-				assert_eq!(got[i], p.significand(bits[i]), "{p:?} element {i}");
+		let g = Generator::new(&[3u8; 32], Precision::Fp32);
+		let words = g.words_lanes(Matrix::A, 1, 0);
+		let check = |p: Precision, got: [[i32; LANES]; 32], e: usize| {
+			for l in 0..LANES {
+				let lane = [words[0][l], words[1][l], words[2][l], words[3][l]];
+				// Reproduce block_bits on the lane's words through the reference path.
+				let w = p.slot_bits();
+				for i in 0..e {
+					let word = lane[(i as u32 * w / 32) as usize];
+					let r = if w == 32 { word } else { (word >> ((i as u32 * w) % 32)) & ((1 << w) - 1) };
+					assert_eq!(got[i][l], p.significand(p.element_from_random(r)), "{p:?} element {i} lane {l}");
+				}
 			}
 		};
-		let mut out = [0i32; 32];
-		Fp32::significands(words, &mut out);
+		let mut out = [[0i32; LANES]; 32];
+		Fp32::significands(&words, &mut out);
 		check(Precision::Fp32, out, 4);
-		Tf32::significands(words, &mut out);
+		Tf32::significands(&words, &mut out);
 		check(Precision::Tf32, out, 8);
-		Fp16::significands(words, &mut out);
+		Fp16::significands(&words, &mut out);
 		check(Precision::Fp16, out, 8);
-		Bf16::significands(words, &mut out);
+		Bf16::significands(&words, &mut out);
 		check(Precision::Bf16, out, 16);
-		Fp8::significands(words, &mut out);
+		Fp8::significands(&words, &mut out);
 		check(Precision::Fp8E4M3, out, 32);
+	}
+
+	/// One block at a time from the generator's own elements, summed in i128: the definition the
+	/// vectorised [`exact_entries`] must equal bit for bit, at k that are and are not multiples
+	/// of [`LANES`] blocks and past a flush.
+	#[test]
+	fn exact_entries_equal_the_definition_at_every_length() {
+		for p in Precision::ALL {
+			let e = p.elements_per_block();
+			for blocks in [1u32, 7, 8, 9, 1023, 1024, 1025, 2051] {
+				let s = spec(p, blocks * e);
+				let g = Generator::new(&s.seed, p);
+				let cols = [3u32, 200];
+				let exact = exact_entries(&s, 9, &cols);
+				for (col, got) in cols.iter().zip(exact) {
+					let (mut dot, mut sq) = (0i128, 0u128);
+					for kk in 0..s.dims.k {
+						let a = i128::from(p.significand(g.element(Matrix::A, 9, kk)));
+						let b = i128::from(p.significand(g.element(Matrix::B, *col, kk)));
+						dot += a * b;
+						let q = (a * b) >> (if p == Precision::Fp32 { 24 } else { 0 });
+						sq += (q * q) as u128;
+					}
+					let scale = (1u64 << (2 * p.mantissa_bits())) as f64;
+					let shift = if p == Precision::Fp32 { 48 } else { 0 };
+					assert_eq!(got.value, dot as f64 / scale, "{p:?} {blocks} blocks");
+					assert_eq!(
+						got.sum_sq,
+						sq as f64 * (1u64 << shift) as f64 / (scale * scale),
+						"{p:?} {blocks} blocks"
+					);
+				}
+			}
+		}
+	}
+
+	/// A source that answers with the wrong shape, or computes (say) in parallel.
+	type Compute = fn(&ChallengeSpec, &[(u32, Vec<u32>)]) -> Vec<Vec<ExactEntry>>;
+	struct Source(Compute);
+	impl EntrySource for Source {
+		fn exact_entries(&self, spec: &ChallengeSpec, rows: &[(u32, Vec<u32>)]) -> Vec<Vec<ExactEntry>> {
+			(self.0)(spec, rows)
+		}
+	}
+
+	#[test]
+	fn every_source_gives_the_same_report_and_a_short_answer_is_not_trusted() {
+		let s = ChallengeSpec {
+			seed: [4; 32],
+			precision: Precision::Bf16,
+			dims: Dims { m: 256, n: 256, k: 2048 },
+			chunk_k: 512,
+		};
+		let leaves: Vec<(u32, Vec<u32>)> = (0..4u32)
+			.map(|leaf| {
+				let (row, col0) = leaf_position(&s.dims, leaf);
+				let cols: Vec<u32> = (0..crate::LEAF_VALUES as u32).map(|o| col0 + o).collect();
+				let mut values: Vec<u32> =
+					exact_entries(&s, row, &cols).iter().map(|e| (e.value as f32).to_bits()).collect();
+				if leaf == 2 {
+					values.iter_mut().for_each(|v| *v = (f32::from_bits(*v) * 1.01).to_bits());
+				}
+				(leaf, values)
+			})
+			.collect();
+		let openings = || leaves.iter().map(|(l, v)| (*l, &v[..]));
+		let here = check_openings(&s, openings(), 2, &[8; 32]);
+		assert_eq!(here.failure.map(|f| f.leaf), Some(2), "the wrong leaf is caught");
+		assert_eq!(here.checked, 8);
+		let reversed = Source(|spec, rows| rows.iter().rev().map(|(r, c)| exact_entries(spec, *r, c)).rev().collect());
+		assert_eq!(check_openings_with(&reversed, &s, openings(), 2, &[8; 32]), here);
+		// nothing, or one entry short: recomputed here, the same report
+		let empty = Source(|_, _| Vec::new());
+		assert_eq!(check_openings_with(&empty, &s, openings(), 2, &[8; 32]), here);
+		let short = Source(|spec, rows| rows.iter().map(|(r, c)| exact_entries(spec, *r, &c[1..])).collect());
+		assert_eq!(check_openings_with(&short, &s, openings(), 2, &[8; 32]), here);
+	}
+
+	#[test]
+	fn exact_entries_survive_scale_bit_for_bit() {
+		let e = ExactEntry { value: -1.0e300 / 3.0, sum_sq: f64::MIN_POSITIVE };
+		assert_eq!(ExactEntry::decode(&mut &e.encode()[..]).unwrap(), e);
+		let s = spec(Precision::Fp8E4M3, 4096);
+		assert_eq!(ChallengeSpec::decode(&mut &s.encode()[..]).unwrap(), s);
 	}
 
 	#[test]
