@@ -113,12 +113,19 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
   assert.ok(f.outcomes.includes('MissedCommit'), `one CPU cannot answer two claimed units: ${f.outcomes} (measured ${gflops.toFixed(1)} GFLOPS, claimed ${claimed} per unit)`);
 
   // The sizing did what it says: alone, a challenge takes more than half its window and less
-  // than all of it, at the rate measured in round 1. A missed challenge has no record, so the
-  // shape is read from Ferdie's, which committed one of its two units (Dave's and Eve's rounds
-  // may both have missed, and their agents are stopped: a CI run waited here for a record of
-  // Dave's that never came); every precision of the profile claims the same rate.
-  const [view] = await api.call.pogApi.challengesOf(ferdie);
-  assert.ok(view, 'Ferdie committed one of its two units, so its challenge has a record');
+  // than all of it, at the rate measured in round 1. A missed challenge has no record; the next
+  // round's has the same shape, every precision of the profile claiming the same rate. It is read
+  // from whichever of Dave, Eve and Ferdie is challenged next: a CI run waited for Dave's alone
+  // until its timeout, when Dave and Eve had both missed round 2 and Dave was not challenged again.
+  let view;
+  for (;;) {
+    for (const who of [dave, eve, ferdie]) {
+      [view] = await api.call.pogApi.challengesOf(who);
+      if (view) break;
+    }
+    if (view) break;
+    await new Promise((r) => setTimeout(r, 3_000));
+  }
   const dims = view.params.dims;
   const aloneMs = (2 * dims.m.toNumber() * dims.n.toNumber() * dims.k.toNumber()) / gflops / 1e6;
   const windowMs = (view.params.expectedMs.toNumber() * 100) / 90 + 2_000;

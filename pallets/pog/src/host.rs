@@ -5,7 +5,8 @@
 //! memory phase's walks (`pog_primitives::memory::first_wrong`) are its whole cost, so the node
 //! runs them natively instead, through the runtime interface [`pog_verifier`]: the entries with
 //! the verifier's AVX2 build where the CPU has it and every opened leaf's row on its own core (a
-//! pool of all cores but one, which is left to block production and import). Which entries are
+//! pool of all cores but one, which is left to block production and import), the walks from one
+//! cache made once and checked on the same pool. Which entries are
 //! checked, the tolerance and the verdict stay in the runtime
 //! (`pog_primitives::verify::check_openings_with`); the host only returns numbers, bit for bit
 //! the ones the runtime would compute itself.
@@ -38,12 +39,13 @@ pub trait PogVerifier {
 	}
 
 	/// `pog_primitives::memory::first_wrong`, computed natively: the first wrong one of the
-	/// `opened` walks (or lane links) of `challenge`, or `None`.
+	/// `opened` walks (or lane links) of `challenge`, or `None`; the openings checked on the
+	/// verifier's thread pool.
 	fn first_wrong_walk(
 		challenge: PassFatPointerAndDecode<MemoryChallenge>,
 		opened: PassFatPointerAndDecodeSlice<&[(u64, Hash32, Hash32)]>,
 	) -> AllocateAndReturnByCodec<Option<u64>> {
-		pog_primitives::memory::first_wrong(&challenge, opened)
+		native::first_wrong_walk(&challenge, opened)
 	}
 }
 
@@ -81,12 +83,42 @@ mod native {
 			None => rows.iter().map(one).collect(),
 		}
 	}
+
+	/// `memory::first_wrong`: the cache made once, then each opening checked on its own thread of
+	/// [`POOL`], the first wrong one in order kept.
+	pub fn first_wrong_walk(challenge: &MemoryChallenge, opened: &[(u64, Hash32, Hash32)]) -> Option<u64> {
+		let check = pog_primitives::memory::OpeningCheck::new(challenge);
+		let wrong = |o: &(u64, Hash32, Hash32)| !check.is_right(o);
+		let first = match POOL.as_ref() {
+			Some(pool) => pool.install(|| opened.par_iter().position_first(wrong)),
+			None => opened.iter().position(wrong),
+		};
+		first.map(|i| opened[i].0)
+	}
 }
 
 #[cfg(test)]
 mod tests {
 	use super::*;
 	use pog_primitives::{verify::InPlace, Dims, Precision};
+
+	#[test]
+	fn the_host_finds_the_first_wrong_walk_the_runtime_would() {
+		use pog_primitives::memory::{self, MemoryChallenge, MemorySpec};
+		let spec =
+			MemorySpec { seed: [7; 32], cache_items: 1 << 10, dataset_items: 50_000, parents: 64, reads: 64, lanes: 0 };
+		let challenge = MemoryChallenge { spec, walks: 1 << 12, expected_ms: 1 };
+		let cache = memory::cache(&spec);
+		let mut opened: Vec<(u64, Hash32, Hash32)> =
+			(0..24u64).map(|i| (i * 157, memory::walk_from_cache(&spec, &cache, i * 157), [0; 32])).collect();
+		assert_eq!(pog_verifier::first_wrong_walk(challenge, &opened), None);
+		for bad in [17usize, 5] {
+			opened[bad].1[0] ^= 1;
+		}
+		// two wrong walks: the first in the opened order, as the runtime finds it
+		assert_eq!(pog_verifier::first_wrong_walk(challenge, &opened), Some(5 * 157));
+		assert_eq!(pog_verifier::first_wrong_walk(challenge, &opened), memory::first_wrong(&challenge, &opened));
+	}
 
 	#[test]
 	fn the_host_computes_what_the_runtime_would() {

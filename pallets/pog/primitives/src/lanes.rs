@@ -212,12 +212,6 @@ pub fn challenge(
 	Some(MemoryChallenge { spec, walks, expected_ms })
 }
 
-/// The first of `opened` (walk, committed result, parents' digest) of `challenge`'s lane phase
-/// whose result is not its link run from those parents, or `None` when every one is right.
-pub fn first_wrong_link(challenge: &MemoryChallenge, opened: &[(u64, Hash32, Hash32)]) -> Option<u64> {
-	opened.iter().find(|(walk, result, parents)| !link_is_right(challenge, *walk, result, parents)).map(|o| o.0)
-}
-
 #[cfg(test)]
 mod tests {
 	use super::*;
@@ -272,7 +266,7 @@ mod tests {
 		let results = honest(&c);
 		for walk in 0..c.walks {
 			let o = opened(&c, &results, walk);
-			assert_eq!(first_wrong_link(&c, &[o]), None, "link {walk}");
+			assert_eq!(crate::memory::first_wrong(&c, &[o]), None, "link {walk}");
 		}
 		// a verifier's pad items on demand are the prover's pad
 		let p = pad(&c.spec.seed, 2);
@@ -332,11 +326,11 @@ mod tests {
 		}
 		for link in 0..links {
 			let o = opened(&c, &results, first + link);
-			let caught = first_wrong_link(&c, &[o]).is_some();
+			let caught = crate::memory::first_wrong(&c, &[o]).is_some();
 			assert_eq!(caught, link >= links / 2, "link {link} of lane {lane}");
 		}
 		// other lanes are untouched
-		assert_eq!(first_wrong_link(&c, &[opened(&c, &results, 0)]), None);
+		assert_eq!(crate::memory::first_wrong(&c, &[opened(&c, &results, 0)]), None);
 		// a result beyond the phase is never right
 		assert!(!link_is_right(&c, c.walks, &results[0], &digest(&[])));
 	}

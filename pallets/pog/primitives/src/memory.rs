@@ -441,13 +441,37 @@ pub fn first_wrong_walk<'a>(
 /// The first wrong one of `opened` (walks of `challenge` with their committed results and, for a
 /// lane phase, their parents' digests from their paths), or `None` when every one is right: a
 /// GPU phase's walks recomputed from its cache, a lane phase's links from their parents
-/// ([`crate::lanes::first_wrong_link`]). What a verifier runs on a reveal.
+/// ([`OpeningCheck`]). What a verifier runs on a reveal.
 pub fn first_wrong(challenge: &MemoryChallenge, opened: &[(u64, Hash32, Hash32)]) -> Option<u64> {
-	if challenge.spec.lanes > 0 {
-		return crate::lanes::first_wrong_link(challenge, opened);
+	let check = OpeningCheck::new(challenge);
+	opened.iter().find(|o| !check.is_right(o)).map(|o| o.0)
+}
+
+/// The check of a memory phase's opened walks, with what it needs made once: a GPU phase's cache
+/// (16 MiB at mainnet settings), nothing for a lane phase (a link is checked from its parents'
+/// digest alone, [`crate::lanes::link_is_right`]). Each opening is checked on its own, so a
+/// verifier may check them on several threads and take the first wrong one in order, as
+/// [`first_wrong`] does on one.
+pub struct OpeningCheck<'a> {
+	challenge: &'a MemoryChallenge,
+	cache: Vec<Item>,
+}
+
+impl<'a> OpeningCheck<'a> {
+	/// Makes what checking `challenge`'s openings needs.
+	pub fn new(challenge: &'a MemoryChallenge) -> Self {
+		let cache = if challenge.spec.lanes > 0 { Vec::new() } else { cache(&challenge.spec) };
+		Self { challenge, cache }
 	}
-	let cache = cache(&challenge.spec);
-	first_wrong_walk(challenge, &cache, opened.iter().map(|(w, r, _)| (*w, r)))
+
+	/// Whether one opened walk `(walk, committed result, parents' digest)` is right.
+	pub fn is_right(&self, (walk, result, parents): &(u64, Hash32, Hash32)) -> bool {
+		if self.challenge.spec.lanes > 0 {
+			crate::lanes::link_is_right(self.challenge, *walk, result, parents)
+		} else {
+			walk_is_right(self.challenge, &self.cache, *walk, result)
+		}
+	}
 }
 
 fn walk_is_right(challenge: &MemoryChallenge, cache: &[Item], walk: u64, result: &Hash32) -> bool {

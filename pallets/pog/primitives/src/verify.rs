@@ -591,6 +591,15 @@ mod tests {
 		}
 	}
 
+	/// The runtime's WASM runs the portable build; a native verifier with AVX2 runs the other.
+	#[test]
+	fn the_portable_build_is_the_dispatched_one() {
+		for p in Precision::ALL {
+			let s = spec(p, 1027 * p.elements_per_block());
+			assert_eq!(exact_entries_portable(&s, 5, &[0, 9, 200]), exact_entries(&s, 5, &[0, 9, 200]), "{p:?}");
+		}
+	}
+
 	#[test]
 	fn every_source_gives_the_same_report_and_a_short_answer_is_not_trusted() {
 		let s = ChallengeSpec {
