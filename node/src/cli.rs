@@ -42,4 +42,9 @@ pub struct Cli {
 	/// Running the node.
 	#[clap(flatten)]
 	pub run: RunCmd,
+
+	/// Start a live chain even though its genesis names a well-known dev key (Alice … Ferdie):
+	/// only for trying the `production` preset's placeholders on a private machine.
+	#[arg(long)]
+	pub allow_dev_keys: bool,
 }

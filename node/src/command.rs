@@ -126,6 +126,9 @@ pub fn run() -> sc_cli::Result<()> {
 		None => {
 			ensure_rpc_port_free(cli.run.rpc_params.rpc_port.unwrap_or(9944))?;
 			let runner = cli.create_runner(&cli.run)?;
+			if !cli.allow_dev_keys {
+				refuse_placeholder_keys(runner.config().chain_spec.as_ref())?;
+			}
 			runner.run_node_until_exit(|config| async move {
 				match config.network.network_backend {
 					sc_network::config::NetworkBackendType::Libp2p => service::new_full::<
@@ -142,6 +145,34 @@ pub fn run() -> sc_cli::Result<()> {
 			})
 		},
 	}
+}
+
+/// A live chain whose genesis names one of the well-known dev keys (`//Alice` … `//Ferdie`, whose
+/// secrets everyone has) is the `production` preset's placeholders, not a network: refused,
+/// naming the key and the way out. Development and local chains are meant to use them.
+fn refuse_placeholder_keys(spec: &dyn sc_service::ChainSpec) -> sc_cli::Result<()> {
+	use sp_keyring::{Ed25519Keyring, Sr25519Keyring};
+	if spec.chain_type() != sc_service::ChainType::Live {
+		return Ok(());
+	}
+	let storage = spec.as_storage_builder().build_storage().map_err(sc_cli::Error::Input)?;
+	let dev_keys = Sr25519Keyring::iter()
+		.map(|k| (format!("{k:?} (sr25519)"), k.public().0))
+		.chain(Ed25519Keyring::iter().map(|k| (format!("{k:?} (ed25519)"), k.public().0)));
+	let names = |key: &[u8; 32]| {
+		storage.top.iter().any(|(k, v)| k.windows(32).any(|w| w == key) || v.windows(32).any(|w| w == key))
+	};
+	for (name, key) in dev_keys {
+		if names(&key) {
+			return Err(sc_cli::Error::Input(format!(
+				"the chain spec '{}' is a live chain whose genesis names the public dev key of {name}: its secret is \
+				 known to everyone. Write a spec with your own keys (scripts/production-spec.sh; README, \
+				 \"Launching a network\"), or pass --allow-dev-keys to try the placeholders on a private machine",
+				spec.id()
+			)));
+		}
+	}
+	Ok(())
 }
 
 /// Substrate's RPC server silently moves to a random port when the requested one is taken; a

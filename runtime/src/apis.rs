@@ -125,7 +125,7 @@ impl_runtime_apis! {
 			_slot: sp_consensus_babe::Slot,
 			_authority_id: sp_consensus_babe::AuthorityId,
 		) -> Option<sp_consensus_babe::OpaqueKeyOwnershipProof> {
-			// No key owner proofs without a session pallet (KeyOwnerProof is the empty type).
+			// Equivocation reports are not wired yet (no historical sessions; KeyOwnerProof is the empty type).
 			None
 		}
 
@@ -167,7 +167,7 @@ impl_runtime_apis! {
 			_set_id: sp_consensus_grandpa::SetId,
 			_authority_id: GrandpaId,
 		) -> Option<sp_consensus_grandpa::OpaqueKeyOwnershipProof> {
-			// No key owner proofs without a session pallet (KeyOwnerProof is the empty type).
+			// Equivocation reports are not wired yet (no historical sessions; KeyOwnerProof is the empty type).
 			None
 		}
 	}

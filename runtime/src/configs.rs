@@ -21,10 +21,10 @@ use sp_runtime::{
 use sp_version::RuntimeVersion;
 
 use super::{
-	AccountId, Babe, Balance, Balances, Block, BlockNumber, Hash, Nonce, PalletInfo, Runtime, RuntimeCall,
-	RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask, Signature, SignedPayload, System,
-	TxExtension, UncheckedExtrinsic, EPOCH_DURATION_IN_SLOTS, EXISTENTIAL_DEPOSIT, MILLISECS_PER_BLOCK, SLOT_DURATION,
-	UNIT, VERSION,
+	AccountId, Babe, Balance, Balances, Block, BlockNumber, Hash, Nonce, PalletInfo, Pog, Runtime, RuntimeCall,
+	RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask, Session, SessionKeys, Signature,
+	SignedPayload, System, TxExtension, UncheckedExtrinsic, EPOCH_DURATION_IN_SLOTS, EXISTENTIAL_DEPOSIT,
+	MILLISECS_PER_BLOCK, SLOT_DURATION, UNIT, VERSION,
 };
 
 const NORMAL_DISPATCH_RATIO: Perbill = Perbill::from_percent(75);
@@ -74,9 +74,9 @@ parameter_types! {
 impl pallet_babe::Config for Runtime {
 	type EpochDuration = EpochDuration;
 	type ExpectedBlockTime = ExpectedBlockTime;
-	// No session pallet: the genesis validators author every epoch.
-	type EpochChangeTrigger = pallet_babe::SameAuthoritiesForever;
-	type DisabledValidators = ();
+	// pallet-session ends each session at BABE's epoch boundary and hands BABE the new set.
+	type EpochChangeTrigger = pallet_babe::ExternalTrigger;
+	type DisabledValidators = Session;
 	type WeightInfo = ();
 	type MaxAuthorities = ConstU32<32>;
 	type MaxNominators = ConstU32<0>;
@@ -89,9 +89,34 @@ impl pallet_grandpa::Config for Runtime {
 	type WeightInfo = ();
 	type MaxAuthorities = ConstU32<32>;
 	type MaxNominators = ConstU32<0>;
-	type MaxSetIdSessionEntries = ConstU64<0>;
+	/// GRANDPA set ids mapped to sessions, kept for equivocation proofs (a week of sessions).
+	type MaxSetIdSessionEntries = ConstU64<1008>;
 	type KeyOwnerProof = sp_core::Void;
 	type EquivocationReportSystem = ();
+}
+
+parameter_types! {
+	/// Held from an account while it has session keys set (`session.setKeys`): storage rent.
+	pub const SessionKeyDeposit: Balance = UNIT;
+}
+
+/// One validator set for everything: pallet-pog plans it ([`pallet_pog::validators`]);
+/// pallet-session rotates it at every BABE epoch boundary and hands it, with the keys each
+/// validator set, to BABE, GRANDPA and PoG.
+impl pallet_session::Config for Runtime {
+	type RuntimeEvent = RuntimeEvent;
+	type ValidatorId = AccountId;
+	/// Any account may set session keys; only those pallet-pog plans sit.
+	type ValidatorIdOf = sp_runtime::traits::ConvertInto;
+	type ShouldEndSession = Babe;
+	type NextSessionRotation = Babe;
+	type SessionManager = Pog;
+	type SessionHandler = <SessionKeys as sp_runtime::traits::OpaqueKeys>::KeyTypeIdProviders;
+	type Keys = SessionKeys;
+	type DisablingStrategy = ();
+	type WeightInfo = pallet_session::weights::SubstrateWeight<Runtime>;
+	type Currency = Balances;
+	type KeyDeposit = SessionKeyDeposit;
 }
 
 impl pallet_timestamp::Config for Runtime {
@@ -212,6 +237,9 @@ parameter_types! {
 	pub const PogDepositPerMegapoint: Balance = 4 * UNIT;
 	/// Burned at registration: filling all 4,096 miner slots costs 4,096 POG, never refunded.
 	pub const PogRegistrationFee: Balance = UNIT;
+	/// Held from every validator: 100 POG. A contradiction strike burns 10 POG of it, a silence
+	/// strike 1 POG (`pallet_pog::ValidatorRules::mainnet`).
+	pub const PogValidatorBond: Balance = 100 * UNIT;
 }
 
 impl pallet_pog::Config for Runtime {
@@ -232,6 +260,7 @@ impl pallet_pog::Config for Runtime {
 	type MaxProfiles = ConstU32<128>;
 	type MaxOpenings = ConstU32<64>;
 	type Treasury = PogTreasury;
+	type ValidatorBond = PogValidatorBond;
 	type WeightInfo = pallet_pog::weights::SubstrateWeight<Runtime>;
 }
 
@@ -290,7 +319,10 @@ where
 			frame_system::CheckNonce::<Runtime>::from(nonce),
 			frame_system::CheckWeight::<Runtime>::new(),
 			pallet_transaction_payment::ChargeTransactionPayment::<Runtime>::from(0),
+			// The metadata-hash mode is off: this signer does not show the transaction to a device.
+			frame_metadata_hash_extension::CheckMetadataHash::<Runtime>::new(false),
 			pallet_pog::CheckDuty::<Runtime>::new(),
+			frame_system::WeightReclaim::<Runtime>::new(),
 		);
 		let raw_payload = SignedPayload::new(call, extension)
 			.map_err(|e| log::warn!(target: pallet_pog::LOG_TARGET, "cannot build the signed payload: {e:?}"))

@@ -12,7 +12,10 @@ use sp_consensus_grandpa::AuthorityId as GrandpaId;
 use sp_genesis_builder::{self, PresetId};
 use sp_keyring::{Ed25519Keyring, Sr25519Keyring};
 
-use crate::{AccountId, BabeConfig, BalancesConfig, GrandpaConfig, PogConfig, RuntimeGenesisConfig, SudoConfig, UNIT};
+use crate::{
+	AccountId, BabeConfig, BalancesConfig, PogConfig, RuntimeGenesisConfig, SessionConfig, SessionKeys, SudoConfig,
+	UNIT,
+};
 use pallet_pog::{
 	profiles::{default_profiles, production_profiles, GenesisProfile},
 	rewards::RewardRules,
@@ -46,20 +49,26 @@ fn genesis(
 	rewards: RewardRules,
 	profiles: Vec<GenesisProfile>,
 ) -> Value {
-	let babe: Vec<(BabeId, u64)> = validators.iter().map(|(k, _)| (k.public().into(), 1)).collect();
-	let grandpa: Vec<(GrandpaId, u64)> = validators.iter().map(|(_, k)| (k.public().into(), 1)).collect();
+	// One set for everything: the session's genesis keys seat the validators for BABE, GRANDPA
+	// and PoG (pallet-pog bonds them), so BABE's and GRANDPA's own lists stay empty.
+	let keys: Vec<(AccountId, AccountId, SessionKeys)> =
+		validators.iter().map(|(sr, ed)| (sr.to_account_id(), sr.to_account_id(), session_keys(*sr, *ed))).collect();
 	build_struct_json_patch!(RuntimeGenesisConfig {
 		balances: BalancesConfig { balances: endowed },
-		babe: BabeConfig { authorities: babe, epoch_config: crate::BABE_GENESIS_EPOCH_CONFIG },
-		grandpa: GrandpaConfig { authorities: grandpa },
+		babe: BabeConfig { epoch_config: crate::BABE_GENESIS_EPOCH_CONFIG },
+		session: SessionConfig { keys },
 		sudo: SudoConfig { key: Some(root) },
-		pog: PogConfig {
-			profiles,
-			validators: validators.iter().map(|(k, _)| k.to_account_id()).collect::<Vec<_>>(),
-			config: Some(config),
-			rewards: Some(rewards),
-		},
+		pog: PogConfig { profiles, config: Some(config), rewards: Some(rewards) },
 	})
+}
+
+/// A dev validator's session keys: BABE and PoG from its sr25519 key, GRANDPA from its ed25519 key.
+fn session_keys(sr: Sr25519Keyring, ed: Ed25519Keyring) -> SessionKeys {
+	SessionKeys {
+		babe: BabeId::from(sr.public()),
+		grandpa: GrandpaId::from(ed.public()),
+		pog: pallet_pog::crypto::Public::from(sr.public()),
+	}
 }
 
 fn dev_accounts() -> Vec<AccountId> {
@@ -95,8 +104,8 @@ pub fn local_config_genesis() -> Value {
 /// without `cpu-reference` (`production_profiles`), and no dev endowments. Its four validators
 /// and root are the well-known dev keys of Alice, Bob, Charlie and Dave **as placeholders**: a
 /// chain runner writes the spec (`pog-node build-spec --chain production > spec.json`) and
-/// replaces `babe.authorities`, `grandpa.authorities`, `pog.validators`, `sudo.key` and the
-/// balances with its own keys before launch (README, "Launching a network").
+/// replaces `session.keys`, `sudo.key` and the balances with its own keys before launch
+/// (README, "Launching a network").
 pub fn production_config_genesis() -> Value {
 	let validators = vec![
 		(Sr25519Keyring::Alice, Ed25519Keyring::Alice),

@@ -1,9 +1,11 @@
 //! # PoG chain runtime
 //!
 //! A solochain runtime: BABE block production and GRANDPA finality, Balances, TransactionPayment,
-//! Sudo, and `pallet-pog`, whose validators' off-chain workers issue and verify GPU challenges.
-//! Validators' `pog!` keys are session keys, so `--dev` and `--alice`…`--dave` insert them into the
-//! keystore by themselves.
+//! Sudo, Session, and `pallet-pog`, whose validators' off-chain workers issue and verify GPU
+//! challenges. One validator set for everything: pallet-pog plans it, pallet-session rotates it
+//! at BABE epoch boundaries, and BABE, GRANDPA and PoG's committees take it from there. The
+//! session keys are `babe`, `gran` and `pog!`, so `--dev` and `--alice`…`--dave` insert them into
+//! the keystore by themselves, and `session.setKeys` sets them as operators expect.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![recursion_limit = "256"]
 
@@ -22,6 +24,7 @@ mod benchmarks;
 pub mod apis;
 pub mod configs;
 pub mod genesis;
+pub mod migrations;
 #[cfg(test)]
 mod tests;
 
@@ -75,8 +78,8 @@ impl_opaque_keys! {
 		pub babe: Babe,
 		/// GRANDPA finality.
 		pub grandpa: Grandpa,
-		/// PoG off-chain worker signing key (`pog!`).
-		pub pog: pallet_pog::crypto::Public,
+		/// PoG off-chain worker signing key (`pog!`): its account sits on committees.
+		pub pog: Pog,
 	}
 }
 
@@ -86,10 +89,10 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 107,
+	spec_version: 108,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
-	transaction_version: 1,
+	transaction_version: 2,
 	system_version: 1,
 };
 
@@ -127,14 +130,15 @@ pub type TxExtension = (
 	frame_system::CheckNonce<Runtime>,
 	frame_system::CheckWeight<Runtime>,
 	pallet_transaction_payment::ChargeTransactionPayment<Runtime>,
+	frame_metadata_hash_extension::CheckMetadataHash<Runtime>,
 	pallet_pog::CheckDuty<Runtime>,
+	// Last: gives back the weight a call did not use, once every extension before it has run.
+	frame_system::WeightReclaim<Runtime>,
 );
 /// Unchecked extrinsic.
 pub type UncheckedExtrinsic = generic::UncheckedExtrinsic<Address, RuntimeCall, Signature, TxExtension>;
 /// The payload being signed.
 pub type SignedPayload = generic::SignedPayload<RuntimeCall, TxExtension>;
-/// Migrations (none yet).
-type Migrations = ();
 /// Dispatches calls and runs the block's hooks.
 pub type Executive = frame_executive::Executive<
 	Runtime,
@@ -142,7 +146,7 @@ pub type Executive = frame_executive::Executive<
 	frame_system::ChainContext<Runtime>,
 	Runtime,
 	AllPalletsWithSystem,
-	Migrations,
+	migrations::Migrations,
 >;
 
 #[frame_support::runtime]
@@ -180,4 +184,9 @@ mod runtime {
 	pub type Sudo = pallet_sudo;
 	#[runtime::pallet_index(7)]
 	pub type Pog = pallet_pog;
+	// At a BABE epoch boundary, Session's `on_initialize` rotates the set after the block's PoG
+	// work (committees drawn in that block are the old session's). Its genesis comes after
+	// Balances' (genesis validators bond) and PoG's.
+	#[runtime::pallet_index(8)]
+	pub type Session = pallet_session;
 }

@@ -152,23 +152,38 @@ fn off_chain_worker_submits_signed_extrinsics_of_this_runtime() {
 
 /// The miner agent's chain client (`offchain-gpu`, subxt) is generated at compile time from this
 /// runtime's metadata, kept in `offchain-gpu/metadata/pog.scale`; it must be this runtime's.
-/// `POG_BLESS_METADATA=1 cargo test -p pog-runtime agent_metadata` rewrites it after a change.
+/// `POG_BLESS_METADATA=1 cargo test -p pog-runtime agent_metadata` rewrites it after a change, with
+/// the spec_version beside it (`pog.spec_version`), and refuses to when the metadata (calls,
+/// events, storage layout, constants) changed and `spec_version` did not move: a runtime whose
+/// interface changed is never shipped under the spec of the one before.
 #[test]
-fn agent_metadata_is_current() {
+fn agent_metadata_is_current_and_spec_version_moved_with_it() {
 	let metadata = Runtime::metadata_at_version(15).expect("the runtime serves metadata v15");
 	let current: &[u8] = &metadata;
 	// The checkout the test runs in (Cargo sets it at run time too): the compile-time path is stale
 	// when the shared target directory last built this binary in another checkout.
 	let dir = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
-	let path = std::path::PathBuf::from(dir).join("../offchain-gpu/metadata/pog.scale");
+	let dir = std::path::PathBuf::from(dir).join("../offchain-gpu/metadata");
+	let (path, spec_path) = (dir.join("pog.scale"), dir.join("pog.spec_version"));
+	let committed_spec = || -> u32 {
+		let text = std::fs::read_to_string(&spec_path).expect("offchain-gpu/metadata/pog.spec_version exists");
+		text.trim().parse().expect("pog.spec_version holds a number")
+	};
 	if std::env::var_os("POG_BLESS_METADATA").is_some() {
+		let changed = std::fs::read(&path).map_or(true, |c| c != current);
+		assert!(
+			!changed || VERSION.spec_version > committed_spec(),
+			"the runtime's metadata changed: raise spec_version above {} before blessing",
+			committed_spec()
+		);
 		std::fs::write(&path, current).expect("write the agent's metadata");
+		std::fs::write(&spec_path, format!("{}\n", VERSION.spec_version)).expect("write pog.spec_version");
 	}
 	let committed = std::fs::read(&path).expect("offchain-gpu/metadata/pog.scale exists");
 	assert!(
-		committed == current,
+		committed == current && committed_spec() == VERSION.spec_version,
 		"offchain-gpu/metadata/pog.scale is stale: run `POG_BLESS_METADATA=1 cargo test -p pog-runtime agent_metadata` \
-		 and rebuild the agent"
+		 (after raising spec_version) and rebuild the agent"
 	);
 }
 
@@ -290,7 +305,10 @@ fn signed(who: Sr25519Keyring, call: RuntimeCall, nonce: Nonce, tip: Balance) ->
 		frame_system::CheckNonce::<Runtime>::from(nonce),
 		frame_system::CheckWeight::<Runtime>::new(),
 		pallet_transaction_payment::ChargeTransactionPayment::<Runtime>::from(tip),
+		// The metadata-hash mode is off: this signer does not show the transaction to a device.
+		frame_metadata_hash_extension::CheckMetadataHash::<Runtime>::new(false),
 		pallet_pog::CheckDuty::<Runtime>::new(),
+		frame_system::WeightReclaim::<Runtime>::new(),
 	);
 	let payload = SignedPayload::new(call, extension).expect("payload");
 	let signature = payload.using_encoded(|p| who.pair().sign(p));
@@ -448,4 +466,121 @@ fn settling_and_paying_a_full_registry_leave_the_transactions_their_share_of_a_b
 	println!("update_profile with {full} claimants: {:.2} ms", update.total_weight().ref_time() as f64 / 1e9);
 	assert_eq!(update.class, frame_support::dispatch::DispatchClass::Operational);
 	assert!(operational.is_some_and(|max| update.total_weight().all_lte(max)), "{update:?} exceeds {operational:?}");
+}
+
+/// Block `number` on `parent` in `slot`, authored by Alice (BABE authority 0), with its timestamp
+/// inherent: initialised, the timestamp applied, finalised. Returns its header.
+fn run_block(number: BlockNumber, parent: Hash, slot: u64) -> Header {
+	Executive::initialize_block(&babe_header(number, parent, slot, Sr25519Keyring::Alice, 0));
+	let now = RuntimeCall::Timestamp(pallet_timestamp::Call::set { now: slot * SLOT_DURATION });
+	Executive::apply_extrinsic(UncheckedExtrinsic::new_bare(now)).expect("applies").expect("timestamp set");
+	Executive::finalize_block()
+}
+
+/// Issue 26: one validator set for everything. Root adds a fifth validator (Eve, her session keys
+/// set): after the second session change she is a BABE authority, a GRANDPA voter and a PoG
+/// committee member, with her bond held; removed, she leaves all three two session changes later.
+#[test]
+fn a_validator_root_adds_authors_finalises_and_verifies_and_leaves_all_three_when_removed() {
+	let (eve_sr, eve_ed) = (Sr25519Keyring::Eve, sp_keyring::Ed25519Keyring::Eve);
+	// Eve's node holds her session keys (what `author_rotateKeysWithOwner` makes and proves).
+	let keystore = MemoryKeystore::new();
+	for key_type in [sp_core::crypto::key_types::BABE, pallet_pog::KEY_TYPE] {
+		keystore.sr25519_generate_new(key_type, Some("//Eve")).unwrap();
+	}
+	keystore.ed25519_generate_new(sp_core::crypto::key_types::GRANDPA, Some("//Eve")).unwrap();
+	let mut ext = sp_io::TestExternalities::new(preset_storage("local_testnet"));
+	ext.register_extension(KeystoreExt(Arc::new(keystore)));
+	ext.execute_with(|| {
+		let eve = eve_sr.to_account_id();
+		let sits = || {
+			let babe = pallet_babe::Authorities::<Runtime>::get().iter().any(|(k, _)| *k == eve_sr.public().into());
+			let grandpa = Grandpa::grandpa_authorities().iter().any(|(k, _)| *k == eve_ed.public().into());
+			let pog = pallet_pog::Validators::<Runtime>::get().contains(&eve);
+			(babe, grandpa, pog)
+		};
+		let mut keys =
+			SessionKeys { babe: eve_sr.public().into(), grandpa: eve_ed.public().into(), pog: eve_sr.public().into() };
+		let proof = keys.create_ownership_proof(&eve.encode()).expect("the keystore holds Eve's keys").encode();
+		Session::set_keys(RuntimeOrigin::signed(eve.clone()), keys, proof).expect("Eve sets her session keys");
+		Pog::add_validator(RuntimeOrigin::root(), eve.clone()).expect("root adds Eve");
+		assert_eq!(Pog::bond_of(&eve), configs::PogValidatorBond::get());
+
+		// One block per epoch: each block after the first changes the session.
+		let mut parent = Hash::repeat_byte(1);
+		let mut seen = vec![];
+		for (n, slot) in (1..=6).zip((0..).map(|e| SLOT + e * configs::EpochDuration::get())) {
+			if n == 4 {
+				Pog::remove_validator(RuntimeOrigin::root(), eve.clone()).expect("root removes Eve");
+			}
+			parent = run_block(n, parent, slot).hash();
+			seen.push((Session::current_index(), sits()));
+		}
+		assert_eq!(
+			seen,
+			vec![
+				(0, (false, false, false)),
+				(1, (false, false, false)), // handed over at the first change, queued
+				(2, (true, true, true)),    // sits from the second
+				(3, (true, true, true)),    // removed before this block, whose change hands over the set without her
+				(4, (false, false, false)), // and she leaves at the next
+				(5, (false, false, false)),
+			]
+		);
+		assert_eq!(pallet_babe::Authorities::<Runtime>::get().len(), 4);
+		assert_eq!(Grandpa::grandpa_authorities().len(), 4);
+		assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), 4);
+		// Leaving: her bond is released once the round she could sit on is settled.
+		let bond = pallet_pog::ValidatorBonds::<Runtime>::get(&eve);
+		assert!(bond.is_none() || bond.unwrap().leaving.is_some(), "{bond:?}");
+	});
+}
+
+/// Issue 26, item 3: a chain of spec 107 (no session pallet; pallet-pog at storage version 2)
+/// upgrades to this runtime: its validators keep authoring, finalising and verifying, now through
+/// sessions, bonded; the migrations' `pre_upgrade`/`post_upgrade` checks pass under try-runtime.
+#[test]
+fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session_changes() {
+	use frame_support::traits::{fungible::MutateHold, GetStorageVersion, StorageVersion};
+	sp_io::TestExternalities::new(preset_storage("local_testnet")).execute_with(|| {
+		// The spec-107 layout: BABE, GRANDPA and PoG hold the validators; no session, no bonds.
+		let validators = pallet_pog::Validators::<Runtime>::get().to_vec();
+		for v in &validators {
+			Balances::release_all(
+				&RuntimeHoldReason::Pog(pallet_pog::HoldReason::ValidatorBond),
+				v,
+				frame_support::traits::tokens::Precision::Exact,
+			)
+			.unwrap();
+		}
+		let _ = pallet_pog::ValidatorBonds::<Runtime>::clear(u32::MAX, None);
+		pallet_pog::PlannedValidators::<Runtime>::kill();
+		pallet_pog::QueuedValidators::<Runtime>::kill();
+		pallet_pog::Seated::<Runtime>::kill();
+		StorageVersion::new(2).put::<Pog>();
+		pallet_session::Validators::<Runtime>::kill();
+		pallet_session::QueuedKeys::<Runtime>::kill();
+		let _ = pallet_session::NextKeys::<Runtime>::clear(u32::MAX, None);
+		let _ = pallet_session::KeyOwner::<Runtime>::clear(u32::MAX, None);
+
+		#[cfg(feature = "try-runtime")]
+		Executive::try_runtime_upgrade(frame_try_runtime::UpgradeCheckSelect::All).expect("migrations and checks pass");
+		#[cfg(not(feature = "try-runtime"))]
+		<migrations::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
+
+		assert_eq!(Pog::on_chain_storage_version(), 3);
+		assert_eq!(Session::validators(), validators);
+		for v in &validators {
+			assert_eq!(Pog::bond_of(v), configs::PogValidatorBond::get(), "bonded by the migration");
+		}
+		let mut parent = Hash::repeat_byte(1);
+		for (n, slot) in (1..=4).zip((0..).map(|e| SLOT + e * configs::EpochDuration::get())) {
+			parent = run_block(n, parent, slot).hash();
+			assert_eq!(pallet_babe::Authorities::<Runtime>::get().len(), 4, "block {n}");
+			assert_eq!(Grandpa::grandpa_authorities().len(), 4, "block {n}");
+			assert_eq!(pallet_pog::Validators::<Runtime>::get().to_vec(), validators, "block {n}");
+		}
+		assert_eq!(Session::current_index(), 3, "three session changes after the upgrade");
+		Pog::do_try_state().expect("pallet-pog invariants hold");
+	});
 }

@@ -12,7 +12,7 @@ impl<T: Config> Pallet<T> {
 	/// lists exactly its claimed GPUs; commitments have one slot per GPU; openings are kept only
 	/// for the current round's revealed challenges; the round's counters are consistent; and the
 	/// weight shares sum to 100%; each miner's vesting hold is its unvested earnings, and
-	/// only registered miners have earnings.
+	/// only registered miners have earnings; validators' bonds match their holds.
 	pub fn do_try_state() -> Result<(), TryRuntimeError> {
 		let reason: T::RuntimeHoldReason = HoldReason::MinerDeposit.into();
 		let round = Self::round();
@@ -83,6 +83,31 @@ impl<T: Config> Pallet<T> {
 		ensure!(
 			shares.is_empty() || sum == u64::from(Perbill::one().deconstruct()),
 			TryRuntimeError::Other("weight shares do not sum to 100%")
+		);
+		Self::validators_try_state()
+	}
+
+	/// Every planned or seated validator is bonded, and what is held is its bond's record; the
+	/// committee members are the seated validators' `pog!` accounts.
+	fn validators_try_state() -> Result<(), TryRuntimeError> {
+		let reason: T::RuntimeHoldReason = HoldReason::ValidatorBond.into();
+		for (who, bond) in ValidatorBonds::<T>::iter() {
+			ensure!(
+				T::Currency::balance_on_hold(&reason, &who) == bond.held,
+				TryRuntimeError::Other("validator bond held differs from its record")
+			);
+		}
+		let seated = Seated::<T>::get();
+		ensure!(
+			PlannedValidators::<T>::get()
+				.iter()
+				.chain(seated.iter().map(|(v, _)| v))
+				.all(ValidatorBonds::<T>::contains_key),
+			TryRuntimeError::Other("a planned or seated validator has no bond")
+		);
+		ensure!(
+			seated.iter().map(|(_, s)| s).eq(Validators::<T>::get().iter()),
+			TryRuntimeError::Other("committee members are not the seated validators' pog! accounts")
 		);
 		Ok(())
 	}

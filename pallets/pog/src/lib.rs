@@ -35,6 +35,11 @@
 //! - Each settled round mints a scheduled **reward** under a cap ([`rewards`]): miners are paid
 //!   by weight share (vesting, and burned first when a GPU fails), validators by their agreeing
 //!   verdicts, the rest goes to the treasury.
+//! - **Validators** ([`validators`]) are one set for block authoring, finality and committees:
+//!   root plans it, pallet-session seats it at session changes (this pallet is its session
+//!   manager and the `pog!` key's session handler). Each validator bonds; a settled round in which
+//!   it contradicted decided outcomes or stayed silent burns part of the bond, and repeated
+//!   strikes cost its seat.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 
@@ -50,6 +55,7 @@ pub mod eviction;
 pub mod host;
 #[cfg(any(feature = "try-runtime", test))]
 mod invariants;
+pub mod migrations;
 pub mod miners;
 #[cfg(test)]
 mod mock;
@@ -61,6 +67,7 @@ pub mod scoring;
 #[cfg(test)]
 mod tests;
 pub mod types;
+pub mod validators;
 pub mod verification;
 mod views;
 pub mod weights;
@@ -149,7 +156,8 @@ pub mod pallet {
 	/// Outcomes of one miner's GPUs in a round, in GPU order.
 	pub type OutcomesOf<T> = BoundedVec<(GpuUuid, RoundOutcome), <T as Config>::MaxGpusPerMiner>;
 
-	const STORAGE_VERSION: StorageVersion = StorageVersion::new(2);
+	/// The storage layout's version ([`crate::migrations`] lists each with its migration).
+	const STORAGE_VERSION: StorageVersion = StorageVersion::new(3);
 
 	#[pallet::pallet]
 	#[pallet::storage_version(STORAGE_VERSION)]
@@ -161,7 +169,12 @@ pub mod pallet {
 		CreateSignedTransaction<Call<Self>> + frame_system::Config<RuntimeEvent: From<Event<Self>>>
 	{
 		/// The validators' off-chain signing crypto (key type `pog!`).
-		type AuthorityId: frame_system::offchain::AppCrypto<Self::Public, Self::Signature>;
+		/// Its public key is the `pog!` session key ([`validators`]).
+		type AuthorityId: frame_system::offchain::AppCrypto<
+			Self::Public,
+			Self::Signature,
+			RuntimeAppPublic = crate::crypto::Public,
+		>;
 		/// Currency in which miners' deposits are held, slashed and fees burned.
 		type Currency: MutateHold<Self::AccountId, Reason = Self::RuntimeHoldReason> + Mutate<Self::AccountId>;
 		/// The overarching hold reason.
@@ -210,6 +223,10 @@ pub mod pallet {
 		/// Most opened leaves per challenge.
 		#[pallet::constant]
 		type MaxOpenings: Get<u32>;
+		/// Held from every validator while it is planned, seated or leaving ([`validators`]):
+		/// part of it burns for each strike against its committee work.
+		#[pallet::constant]
+		type ValidatorBond: Get<BalanceOf<Self>>;
 		/// The treasury account: its part of each round's emission, what nobody earned, and
 		/// forfeited unvested earnings are paid to it ([`rewards`]).
 		type Treasury: Get<Self::AccountId>;
@@ -224,6 +241,8 @@ pub mod pallet {
 		MinerDeposit,
 		/// A miner's earnings still vesting ([`rewards`]).
 		Vesting,
+		/// A validator's bond ([`validators`]).
+		ValidatorBond,
 	}
 
 	/// GPU profiles by id.
@@ -326,6 +345,37 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type SpentDuties<T> = StorageDoubleMap<_, Twox64Concat, RoundIndex, Identity, Hash32, ()>;
 
+	/// The validators root has planned ([`validators`]): what pallet-session is handed for the
+	/// next session whenever it differs from what sits.
+	#[pallet::storage]
+	pub type PlannedValidators<T: Config> = StorageValue<_, BoundedVec<T::AccountId, T::MaxValidators>, ValueQuery>;
+
+	/// The set last handed to pallet-session: it sits from the session after the one it was
+	/// handed at.
+	#[pallet::storage]
+	pub type QueuedValidators<T: Config> = StorageValue<_, BoundedVec<T::AccountId, T::MaxValidators>, ValueQuery>;
+
+	/// The active set, in session order: each validator's account and its `pog!` key's account
+	/// (the committee member, in [`Validators`]).
+	#[pallet::storage]
+	pub type Seated<T: Config> =
+		StorageValue<_, BoundedVec<(T::AccountId, T::AccountId), T::MaxValidators>, ValueQuery>;
+
+	/// Each bonded validator's bond and strikes: planned, seated, or leaving until its last
+	/// round is settled.
+	#[pallet::storage]
+	pub type ValidatorBonds<T: Config> =
+		CountedStorageMap<_, Blake2_128Concat, T::AccountId, validators::ValidatorBondOf<T>, OptionQuery>;
+
+	/// How validators answer for their votes ([`validators::ValidatorRules`]).
+	#[pallet::storage]
+	pub type Accountability<T> = StorageValue<_, validators::ValidatorRules, ValueQuery>;
+
+	/// Committee work of each `pog!` account in the round being settled (judged and drained
+	/// when it is).
+	#[pallet::storage]
+	pub type RoundWork<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, ValidatorRecord, ValueQuery>;
+
 	/// Committee work of each validator: assigned, agreed, contradicted, silent.
 	#[pallet::storage]
 	pub type ValidatorStats<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, ValidatorRecord, ValueQuery>;
@@ -379,7 +429,8 @@ pub mod pallet {
 	pub struct GenesisConfig<T: Config> {
 		/// GPU profiles (ids 0, 1, … in this order).
 		pub profiles: Vec<profiles::GenesisProfile>,
-		/// Validator accounts.
+		/// Validator accounts, each its own `pog!` key, for a chain without pallet-session (a chain
+		/// with it leaves this empty: the session's genesis keys name the validators).
 		pub validators: Vec<T::AccountId>,
 		/// Configuration (mainnet defaults if absent).
 		pub config: Option<ProtocolConfig>,
@@ -396,9 +447,16 @@ pub mod pallet {
 					panic!("genesis profile {} is refused: {e:?}", p.name);
 				}
 			}
-			let validators: BoundedVec<_, _> =
-				self.validators.clone().try_into().expect("genesis validators fit MaxValidators");
-			Validators::<T>::put(validators);
+			assert!(self.validators.len() <= T::MaxValidators::get() as usize, "genesis validators fit MaxValidators");
+			if !self.validators.is_empty() {
+				let keys = self.validators.iter().map(|v| {
+					let key = codec::Encode::encode(v);
+					let key =
+						codec::Decode::decode(&mut &key[..]).expect("a genesis validator account is its pog! key");
+					(v.clone(), key)
+				});
+				Pallet::<T>::seat_genesis(keys.collect());
+			}
 			if let Some(config) = self.config {
 				assert!(Pallet::<T>::validate_config(&config).is_ok(), "genesis PoG config is invalid");
 				Configuration::<T>::put(config);
@@ -430,15 +488,55 @@ pub mod pallet {
 			/// Its id.
 			id: ProfileId,
 		},
-		/// A validator was added.
+		/// Root planned a validator in: it sits from the second session change on.
 		ValidatorAdded {
 			/// Its account.
 			validator: T::AccountId,
 		},
-		/// A validator was removed.
+		/// Root planned a validator out: it leaves at the next session change that has not
+		/// queued it already.
 		ValidatorRemoved {
 			/// Its account.
 			validator: T::AccountId,
+		},
+		/// A validator's bond was held.
+		ValidatorBonded {
+			/// Its account.
+			validator: T::AccountId,
+			/// The bond.
+			amount: BalanceOf<T>,
+		},
+		/// A validator's committee work in a settled round was a strike: part of its bond burned.
+		ValidatorStruck {
+			/// Its account.
+			validator: T::AccountId,
+			/// The round.
+			round: RoundIndex,
+			/// Its work in that round.
+			work: ValidatorRecord,
+			/// What was burned of its bond.
+			burned: BalanceOf<T>,
+			/// Its strikes now.
+			strikes: u32,
+		},
+		/// A validator reached the most strikes: planned out, it leaves at the next session change.
+		ValidatorExpelled {
+			/// Its account.
+			validator: T::AccountId,
+			/// The round that was its last strike.
+			round: RoundIndex,
+		},
+		/// A validator that left has its last round settled: its bond is released.
+		ValidatorBondReleased {
+			/// Its account.
+			validator: T::AccountId,
+			/// What was released.
+			amount: BalanceOf<T>,
+		},
+		/// The rules validators answer by changed.
+		ValidatorRulesUpdated {
+			/// The new rules.
+			rules: validators::ValidatorRules,
 		},
 		/// The configuration changed.
 		ConfigUpdated {
@@ -673,6 +771,12 @@ pub mod pallet {
 		AlreadyValidator,
 		/// The validator set is full.
 		TooManyValidators,
+		/// The validator cannot bond `ValidatorBond` (its free balance is short).
+		CannotBond,
+		/// The last validator cannot be removed: the chain would have nobody to author blocks.
+		LastValidator,
+		/// The rules break the rule named (`ValidatorRule`).
+		InvalidValidatorRules(validators::ValidatorRule),
 		/// No such profile.
 		UnknownProfile,
 		/// The profile table is full.
@@ -932,7 +1036,8 @@ pub mod pallet {
 			Self::do_remove_profile(id)
 		}
 
-		/// Root: add a validator.
+		/// Root: add a validator, holding its bond. It authors, finalises and sits on committees
+		/// from the second session change on, once its session keys are set (`session.setKeys`).
 		#[pallet::call_index(11)]
 		#[pallet::weight(T::WeightInfo::add_validator())]
 		pub fn add_validator(origin: OriginFor<T>, validator: T::AccountId) -> DispatchResult {
@@ -940,7 +1045,8 @@ pub mod pallet {
 			Self::do_add_validator(validator)
 		}
 
-		/// Root: remove a validator.
+		/// Root: remove a validator: it leaves at the next session change that has not queued it
+		/// already, and its bond is released once its last round is settled.
 		#[pallet::call_index(12)]
 		#[pallet::weight(T::WeightInfo::remove_validator())]
 		pub fn remove_validator(origin: OriginFor<T>, validator: T::AccountId) -> DispatchResult {
@@ -979,6 +1085,14 @@ pub mod pallet {
 		pub fn set_rewards(origin: OriginFor<T>, rules: rewards::RewardRules) -> DispatchResult {
 			ensure_root(origin)?;
 			Self::do_set_rewards(rules)
+		}
+
+		/// Root: set the rules validators answer by (judged from the next settled round on).
+		#[pallet::call_index(16)]
+		#[pallet::weight(T::WeightInfo::set_config())]
+		pub fn set_validator_rules(origin: OriginFor<T>, rules: validators::ValidatorRules) -> DispatchResult {
+			ensure_root(origin)?;
+			Self::do_set_validator_rules(rules)
 		}
 	}
 }

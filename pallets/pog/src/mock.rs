@@ -118,11 +118,14 @@ impl pallet_pog::Config for Test {
 	type MaxProfiles = ConstU32<32>;
 	type MaxOpenings = ConstU32<64>;
 	type Treasury = TreasuryAccount;
+	type ValidatorBond = ValidatorBondAmount;
 	type WeightInfo = ();
 }
 
 parameter_types! {
 	pub TreasuryAccount: AccountId = account("Treasury");
+	/// A validator's bond: a tenth of a funded account.
+	pub const ValidatorBondAmount: Balance = 1_000;
 }
 
 /// The mock's reward schedule: 1,000 a round (a tenth of a funded account), 80% to miners, 10%
@@ -250,6 +253,19 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 		Timestamp::set_timestamp(BLOCK_MS);
 	});
 	TestEnv { ext, pool: pool_state }
+}
+
+/// A session change as pallet-session makes it, with its one-session delay collapsed: the
+/// planned set is handed over (if it changed) and sits at once, each validator's account being
+/// its `pog!` key.
+pub fn change_session() {
+	use frame_support::traits::OneSessionHandler;
+	let handed = <Pog as pallet_session::SessionManager<AccountId>>::new_session(0);
+	let sitting = handed.unwrap_or_else(|| crate::Seated::<Test>::get().into_iter().map(|(v, _)| v).collect());
+	let keys: Vec<(AccountId, crate::crypto::Public)> =
+		sitting.iter().map(|v| (*v, crate::crypto::Public::from(*v))).collect();
+	let iter = || keys.iter().map(|(v, k)| (v, k.clone()));
+	<Pog as OneSessionHandler<AccountId>>::on_new_session(true, iter(), iter());
 }
 
 /// Move to the next block: finalize this one, initialize the next with a timestamp 6 s later.

@@ -337,7 +337,12 @@ impl<T: Config> Pallet<T> {
 		match last {
 			Some(miners) => batch
 				.saturating_add(T::WeightInfo::update_shares(miners))
-				.saturating_add(T::WeightInfo::emit_round(T::MaxValidators::get())),
+				.saturating_add(T::WeightInfo::emit_round(T::MaxValidators::get()))
+				// Judging each validator's work (its record, its bond, a burn) and releasing bonds.
+				.saturating_add(
+					T::DbWeight::get()
+						.reads_writes(4 * u64::from(T::MaxValidators::get()), 4 * u64::from(T::MaxValidators::get())),
+				),
 			None => batch,
 		}
 	}
@@ -717,6 +722,7 @@ impl<T: Config> Pallet<T> {
 		let config = Configuration::<T>::get();
 		Self::update_shares(round.index);
 		Self::emit_round(round.index);
+		Self::judge_validators(round.index);
 		let after = n.saturating_add(1u32.into());
 		let latest = round.started_at.saturating_add(config.period.into()).max(after);
 		let earliest = latest.saturating_sub(config.start_jitter.into()).max(after);

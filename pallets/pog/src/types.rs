@@ -41,6 +41,7 @@ pub use crate::rounds::{
 	AgentReport, Commitment, MemoryCommitment, MemoryRoot, RootCommit, RoundIndex, RoundInfo, RoundPhase, Selection,
 };
 pub use crate::scoring::{FailReason, GpuStanding, RoundOutcome, Score, ScoreCaps, UnverifiedReason, ZeroReason};
+pub use crate::validators::{SessionIndex, ValidatorBond, ValidatorBondOf, ValidatorRule, ValidatorRules};
 pub use crate::verification::{
 	Opening, SelfReported, ValidatorRecord, Verdict, Verification, VerificationStatus, WalkOpening,
 };

@@ -47,7 +47,9 @@ pub struct Verification<AccountId: Clone + PartialEq + Eq + Debug, MaxVoters: Ge
 }
 
 /// How a validator's committee work went, counted as each challenge it was assigned is settled.
-#[derive(Clone, Copy, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+#[derive(
+	Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default,
+)]
 pub struct ValidatorRecord {
 	/// Revealed challenges it was a committee member of.
 	pub assigned: u32,
@@ -117,25 +119,6 @@ pub(crate) struct RevealPlan<T: Config> {
 impl<T: Config> Pallet<T> {
 	pub(crate) fn ensure_validator(who: &T::AccountId) -> DispatchResult {
 		ensure!(Validators::<T>::get().contains(who), Error::<T>::NotValidator);
-		Ok(())
-	}
-
-	pub(crate) fn do_add_validator(validator: T::AccountId) -> DispatchResult {
-		Validators::<T>::try_mutate(|v| {
-			ensure!(!v.contains(&validator), Error::<T>::AlreadyValidator);
-			v.try_push(validator.clone()).map_err(|_| Error::<T>::TooManyValidators)
-		})?;
-		Self::deposit_event(Event::ValidatorAdded { validator });
-		Ok(())
-	}
-
-	pub(crate) fn do_remove_validator(validator: T::AccountId) -> DispatchResult {
-		Validators::<T>::try_mutate(|v| {
-			let pos = v.iter().position(|x| x == &validator).ok_or(Error::<T>::NotValidator)?;
-			v.remove(pos);
-			Ok::<_, Error<T>>(())
-		})?;
-		Self::deposit_event(Event::ValidatorRemoved { validator });
 		Ok(())
 	}
 
@@ -347,18 +330,17 @@ impl<T: Config> Pallet<T> {
 			VerificationStatus::Pending => None,
 		};
 		for member in v.committee.iter() {
-			ValidatorStats::<T>::mutate(member, |r| {
-				r.assigned = r.assigned.saturating_add(1);
-				match (v.votes.iter().find(|(x, _)| x == member), outcome) {
-					(None, _) => r.silent = r.silent.saturating_add(1),
-					(Some((_, vote)), Some(passed)) if vote.passed == passed => {
-						r.agreed = r.agreed.saturating_add(1);
-						Self::count_agreed(member);
-					},
-					(Some(_), Some(_)) => r.contradicted = r.contradicted.saturating_add(1),
-					(Some(_), None) => {},
-				}
-			});
+			let mut work = ValidatorRecord { assigned: 1, ..Default::default() };
+			match (v.votes.iter().find(|(x, _)| x == member), outcome) {
+				(None, _) => work.silent = 1,
+				(Some((_, vote)), Some(passed)) if vote.passed == passed => {
+					work.agreed = 1;
+					Self::count_agreed(member);
+				},
+				(Some(_), Some(_)) => work.contradicted = 1,
+				(Some(_), None) => {},
+			}
+			Self::count_work(member, &work);
 		}
 		match outcome {
 			Some(true) => RoundOutcome::Passed,

@@ -22,6 +22,7 @@ mod miners;
 mod rewards;
 mod rounds;
 mod scores;
+mod validators;
 mod verification;
 
 /// `p` with its figures changed by `change`.

@@ -131,6 +131,7 @@ fn a_validator_is_paid_for_agreeing_verdicts_and_not_for_silence_or_contradictio
 	new_test_ext().execute_with(|| {
 		let dave = account("Dave");
 		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
+		change_session();
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
 		let m = account("Miner1");
 		register_cpu_miner(m, &[uuid(1)]);

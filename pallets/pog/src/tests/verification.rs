@@ -10,6 +10,7 @@ fn colluding_verdicts_cannot_fail_an_honest_miner() {
 		for v in &vals[3..] {
 			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), *v));
 		}
+		change_session();
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
 		let m = account("Miner1");
 		register_cpu_miner(m, &[uuid(1)]);

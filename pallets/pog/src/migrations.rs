@@ -1,0 +1,87 @@
+//! Storage migrations: every change of pallet-pog's storage layout ships one, versioned
+//! ([`VersionedMigration`]: it runs once, only from the version it was written for, and sets the
+//! next), with `pre_upgrade`/`post_upgrade` checks that try-runtime runs.
+//!
+//! | version | spec | layout |
+//! |---|---|---|
+//! | 2 | ≤ 107 | validators are accounts in [`Validators`], nothing bonded |
+//! | 3 | 108 | validators planned, queued and seated (with their `pog!` accounts), bonded, judged per round ([`crate::validators`]) |
+
+use frame_support::{migrations::VersionedMigration, traits::UncheckedOnRuntimeUpgrade, weights::Weight};
+
+use crate::{pallet::*, validators::ValidatorBond};
+
+/// v2 → v3: the validators of a v2 chain are planned, queued and seated, each with its own
+/// account as its `pog!` key (what v2's off-chain workers signed with), and bonded: up to
+/// [`Config::ValidatorBond`] of what each can hold (a validator short of it is bonded with what
+/// it has, and answers with that).
+pub mod v3 {
+	use super::*;
+	use alloc::vec::Vec;
+	use frame_support::{
+		traits::{
+			fungible::{Inspect, MutateHold},
+			tokens::{Fortitude, Preservation},
+			Get,
+		},
+		BoundedVec,
+	};
+
+	/// The migration, unversioned: use [`SeatValidators`].
+	pub struct SeatValidatorsUnchecked<T>(core::marker::PhantomData<T>);
+
+	impl<T: Config> UncheckedOnRuntimeUpgrade for SeatValidatorsUnchecked<T> {
+		fn on_runtime_upgrade() -> Weight {
+			let validators = Validators::<T>::get();
+			let seated: Vec<(T::AccountId, T::AccountId)> = validators.iter().map(|v| (v.clone(), v.clone())).collect();
+			PlannedValidators::<T>::put(&validators);
+			QueuedValidators::<T>::put(&validators);
+			Seated::<T>::put(BoundedVec::truncate_from(seated));
+			for v in validators.iter().filter(|v| !ValidatorBonds::<T>::contains_key(v)) {
+				let can = T::Currency::reducible_balance(v, Preservation::Protect, Fortitude::Polite);
+				let amount = can.min(T::ValidatorBond::get());
+				let held = match T::Currency::hold(&HoldReason::ValidatorBond.into(), v, amount) {
+					Ok(()) => amount,
+					Err(_) => Default::default(),
+				};
+				ValidatorBonds::<T>::insert(v, ValidatorBond { held, strikes: 0, leaving: None });
+			}
+			let n = validators.len() as u64;
+			T::DbWeight::get().reads_writes(1 + 3 * n, 3 + 3 * n)
+		}
+
+		#[cfg(feature = "try-runtime")]
+		fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
+			use codec::Encode;
+			frame_support::ensure!(
+				ValidatorBonds::<T>::count() == 0,
+				sp_runtime::TryRuntimeError::Other("a v2 chain has no validator bonds")
+			);
+			Ok(Validators::<T>::get().encode())
+		}
+
+		#[cfg(feature = "try-runtime")]
+		fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+			use codec::Decode;
+			use frame_support::ensure;
+			use sp_runtime::TryRuntimeError;
+			let before: Vec<T::AccountId> =
+				Decode::decode(&mut &state[..]).map_err(|_| TryRuntimeError::Other("pre_upgrade state"))?;
+			ensure!(Validators::<T>::get().to_vec() == before, TryRuntimeError::Other("committee members changed"));
+			ensure!(PlannedValidators::<T>::get().to_vec() == before, TryRuntimeError::Other("plan differs"));
+			ensure!(
+				Seated::<T>::get().iter().map(|(v, _)| v).eq(before.iter()),
+				TryRuntimeError::Other("seated differ")
+			);
+			ensure!(
+				ValidatorBonds::<T>::count() as usize == before.len(),
+				TryRuntimeError::Other("a validator unbonded")
+			);
+			Pallet::<T>::do_try_state()
+		}
+	}
+
+	/// v2 → v3, versioned.
+	pub type SeatValidators<T> =
+		VersionedMigration<2, 3, SeatValidatorsUnchecked<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+}

@@ -1,0 +1,187 @@
+//! The validator set (issue 26): root plans it, a session change seats it; a bond is held from
+//! every validator and released after it leaves; contradicting decided outcomes or staying
+//! silent costs part of the bond and, at the most strikes, the seat.
+
+use super::*;
+use crate::HoldReason;
+
+fn bond_held(who: AccountId) -> Balance {
+	Balances::balance_on_hold(&RuntimeHoldReason::Pog(HoldReason::ValidatorBond), &who)
+}
+
+fn strikes(who: AccountId) -> u32 {
+	ValidatorBonds::<Test>::get(who).map(|b| b.strikes).unwrap_or_default()
+}
+
+/// Plays one round with Dave on a committee of all four validators: the three genesis validators
+/// vote honestly on an honest miner, Dave votes `dave` (`Some(passed)`) or stays silent (`None`).
+fn round_with_dave(dave: AccountId, vote: Option<bool>) {
+	let m = account("Miner1");
+	let index = next_round();
+	let result = answer(m, Compute::Honest).remove(0);
+	run_until(RoundPhase::Reveal);
+	assert_ok!(reveal(m, 0, &result));
+	assert!(committee(m, 0).contains(&dave));
+	match vote {
+		Some(true) => {
+			assert_ok!(verdict_by(dave, m, 0, 3));
+		},
+		Some(false) => {
+			let leaf = Openings::<Test>::get((index, m, 0)).unwrap()[0].leaf;
+			assert_ok!(Pog::submit_verdict(RuntimeOrigin::signed(dave), index, m, 0, false_verdict(false, Some(leaf))));
+		},
+		None => {},
+	}
+	for v in validators() {
+		assert_ok!(verdict_by(v, m, 0, 7));
+	}
+	run_until(RoundPhase::Idle);
+	assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+}
+
+/// Dave joins (bonded, seated at the session change), a committee of all four, an honest miner.
+fn with_dave() -> AccountId {
+	let dave = account("Dave");
+	assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
+	assert_eq!(bond_held(dave), ValidatorBondAmount::get(), "the bond is held when root adds it");
+	assert!(!Validators::<Test>::get().contains(&dave), "planned, not seated before the session change");
+	change_session();
+	assert!(Validators::<Test>::get().contains(&dave));
+	assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
+	register_cpu_miner(account("Miner1"), &[uuid(1)]);
+	dave
+}
+
+#[test]
+fn a_validator_that_contradicts_decided_outcomes_loses_bond_and_seat_and_agreeing_ones_keep_both() {
+	new_test_ext().execute_with(|| {
+		let dave = with_dave();
+		let rules = ValidatorRules::mainnet();
+		let mut held = ValidatorBondAmount::get();
+		for strike in 1..=rules.max_strikes {
+			round_with_dave(dave, Some(false));
+			held -= rules.contradiction_slash * held;
+			assert_eq!(bond_held(dave), held, "strike {strike}: 10% of what is held burns");
+			assert_eq!(strikes(dave), strike);
+			let expelled =
+				events().iter().any(|e| matches!(e, Event::ValidatorExpelled { validator, .. } if *validator == dave));
+			assert_eq!(expelled, strike == rules.max_strikes);
+			for v in validators() {
+				assert_eq!(bond_held(v), ValidatorBondAmount::get(), "an agreeing validator keeps its whole bond");
+				assert_eq!(strikes(v), 0);
+			}
+		}
+		assert!(!PlannedValidators::<Test>::get().contains(&dave), "the third strike costs the seat");
+		assert!(Validators::<Test>::get().contains(&dave), "it sits until the session changes");
+		change_session();
+		assert!(!Validators::<Test>::get().contains(&dave));
+		assert_eq!(Validators::<Test>::get().to_vec(), validators(), "the agreeing three keep their seats");
+		// No round open: what is left of the bond is released at once.
+		assert_eq!(bond_held(dave), 0);
+		assert!(events().contains(&Event::ValidatorBondReleased { validator: dave, amount: held }));
+		try_state();
+	});
+}
+
+#[test]
+fn a_silent_validator_loses_bond_and_seat_and_a_clean_round_forgives_a_strike() {
+	new_test_ext().execute_with(|| {
+		let dave = with_dave();
+		let rules = ValidatorRules::mainnet();
+		round_with_dave(dave, None);
+		let after_one = ValidatorBondAmount::get() - rules.silence_slash * ValidatorBondAmount::get();
+		assert_eq!((bond_held(dave), strikes(dave)), (after_one, 1), "silence on every assignment is a strike");
+		round_with_dave(dave, Some(true));
+		assert_eq!((bond_held(dave), strikes(dave)), (after_one, 0), "an agreeing round forgives it, burns nothing");
+		for _ in 0..rules.max_strikes {
+			round_with_dave(dave, None);
+		}
+		assert!(bond_held(dave) < after_one);
+		assert!(!PlannedValidators::<Test>::get().contains(&dave));
+		change_session();
+		assert!(!Validators::<Test>::get().contains(&dave));
+		assert_eq!(bond_held(dave), 0, "released once it has left");
+		try_state();
+	});
+}
+
+#[test]
+fn a_validator_leaving_mid_round_keeps_its_bond_until_the_round_is_settled() {
+	new_test_ext().execute_with(|| {
+		let dave = with_dave();
+		next_round();
+		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), dave));
+		change_session();
+		assert!(!Validators::<Test>::get().contains(&dave));
+		assert_eq!(bond_held(dave), ValidatorBondAmount::get(), "its round is not settled yet");
+		assert_eq!(ValidatorBonds::<Test>::get(dave).unwrap().leaving, Some(Pog::round().index));
+		run_until(RoundPhase::Idle);
+		assert_eq!(bond_held(dave), 0, "released with the round's settlement");
+		try_state();
+	});
+}
+
+#[test]
+fn bad_validator_changes_are_refused_and_lose_nothing() {
+	new_test_ext().execute_with(|| {
+		let poor = account("Nobody");
+		assert_noop!(Pog::add_validator(RuntimeOrigin::root(), poor), Error::<Test>::CannotBond);
+		assert_noop!(
+			Pog::add_validator(RuntimeOrigin::signed(account("Dave")), account("Dave")),
+			DispatchError::BadOrigin
+		);
+		for v in &validators()[1..] {
+			assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), *v));
+		}
+		assert_noop!(Pog::remove_validator(RuntimeOrigin::root(), validators()[0]), Error::<Test>::LastValidator);
+		let bad = ValidatorRules { max_strikes: 0, ..ValidatorRules::mainnet() };
+		assert_noop!(
+			Pog::set_validator_rules(RuntimeOrigin::root(), bad),
+			Error::<Test>::InvalidValidatorRules(ValidatorRule::ZeroMaxStrikes)
+		);
+		// The session never hands over an empty set, nor one that did not change.
+		change_session();
+		assert_eq!(<Pog as pallet_session::SessionManager<AccountId>>::new_session(1), None);
+	});
+}
+
+/// Issue 26, item 3: a v2 chain (validators as accounts, nothing bonded) upgrades to v3 with its
+/// validators planned, seated (each its own `pog!` key) and bonded, checked by the migration's
+/// `pre_upgrade`/`post_upgrade` under try-runtime; the migration runs once.
+#[test]
+fn a_v2_chain_upgrades_to_v3_with_its_validators_seated_and_bonded_once() {
+	use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
+	new_test_ext().execute_with(|| {
+		// The v2 layout: the same committee members, no plan, seats or bonds.
+		for v in validators() {
+			assert_ok!(<Balances as frame_support::traits::fungible::MutateHold<_>>::release_all(
+				&RuntimeHoldReason::Pog(HoldReason::ValidatorBond),
+				&v,
+				frame_support::traits::tokens::Precision::Exact,
+			));
+		}
+		let _ = ValidatorBonds::<Test>::clear(u32::MAX, None);
+		PlannedValidators::<Test>::kill();
+		QueuedValidators::<Test>::kill();
+		Seated::<Test>::kill();
+		StorageVersion::new(2).put::<Pog>();
+
+		#[cfg(feature = "try-runtime")]
+		crate::migrations::v3::SeatValidators::<Test>::try_on_runtime_upgrade(true).expect("checks pass");
+		#[cfg(not(feature = "try-runtime"))]
+		crate::migrations::v3::SeatValidators::<Test>::on_runtime_upgrade();
+
+		assert_eq!(Pog::on_chain_storage_version(), 3);
+		assert_eq!(Validators::<Test>::get().to_vec(), validators());
+		assert_eq!(PlannedValidators::<Test>::get().to_vec(), validators());
+		for v in validators() {
+			assert_eq!(bond_held(v), ValidatorBondAmount::get());
+		}
+		try_state();
+		// Once: a second run finds version 3 and changes nothing.
+		PlannedValidators::<Test>::kill();
+		crate::migrations::v3::SeatValidators::<Test>::on_runtime_upgrade();
+		assert!(PlannedValidators::<Test>::get().is_empty(), "the migration did not run again");
+		assert_eq!(bond_held(validators()[0]), ValidatorBondAmount::get());
+	});
+}

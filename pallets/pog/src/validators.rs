@@ -1,0 +1,409 @@
+//! The validator set: who sits on PoG committees, who authors and finalises blocks, what each
+//! validator has bonded and what it answers for.
+//!
+//! - **One set for everything.** Root plans the set ([`PlannedValidators`]: `add_validator`,
+//!   `remove_validator`). pallet-session asks this pallet for the next set at every session
+//!   boundary ([`SessionManager::new_session`]) and, one session later, activates it for BABE,
+//!   GRANDPA and PoG at once: this pallet is a session key (`pog!`), and
+//!   [`OneSessionHandler::on_new_session`] seats the active validators ([`Seated`]) with their
+//!   `pog!` keys, whose accounts sit on committees and sign verdicts ([`Validators`]). A
+//!   validator added now authors, finalises and verifies from the second session boundary on
+//!   (sessions are BABE epochs), once it has set its session keys (`session.setKeys`).
+//! - **A bond.** Adding a validator holds [`Config::ValidatorBond`] from its account
+//!   ([`HoldReason::ValidatorBond`]); the bond is released once the validator has left the
+//!   active set and the last round it could sit on a committee of is settled.
+//! - **Answering for votes.** When a round is settled, each validator's committee work in it
+//!   ([`RoundWork`]) is judged by [`ValidatorRules`]: contradicting more than the tolerated
+//!   share of decided outcomes, or staying silent on more than the tolerated share of its
+//!   assignments, is a strike that burns part of the bond; at `max_strikes` the validator loses
+//!   its seat (removed from the plan; it leaves at the next session change). A clean round with
+//!   assignments forgives one strike.
+
+use alloc::vec::Vec;
+use frame_support::{
+	ensure,
+	pallet_prelude::*,
+	traits::{
+		fungible::MutateHold,
+		tokens::{Fortitude, Precision},
+		OneSessionHandler,
+	},
+	BoundedVec,
+};
+use frame_system::offchain::AppCrypto;
+use sp_runtime::{
+	traits::{IdentifyAccount, Saturating, Zero},
+	BoundToRuntimeAppPublic, Perbill,
+};
+
+use crate::{pallet::*, types::*};
+
+/// A session's index (pallet-session's).
+pub type SessionIndex = u32;
+
+/// How validators answer for their committee work, judged per settled round.
+#[derive(
+	Clone,
+	Copy,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	PartialEq,
+	Eq,
+	Debug,
+	TypeInfo,
+	MaxEncodedLen,
+	serde::Serialize,
+	serde::Deserialize,
+)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidatorRules {
+	/// A round in which a validator contradicted more than this share of the decided outcomes
+	/// it was assigned is a strike (mainnet: none tolerated; verdicts are exact).
+	pub contradiction_tolerance: Perbill,
+	/// A round in which a validator said nothing on more than this share of its assignments is
+	/// a strike.
+	pub silence_tolerance: Perbill,
+	/// Share of the bond burned for a contradiction strike.
+	pub contradiction_slash: Perbill,
+	/// Share of the bond burned for a silence strike.
+	pub silence_slash: Perbill,
+	/// Strikes at which a validator loses its seat (a clean round forgives one).
+	pub max_strikes: u32,
+}
+
+/// Which rule of [`ValidatorRules::validate`] a set of rules breaks.
+#[derive(
+	Clone,
+	Copy,
+	Encode,
+	Decode,
+	DecodeWithMemTracking,
+	PartialEq,
+	Eq,
+	Debug,
+	TypeInfo,
+	MaxEncodedLen,
+	frame_support::PalletError,
+)]
+pub enum ValidatorRule {
+	/// `max_strikes` is zero: every validator would lose its seat at once.
+	ZeroMaxStrikes,
+	/// `silence_tolerance` is 100%: silence could never be a strike.
+	SilenceAlwaysTolerated,
+	/// `contradiction_tolerance` is 100%: contradicting could never be a strike.
+	ContradictionAlwaysTolerated,
+}
+
+impl ValidatorRules {
+	/// Mainnet: any contradiction of a decided outcome is a strike burning 10% of the bond;
+	/// silence on more than a third of a round's assignments is a strike burning 1%; the third
+	/// strike without a clean round between costs the seat.
+	pub const fn mainnet() -> Self {
+		Self {
+			contradiction_tolerance: Perbill::zero(),
+			silence_tolerance: Perbill::from_percent(33),
+			contradiction_slash: Perbill::from_percent(10),
+			silence_slash: Perbill::from_percent(1),
+			max_strikes: 3,
+		}
+	}
+
+	/// Checks the rules, naming the first one broken.
+	pub fn validate(&self) -> Result<(), ValidatorRule> {
+		ensure!(self.max_strikes > 0, ValidatorRule::ZeroMaxStrikes);
+		ensure!(self.silence_tolerance < Perbill::one(), ValidatorRule::SilenceAlwaysTolerated);
+		ensure!(self.contradiction_tolerance < Perbill::one(), ValidatorRule::ContradictionAlwaysTolerated);
+		Ok(())
+	}
+
+	/// The share of the bond a round's `work` costs, if that round is a strike: a contradiction
+	/// strike outweighs a silence strike.
+	pub fn strike(&self, work: &ValidatorRecord) -> Option<Perbill> {
+		if work.assigned == 0 {
+			return None;
+		}
+		let share = |n: u32| Perbill::from_rational(n, work.assigned);
+		if work.contradicted > 0 && share(work.contradicted) > self.contradiction_tolerance {
+			Some(self.contradiction_slash)
+		} else if work.silent > 0 && share(work.silent) > self.silence_tolerance {
+			Some(self.silence_slash)
+		} else {
+			None
+		}
+	}
+}
+
+impl Default for ValidatorRules {
+	fn default() -> Self {
+		Self::mainnet()
+	}
+}
+
+/// A validator's bond and standing.
+#[derive(Clone, Copy, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+pub struct ValidatorBond<Balance> {
+	/// What is held (less what was burned).
+	pub held: Balance,
+	/// Strikes against it (see [`ValidatorRules`]).
+	pub strikes: u32,
+	/// Once it has left the active set: the round after whose settlement the bond is released.
+	pub leaving: Option<RoundIndex>,
+}
+
+/// A validator's bond record in this runtime's balance.
+pub type ValidatorBondOf<T> = ValidatorBond<BalanceOf<T>>;
+
+impl ValidatorRecord {
+	/// Adds `other`'s counts to these.
+	pub fn add(&mut self, other: &ValidatorRecord) {
+		self.assigned = self.assigned.saturating_add(other.assigned);
+		self.agreed = self.agreed.saturating_add(other.agreed);
+		self.contradicted = self.contradicted.saturating_add(other.contradicted);
+		self.silent = self.silent.saturating_add(other.silent);
+	}
+}
+
+/// A validator's `pog!` public key (its session key for PoG).
+pub type PogKey = crate::crypto::Public;
+
+impl<T: Config> Pallet<T> {
+	/// The account a `pog!` key signs as.
+	pub fn account_of_key(key: PogKey) -> T::AccountId {
+		type Generic<T> = <<T as Config>::AuthorityId as AppCrypto<
+			<T as frame_system::offchain::SigningTypes>::Public,
+			<T as frame_system::offchain::SigningTypes>::Signature,
+		>>::GenericPublic;
+		let generic: Generic<T> = key.into();
+		let public: T::Public = generic.into();
+		public.into_account()
+	}
+
+	/// Root plans `validator` into the set and holds its bond (a validator still leaving keeps
+	/// the bond it has). It sits from the second session change on, once its keys are set.
+	pub(crate) fn do_add_validator(validator: T::AccountId) -> DispatchResult {
+		let mut planned = PlannedValidators::<T>::get();
+		ensure!(!planned.contains(&validator), Error::<T>::AlreadyValidator);
+		planned.try_push(validator.clone()).map_err(|_| Error::<T>::TooManyValidators)?;
+		match ValidatorBonds::<T>::get(&validator) {
+			Some(mut bond) => {
+				bond.leaving = None;
+				ValidatorBonds::<T>::insert(&validator, bond);
+			},
+			None => {
+				// Leaving validators keep their bonds until released: at most one set leaving.
+				ensure!(
+					ValidatorBonds::<T>::count() < T::MaxValidators::get().saturating_mul(2),
+					Error::<T>::TooManyValidators
+				);
+				Self::bond(&validator)?;
+			},
+		}
+		PlannedValidators::<T>::put(planned);
+		Self::deposit_event(Event::ValidatorAdded { validator });
+		Ok(())
+	}
+
+	/// Root plans `validator` out of the set: it leaves at the next session change that has
+	/// not queued it already, and its bond is released once its last round is settled.
+	pub(crate) fn do_remove_validator(validator: T::AccountId) -> DispatchResult {
+		let mut planned = PlannedValidators::<T>::get();
+		let pos = planned.iter().position(|x| x == &validator).ok_or(Error::<T>::NotValidator)?;
+		ensure!(planned.len() > 1, Error::<T>::LastValidator);
+		planned.remove(pos);
+		PlannedValidators::<T>::put(planned);
+		Self::deposit_event(Event::ValidatorRemoved { validator });
+		Ok(())
+	}
+
+	pub(crate) fn do_set_validator_rules(rules: ValidatorRules) -> DispatchResult {
+		rules.validate().map_err(Error::<T>::InvalidValidatorRules)?;
+		Accountability::<T>::put(rules);
+		Self::deposit_event(Event::ValidatorRulesUpdated { rules });
+		Ok(())
+	}
+
+	/// Holds the bond of a new validator.
+	fn bond(validator: &T::AccountId) -> DispatchResult {
+		let amount = T::ValidatorBond::get();
+		T::Currency::hold(&HoldReason::ValidatorBond.into(), validator, amount).map_err(|_| Error::<T>::CannotBond)?;
+		ValidatorBonds::<T>::insert(validator, ValidatorBond { held: amount, strikes: 0, leaving: None });
+		Self::deposit_event(Event::ValidatorBonded { validator: validator.clone(), amount });
+		Ok(())
+	}
+
+	/// Seats the active set: `(validator, pog! key)` in session order.
+	fn seat(active: Vec<(T::AccountId, PogKey)>) {
+		let seated: Vec<(T::AccountId, T::AccountId)> =
+			active.into_iter().map(|(validator, key)| (validator, Self::account_of_key(key))).collect();
+		let seated = BoundedVec::<_, T::MaxValidators>::truncate_from(seated);
+		Validators::<T>::put(BoundedVec::truncate_from(seated.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>()));
+		Seated::<T>::put(seated);
+	}
+
+	/// The validators' set at genesis, with their `pog!` keys: seated, planned and bonded.
+	pub(crate) fn seat_genesis(active: Vec<(T::AccountId, PogKey)>) {
+		let stashes: Vec<T::AccountId> = active.iter().map(|(v, _)| v.clone()).collect();
+		for validator in &stashes {
+			if let Err(e) = Self::bond(validator) {
+				panic!("genesis validator {validator:?} cannot bond {:?}: {e:?}", T::ValidatorBond::get());
+			}
+		}
+		let planned = BoundedVec::<_, T::MaxValidators>::truncate_from(stashes);
+		PlannedValidators::<T>::put(&planned);
+		QueuedValidators::<T>::put(planned);
+		Self::seat(active);
+	}
+
+	/// The set to hand to the session being planned: the planned one, whenever it differs from
+	/// what was last handed or from who sits (a planned validator without keys is handed again
+	/// each session until it sets them). Never an empty set.
+	pub(crate) fn plan_session() -> Option<Vec<T::AccountId>> {
+		let planned = PlannedValidators::<T>::get();
+		let seated: Vec<T::AccountId> = Seated::<T>::get().into_iter().map(|(v, _)| v).collect();
+		if planned.is_empty() || (planned == QueuedValidators::<T>::get() && planned.to_vec() == seated) {
+			return None;
+		}
+		QueuedValidators::<T>::put(&planned);
+		Some(planned.into_inner())
+	}
+
+	/// A new active set sits: bonded validators now neither seated, queued nor planned start
+	/// leaving, their bonds released after the round in progress settles (at once if none is).
+	fn start_leaving() {
+		let seated = Seated::<T>::get();
+		let (queued, planned) = (QueuedValidators::<T>::get(), PlannedValidators::<T>::get());
+		let round = Self::round();
+		let leavers: Vec<(T::AccountId, ValidatorBondOf<T>)> = ValidatorBonds::<T>::iter()
+			.filter(|(v, bond)| {
+				bond.leaving.is_none()
+					&& !seated.iter().any(|(s, _)| s == v)
+					&& !queued.contains(v)
+					&& !planned.contains(v)
+			})
+			.collect();
+		for (validator, mut bond) in leavers {
+			if round.phase == RoundPhase::Idle {
+				Self::release_bond(&validator);
+			} else {
+				bond.leaving = Some(round.index);
+				ValidatorBonds::<T>::insert(&validator, bond);
+			}
+		}
+	}
+
+	/// Releases what `validator` still holds as a bond.
+	fn release_bond(validator: &T::AccountId) {
+		let Some(bond) = ValidatorBonds::<T>::take(validator) else { return };
+		let released =
+			T::Currency::release(&HoldReason::ValidatorBond.into(), validator, bond.held, Precision::BestEffort)
+				.unwrap_or_default();
+		Self::deposit_event(Event::ValidatorBondReleased { validator: validator.clone(), amount: released });
+	}
+
+	/// Counts `work` of committee member `member` (a `pog!` account) in the round being settled.
+	pub(crate) fn count_work(member: &T::AccountId, work: &ValidatorRecord) {
+		ValidatorStats::<T>::mutate(member, |r| r.add(work));
+		RoundWork::<T>::mutate(member, |r| r.add(work));
+	}
+
+	/// Round `round` is settled: judges each validator's work in it, and releases the bonds of
+	/// validators that left before it was.
+	pub(crate) fn judge_validators(round: RoundIndex) {
+		let rules = Accountability::<T>::get();
+		let seated = Seated::<T>::get();
+		let work: Vec<(T::AccountId, ValidatorRecord)> = RoundWork::<T>::drain().collect();
+		for (signer, record) in work {
+			// Work is judged against the validator whose `pog!` account did it, while it is
+			// bonded (a validator that rotated its key since answers for its new key only).
+			let Some(validator) = seated.iter().find(|(_, s)| *s == signer).map(|(v, _)| v.clone()) else {
+				continue;
+			};
+			let Some(mut bond) = ValidatorBonds::<T>::get(&validator) else { continue };
+			match rules.strike(&record) {
+				Some(share) => {
+					let burned = T::Currency::burn_held(
+						&HoldReason::ValidatorBond.into(),
+						&validator,
+						share * bond.held,
+						Precision::BestEffort,
+						Fortitude::Force,
+					)
+					.unwrap_or_default();
+					bond.held = bond.held.saturating_sub(burned);
+					bond.strikes = bond.strikes.saturating_add(1);
+					Self::deposit_event(Event::ValidatorStruck {
+						validator: validator.clone(),
+						round,
+						work: record,
+						burned,
+						strikes: bond.strikes,
+					});
+					if bond.strikes >= rules.max_strikes && Self::expel(&validator) {
+						Self::deposit_event(Event::ValidatorExpelled { validator: validator.clone(), round });
+					}
+				},
+				None => bond.strikes = bond.strikes.saturating_sub(1),
+			}
+			ValidatorBonds::<T>::insert(&validator, bond);
+		}
+		let released: Vec<T::AccountId> = ValidatorBonds::<T>::iter()
+			.filter(|(_, bond)| bond.leaving.is_some_and(|r| r <= round))
+			.map(|(v, _)| v)
+			.collect();
+		for validator in released {
+			Self::release_bond(&validator);
+		}
+	}
+
+	/// Takes `validator` out of the plan, unless it is the last one; whether it was taken out.
+	fn expel(validator: &T::AccountId) -> bool {
+		PlannedValidators::<T>::mutate(|planned| match planned.iter().position(|v| v == validator) {
+			Some(pos) if planned.len() > 1 => {
+				planned.remove(pos);
+				true
+			},
+			_ => false,
+		})
+	}
+
+	/// What `validator` holds as its bond.
+	pub fn bond_of(validator: &T::AccountId) -> BalanceOf<T> {
+		ValidatorBonds::<T>::get(validator).map(|b| b.held).unwrap_or_else(Zero::zero)
+	}
+}
+
+impl<T: Config> pallet_session::SessionManager<T::AccountId> for Pallet<T> {
+	fn new_session(_new_index: SessionIndex) -> Option<Vec<T::AccountId>> {
+		Self::plan_session()
+	}
+
+	fn end_session(_end_index: SessionIndex) {}
+
+	fn start_session(_start_index: SessionIndex) {}
+}
+
+impl<T: Config> BoundToRuntimeAppPublic for Pallet<T> {
+	type Public = PogKey;
+}
+
+impl<T: Config> OneSessionHandler<T::AccountId> for Pallet<T> {
+	type Key = PogKey;
+
+	fn on_genesis_session<'a, I>(validators: I)
+	where
+		I: 'a + Iterator<Item = (&'a T::AccountId, Self::Key)>,
+	{
+		Self::seat_genesis(validators.map(|(v, k)| (v.clone(), k)).collect());
+	}
+
+	fn on_new_session<'a, I>(_changed: bool, validators: I, _queued: I)
+	where
+		I: 'a + Iterator<Item = (&'a T::AccountId, Self::Key)>,
+	{
+		Self::seat(validators.map(|(v, k)| (v.clone(), k)).collect());
+		Self::start_leaving();
+	}
+
+	fn on_disabled(_validator_index: u32) {}
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Writes a chain spec for launching a network: the `production` preset (mainnet settings) with
+# fresh keys instead of its placeholders. For each of N validators one secret phrase gives its
+# account, its BABE and `pog!` keys (sr25519) and its GRANDPA key (ed25519); one more phrase is
+# root. Each validator and root are endowed with 1,000 POG (100 of each validator's is bonded at
+# genesis).
+#
+#   scripts/production-spec.sh [validators (4)] [directory (production-keys)]
+#
+# The directory gets spec.json, and validator-<i>.json / root.json with the secret phrases:
+# keep them offline, and give each operator only its own. It prints the commands that put each
+# validator's keys into its node's keystore. Needs pog-node (built, or POG_NODE) and python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+count=${1:-4}
+out=${2:-production-keys}
+node=${POG_NODE:-$CARGO_TARGET_DIR/release/pog-node}
+if ! [[ $count =~ ^[1-9][0-9]*$ ]] || ((count > 64)); then
+	echo "production-spec.sh: the number of validators must be 1 to 64 (got '$count')" >&2
+	exit 2
+fi
+[[ -x $node ]] || { echo "production-spec.sh: no pog-node at $node: run 'cargo build --release -p pog-node' or set POG_NODE" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "production-spec.sh: python3 is needed to edit the spec" >&2; exit 2; }
+[[ -e $out ]] && { echo "production-spec.sh: $out exists; refusing to overwrite keys (choose another directory)" >&2; exit 2; }
+mkdir -m 700 -p "$out"
+
+generate() { "$node" key generate --scheme sr25519 --output-type json; }
+for i in $(seq 1 "$count"); do
+	generate >"$out/validator-$i.json"
+	phrase=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["secretPhrase"])' "$out/validator-$i.json")
+	"$node" key inspect --scheme ed25519 --output-type json "$phrase" >"$out/validator-$i.ed25519.json"
+done
+generate >"$out/root.json"
+"$node" build-spec --chain production --disable-default-bootnode 2>/dev/null >"$out/spec.plain.json"
+
+python3 - "$out" "$count" <<'PY'
+import json, sys
+out, count = sys.argv[1], int(sys.argv[2])
+load = lambda name: json.load(open(f"{out}/{name}"))
+spec = load("spec.plain.json")
+genesis = spec["genesis"]["runtimeGenesis"]
+config = genesis.get("patch") or genesis.get("config")
+unit = 10**12
+keys, balances = [], []
+for i in range(1, count + 1):
+    sr, ed = load(f"validator-{i}.json"), load(f"validator-{i}.ed25519.json")
+    account = sr["ss58Address"]
+    keys.append([account, account, {"babe": sr["ss58PublicKey"], "grandpa": ed["ss58PublicKey"], "pog": sr["ss58PublicKey"]}])
+    balances.append([account, 1000 * unit])
+root = load("root.json")["ss58Address"]
+balances.append([root, 1000 * unit])
+config["session"] = {"keys": keys}
+config["sudo"] = {"key": root}
+config["balances"] = {"balances": balances}
+spec["name"], spec["id"] = "PoG", "pog"
+json.dump(spec, open(f"{out}/spec.json", "w"), indent=2)
+PY
+rm "$out/spec.plain.json"
+
+echo "Wrote $out/spec.json: $count validators and root, fresh keys (secrets in $out/*.json: keep them offline)."
+echo "On validator i's machine, with its own secret phrase (validator-i.json, \"secretPhrase\"):"
+echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type babe --scheme sr25519 --suri '<phrase>'"
+echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type 'pog!' --scheme sr25519 --suri '<phrase>'"
+echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type gran --scheme ed25519 --suri '<phrase>'"
+echo "  pog-node key generate-node-key --chain spec.json --base-path <dir>"
+echo "  pog-node --chain spec.json --base-path <dir> --validator"
