@@ -51,6 +51,7 @@ for i in range(1, count + 1):
 root = load("root.json")["ss58Address"]
 balances.append([root, 1000 * unit])
 config["session"] = {"keys": keys}
+config.setdefault("pog", {})["validators"] = [k[0] for k in keys]
 config["sudo"] = {"key": root}
 config["balances"] = {"balances": balances}
 spec["name"], spec["id"] = "PoG", "pog"

@@ -16,8 +16,8 @@ use sp_runtime::{
 use sp_version::RuntimeVersion;
 
 use super::{
-	configs::EpochDuration, AccountId, Babe, Balance, Block, BlockNumber, Executive, Grandpa, InherentDataExt, Nonce,
-	Pog, Runtime, RuntimeCall, RuntimeGenesisConfig, SessionKeys, System, TransactionPayment,
+	configs::EpochDuration, AccountId, Babe, Balance, Block, BlockNumber, Executive, Grandpa, Historical,
+	InherentDataExt, Nonce, Pog, Runtime, RuntimeCall, RuntimeGenesisConfig, SessionKeys, System, TransactionPayment,
 	BABE_GENESIS_EPOCH_CONFIG, VERSION,
 };
 
@@ -123,17 +123,20 @@ impl_runtime_apis! {
 
 		fn generate_key_ownership_proof(
 			_slot: sp_consensus_babe::Slot,
-			_authority_id: sp_consensus_babe::AuthorityId,
+			authority_id: sp_consensus_babe::AuthorityId,
 		) -> Option<sp_consensus_babe::OpaqueKeyOwnershipProof> {
-			// Equivocation reports are not wired yet (no historical sessions; KeyOwnerProof is the empty type).
-			None
+			use codec::Encode;
+			<Historical as frame_support::traits::KeyOwnerProofSystem<_>>::prove((sp_consensus_babe::KEY_TYPE, authority_id))
+				.map(|p| p.encode())
+				.map(sp_consensus_babe::OpaqueKeyOwnershipProof::new)
 		}
 
 		fn submit_report_equivocation_unsigned_extrinsic(
-			_equivocation_proof: sp_consensus_babe::EquivocationProof<<Block as BlockT>::Header>,
-			_key_owner_proof: sp_consensus_babe::OpaqueKeyOwnershipProof,
+			equivocation_proof: sp_consensus_babe::EquivocationProof<<Block as BlockT>::Header>,
+			key_owner_proof: sp_consensus_babe::OpaqueKeyOwnershipProof,
 		) -> Option<()> {
-			None
+			let key_owner_proof = key_owner_proof.decode()?;
+			Babe::submit_unsigned_equivocation_report(equivocation_proof, key_owner_proof)
 		}
 	}
 
@@ -157,18 +160,21 @@ impl_runtime_apis! {
 		}
 
 		fn submit_report_equivocation_unsigned_extrinsic(
-			_equivocation_proof: sp_consensus_grandpa::EquivocationProof<<Block as BlockT>::Hash, NumberFor<Block>>,
-			_key_owner_proof: sp_consensus_grandpa::OpaqueKeyOwnershipProof,
+			equivocation_proof: sp_consensus_grandpa::EquivocationProof<<Block as BlockT>::Hash, NumberFor<Block>>,
+			key_owner_proof: sp_consensus_grandpa::OpaqueKeyOwnershipProof,
 		) -> Option<()> {
-			None
+			let key_owner_proof = key_owner_proof.decode()?;
+			Grandpa::submit_unsigned_equivocation_report(equivocation_proof, key_owner_proof)
 		}
 
 		fn generate_key_ownership_proof(
 			_set_id: sp_consensus_grandpa::SetId,
-			_authority_id: GrandpaId,
+			authority_id: GrandpaId,
 		) -> Option<sp_consensus_grandpa::OpaqueKeyOwnershipProof> {
-			// Equivocation reports are not wired yet (no historical sessions; KeyOwnerProof is the empty type).
-			None
+			use codec::Encode;
+			<Historical as frame_support::traits::KeyOwnerProofSystem<_>>::prove((sp_consensus_grandpa::KEY_TYPE, authority_id))
+				.map(|p| p.encode())
+				.map(sp_consensus_grandpa::OpaqueKeyOwnershipProof::new)
 		}
 	}
 

@@ -21,10 +21,10 @@ use sp_runtime::{
 use sp_version::RuntimeVersion;
 
 use super::{
-	AccountId, Babe, Balance, Balances, Block, BlockNumber, Hash, Nonce, PalletInfo, Pog, Runtime, RuntimeCall,
-	RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask, Session, SessionKeys, Signature,
-	SignedPayload, System, TxExtension, UncheckedExtrinsic, EPOCH_DURATION_IN_SLOTS, EXISTENTIAL_DEPOSIT,
-	MILLISECS_PER_BLOCK, SLOT_DURATION, UNIT, VERSION,
+	AccountId, Babe, Balance, Balances, Block, BlockNumber, Hash, Historical, Nonce, Offences, PalletInfo, Pog,
+	Runtime, RuntimeCall, RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask, Session,
+	SessionKeys, Signature, SignedPayload, System, TxExtension, UncheckedExtrinsic, EPOCH_DURATION_IN_SLOTS,
+	EXISTENTIAL_DEPOSIT, MILLISECS_PER_BLOCK, SLOT_DURATION, UNIT, VERSION,
 };
 
 const NORMAL_DISPATCH_RATIO: Perbill = Perbill::from_percent(75);
@@ -65,6 +65,9 @@ impl frame_system::Config for Runtime {
 }
 
 parameter_types! {
+	/// How long (blocks) an equivocation report stays valid in the pool: a week of sessions, as
+	/// long as GRANDPA keeps set ids mapped to sessions.
+	pub const EquivocationReportLongevity: u64 = 1008 * EPOCH_DURATION_IN_SLOTS;
 	/// Slots per BABE epoch.
 	pub const EpochDuration: u64 = EPOCH_DURATION_IN_SLOTS;
 	/// Every slot has a block (primary or secondary VRF slots), so the expected block time is the slot.
@@ -80,8 +83,11 @@ impl pallet_babe::Config for Runtime {
 	type WeightInfo = ();
 	type MaxAuthorities = ConstU32<32>;
 	type MaxNominators = ConstU32<0>;
-	type KeyOwnerProof = sp_core::Void;
-	type EquivocationReportSystem = ();
+	/// Two blocks in one slot by one key: proven with the historical session of the slot,
+	/// reported to pallet-offences (pallet-pog burns the bond by the offence's fraction).
+	type KeyOwnerProof = sp_session::MembershipProof;
+	type EquivocationReportSystem =
+		pallet_babe::EquivocationReportSystem<Self, Offences, Historical, EquivocationReportLongevity>;
 }
 
 impl pallet_grandpa::Config for Runtime {
@@ -91,8 +97,10 @@ impl pallet_grandpa::Config for Runtime {
 	type MaxNominators = ConstU32<0>;
 	/// GRANDPA set ids mapped to sessions, kept for equivocation proofs (a week of sessions).
 	type MaxSetIdSessionEntries = ConstU64<1008>;
-	type KeyOwnerProof = sp_core::Void;
-	type EquivocationReportSystem = ();
+	/// Two votes in one GRANDPA round by one key, proven and reported like BABE's.
+	type KeyOwnerProof = sp_session::MembershipProof;
+	type EquivocationReportSystem =
+		pallet_grandpa::EquivocationReportSystem<Self, Offences, Historical, EquivocationReportLongevity>;
 }
 
 parameter_types! {
@@ -110,13 +118,30 @@ impl pallet_session::Config for Runtime {
 	type ValidatorIdOf = sp_runtime::traits::ConvertInto;
 	type ShouldEndSession = Babe;
 	type NextSessionRotation = Babe;
-	type SessionManager = Pog;
+	type SessionManager = pallet_session::historical::NoteHistoricalRoot<Self, Pog>;
 	type SessionHandler = <SessionKeys as sp_runtime::traits::OpaqueKeys>::KeyTypeIdProviders;
 	type Keys = SessionKeys;
 	type DisablingStrategy = ();
 	type WeightInfo = pallet_session::weights::SubstrateWeight<Runtime>;
 	type Currency = Balances;
 	type KeyDeposit = SessionKeyDeposit;
+}
+
+impl pallet_session::historical::Config for Runtime {
+	type RuntimeEvent = RuntimeEvent;
+	type FullIdentification = ();
+	type FullIdentificationOf = pallet_pog::validators::BondedValidator<Runtime>;
+}
+
+impl pallet_authorship::Config for Runtime {
+	type FindAuthor = pallet_session::FindAccountFromAuthorIndex<Self, Babe>;
+	type EventHandler = ();
+}
+
+impl pallet_offences::Config for Runtime {
+	type RuntimeEvent = RuntimeEvent;
+	type IdentificationTuple = pallet_session::historical::IdentificationTuple<Self>;
+	type OnOffenceHandler = Pog;
 }
 
 impl pallet_timestamp::Config for Runtime {

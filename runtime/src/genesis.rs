@@ -49,8 +49,9 @@ fn genesis(
 	rewards: RewardRules,
 	profiles: Vec<GenesisProfile>,
 ) -> Value {
-	// One set for everything: the session's genesis keys seat the validators for BABE, GRANDPA
-	// and PoG (pallet-pog bonds them), so BABE's and GRANDPA's own lists stay empty.
+	// One set for everything: pallet-pog names the validators, the session's genesis keys are
+	// theirs, and the session seats them for BABE, GRANDPA and PoG (pallet-pog bonds them), so
+	// BABE's and GRANDPA's own lists stay empty.
 	let keys: Vec<(AccountId, AccountId, SessionKeys)> =
 		validators.iter().map(|(sr, ed)| (sr.to_account_id(), sr.to_account_id(), session_keys(*sr, *ed))).collect();
 	build_struct_json_patch!(RuntimeGenesisConfig {
@@ -58,7 +59,12 @@ fn genesis(
 		babe: BabeConfig { epoch_config: crate::BABE_GENESIS_EPOCH_CONFIG },
 		session: SessionConfig { keys },
 		sudo: SudoConfig { key: Some(root) },
-		pog: PogConfig { profiles, config: Some(config), rewards: Some(rewards) },
+		pog: PogConfig {
+			profiles,
+			validators: validators.iter().map(|(sr, _)| sr.to_account_id()).collect::<Vec<_>>(),
+			config: Some(config),
+			rewards: Some(rewards),
+		},
 	})
 }
 
@@ -104,7 +110,7 @@ pub fn local_config_genesis() -> Value {
 /// without `cpu-reference` (`production_profiles`), and no dev endowments. Its four validators
 /// and root are the well-known dev keys of Alice, Bob, Charlie and Dave **as placeholders**: a
 /// chain runner writes the spec (`pog-node build-spec --chain production > spec.json`) and
-/// replaces `session.keys`, `sudo.key` and the balances with its own keys before launch
+/// replaces `pog.validators`, `session.keys`, `sudo.key` and the balances with its own keys before launch
 /// (README, "Launching a network").
 pub fn production_config_genesis() -> Value {
 	let validators = vec![

@@ -89,7 +89,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 108,
+	spec_version: 109,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,
@@ -189,4 +189,15 @@ mod runtime {
 	// Balances' (genesis validators bond) and PoG's.
 	#[runtime::pallet_index(8)]
 	pub type Session = pallet_session;
+	// Keeps each session's validator set as a Merkle root, so that an equivocation report can
+	// prove who held a key in the session of the offence.
+	#[runtime::pallet_index(9)]
+	pub type Historical = pallet_session::historical;
+	// Offences (BABE and GRANDPA equivocations) reported through the standard path; pallet-pog
+	// burns the offender's bond and plans it out.
+	#[runtime::pallet_index(10)]
+	pub type Offences = pallet_offences;
+	// The block's author (from BABE's pre-digest), the reporter of an offence it includes.
+	#[runtime::pallet_index(11)]
+	pub type Authorship = pallet_authorship;
 }

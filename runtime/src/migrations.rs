@@ -9,7 +9,7 @@ use frame_support::{traits::OnRuntimeUpgrade, weights::Weight};
 use crate::{AccountId, Grandpa, Runtime, SessionKeys};
 
 /// What a runtime upgrade runs, in order.
-pub type Migrations = (InitSession, pallet_pog::migrations::v3::SeatValidators<Runtime>);
+pub type Migrations = (InitSession, pallet_pog::migrations::v3::SeatValidators<Runtime>, RecordSessions);
 
 /// Spec 108 adds pallet-session. A chain from an earlier spec has its validators as BABE
 /// authorities, GRANDPA voters and PoG validators, in the same order and never changed since
@@ -86,5 +86,22 @@ impl OnRuntimeUpgrade for InitSession {
 			ensure!(keys.babe == *b, TryRuntimeError::Other("a BABE key moved"));
 		}
 		Ok(())
+	}
+}
+
+/// Spec 109 adds historical sessions (equivocation proofs). A chain without a recorded session
+/// gets one from the next session change on: pallet-pog hands the session its set again (its
+/// record of what it handed last is cleared), and the session records the set's root. Runs only
+/// while no session is recorded.
+pub struct RecordSessions;
+
+impl OnRuntimeUpgrade for RecordSessions {
+	fn on_runtime_upgrade() -> Weight {
+		let db = <Runtime as frame_system::Config>::DbWeight::get();
+		if pallet_session::historical::StoredRange::<Runtime>::get().is_some() {
+			return db.reads(1);
+		}
+		pallet_pog::QueuedValidators::<Runtime>::kill();
+		db.reads_writes(1, 1)
 	}
 }

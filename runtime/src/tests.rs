@@ -16,7 +16,7 @@ use sp_runtime::{
 	generic::Era,
 	traits::Header as _,
 	transaction_validity::{InvalidTransaction, TransactionPriority, TransactionSource, TransactionValidityError},
-	DigestItem,
+	DigestItem, Perbill,
 };
 use sp_runtime::{traits::Checkable, BuildStorage};
 use std::sync::Arc;
@@ -536,7 +536,7 @@ fn a_validator_root_adds_authors_finalises_and_verifies_and_leaves_all_three_whe
 	});
 }
 
-/// Issue 26, item 3: a chain of spec 107 (no session pallet; pallet-pog at storage version 2)
+/// Issue 26, item 3: a chain of spec 107 (no session pallets; pallet-pog at storage version 2)
 /// upgrades to this runtime: its validators keep authoring, finalising and verifying, now through
 /// sessions, bonded; the migrations' `pre_upgrade`/`post_upgrade` checks pass under try-runtime.
 #[test]
@@ -562,6 +562,8 @@ fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session
 		pallet_session::QueuedKeys::<Runtime>::kill();
 		let _ = pallet_session::NextKeys::<Runtime>::clear(u32::MAX, None);
 		let _ = pallet_session::KeyOwner::<Runtime>::clear(u32::MAX, None);
+		pallet_session::historical::StoredRange::<Runtime>::kill();
+		let _ = pallet_session::historical::HistoricalSessions::<Runtime>::clear(u32::MAX, None);
 
 		#[cfg(feature = "try-runtime")]
 		Executive::try_runtime_upgrade(frame_try_runtime::UpgradeCheckSelect::All).expect("migrations and checks pass");
@@ -581,6 +583,66 @@ fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session
 			assert_eq!(pallet_pog::Validators::<Runtime>::get().to_vec(), validators, "block {n}");
 		}
 		assert_eq!(Session::current_index(), 3, "three session changes after the upgrade");
+		assert!(
+			pallet_session::historical::HistoricalSessions::<Runtime>::get(3).is_some(),
+			"the sessions after the upgrade are recorded: equivocations in them can be proven"
+		);
 		Pog::do_try_state().expect("pallet-pog invariants hold");
+	});
+}
+
+/// Issue 26: a validator that seals two blocks for one slot is reported through the standard
+/// offences path (BABE's equivocation report, proven with the historical session of the slot,
+/// accepted by the pool as the node would submit it): pallet-pog burns its bond by the offence's
+/// fraction, (3k/n)² = 56.25% for one offender of four, and plans it out of the set.
+#[test]
+fn a_babe_equivocation_is_reported_and_costs_the_offender_its_bond_and_seat() {
+	sp_io::TestExternalities::new(preset_storage("local_testnet")).execute_with(|| {
+		let parent = run_block(1, Hash::repeat_byte(1), SLOT).hash();
+		let bob = Sr25519Keyring::Bob;
+		let offender: sp_consensus_babe::AuthorityId = bob.public().into();
+		// Bob (BABE authority 1) seals two different blocks for the next slot.
+		let slot = SLOT + 1;
+		let sealed = |state_root: u8| {
+			let mut header = babe_header(2, parent, slot, bob, 1);
+			header.set_state_root(Hash::repeat_byte(state_root));
+			let seal = bob.pair().sign(header.hash().as_ref());
+			header.digest_mut().push(DigestItem::Seal(sp_consensus_babe::BABE_ENGINE_ID, seal.encode()));
+			header
+		};
+		let proof = sp_consensus_babe::EquivocationProof {
+			offender: offender.clone(),
+			slot: slot.into(),
+			first_header: sealed(1),
+			second_header: sealed(2),
+		};
+		let key_owner_proof = <Historical as frame_support::traits::KeyOwnerProofSystem<_>>::prove((
+			sp_consensus_babe::KEY_TYPE,
+			offender,
+		))
+		.expect("Bob's key sits in this session");
+		let report = RuntimeCall::Babe(pallet_babe::Call::report_equivocation_unsigned {
+			equivocation_proof: Box::new(proof),
+			key_owner_proof,
+		});
+		let xt = UncheckedExtrinsic::new_bare(report.clone());
+		assert!(
+			Executive::validate_transaction(TransactionSource::Local, xt.clone(), parent).is_ok(),
+			"the pool takes it"
+		);
+		Executive::apply_extrinsic(xt).expect("applies").expect("the report is accepted");
+
+		let bond = configs::PogValidatorBond::get();
+		let burned = Perbill::from_rational(9u32, 16u32) * bond;
+		assert_eq!(Pog::bond_of(&bob.to_account_id()), bond - burned, "(3·1/4)² of the bond burns");
+		assert!(!pallet_pog::PlannedValidators::<Runtime>::get().contains(&bob.to_account_id()), "planned out");
+		assert_eq!(pallet_pog::PlannedValidators::<Runtime>::get().len(), 3);
+		// The same offence again is a duplicate.
+		assert!(Executive::validate_transaction(
+			TransactionSource::Local,
+			UncheckedExtrinsic::new_bare(report),
+			parent
+		)
+		.is_err());
 	});
 }

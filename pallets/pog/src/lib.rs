@@ -429,8 +429,9 @@ pub mod pallet {
 	pub struct GenesisConfig<T: Config> {
 		/// GPU profiles (ids 0, 1, … in this order).
 		pub profiles: Vec<profiles::GenesisProfile>,
-		/// Validator accounts, each its own `pog!` key, for a chain without pallet-session (a chain
-		/// with it leaves this empty: the session's genesis keys name the validators).
+		/// The validators at genesis: planned here, handed to pallet-session for its first two
+		/// sessions (their keys are the session's genesis keys), and seated and bonded when the
+		/// session's genesis seats them ([`validators`]).
 		pub validators: Vec<T::AccountId>,
 		/// Configuration (mainnet defaults if absent).
 		pub config: Option<ProtocolConfig>,
@@ -447,16 +448,9 @@ pub mod pallet {
 					panic!("genesis profile {} is refused: {e:?}", p.name);
 				}
 			}
-			assert!(self.validators.len() <= T::MaxValidators::get() as usize, "genesis validators fit MaxValidators");
-			if !self.validators.is_empty() {
-				let keys = self.validators.iter().map(|v| {
-					let key = codec::Encode::encode(v);
-					let key =
-						codec::Decode::decode(&mut &key[..]).expect("a genesis validator account is its pog! key");
-					(v.clone(), key)
-				});
-				Pallet::<T>::seat_genesis(keys.collect());
-			}
+			let planned: BoundedVec<_, T::MaxValidators> =
+				self.validators.clone().try_into().expect("genesis validators fit MaxValidators");
+			PlannedValidators::<T>::put(planned);
 			if let Some(config) = self.config {
 				assert!(Pallet::<T>::validate_config(&config).is_ok(), "genesis PoG config is invalid");
 				Configuration::<T>::put(config);
@@ -532,6 +526,20 @@ pub mod pallet {
 			validator: T::AccountId,
 			/// What was released.
 			amount: BalanceOf<T>,
+		},
+		/// A validator was reported for an offence (an equivocation in BABE or GRANDPA): its bond
+		/// burned by the offence's fraction, and it is planned out of the set.
+		ValidatorOffended {
+			/// Its account.
+			validator: T::AccountId,
+			/// The session of the offence.
+			session: validators::SessionIndex,
+			/// The share of its bond burned.
+			fraction: Perbill,
+			/// What was burned.
+			burned: BalanceOf<T>,
+			/// Whether it was planned out (not when it was the last validator).
+			expelled: bool,
 		},
 		/// The rules validators answer by changed.
 		ValidatorRulesUpdated {

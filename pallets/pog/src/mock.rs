@@ -249,6 +249,11 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 	ext.register_extension(TransactionPoolExt::new(pool));
 	ext.register_extension(KeystoreExt(keystore));
 	ext.execute_with(|| {
+		// The session's genesis: the planned validators sit, each its account as its `pog!` key.
+		use frame_support::traits::OneSessionHandler;
+		let keys: Vec<(AccountId, crate::crypto::Public)> =
+			validators().into_iter().map(|v| (v, crate::crypto::Public::from(v))).collect();
+		<Pog as OneSessionHandler<AccountId>>::on_genesis_session(keys.iter().map(|(v, k)| (v, k.clone())));
 		System::set_block_number(1);
 		Timestamp::set_timestamp(BLOCK_MS);
 	});

@@ -615,7 +615,7 @@ impl<T: Config> Pallet<T> {
 	pub fn capacity() -> u32 {
 		let config = Configuration::<T>::get();
 		let validators = Validators::<T>::get().len() as u32;
-		let committee = config.committee.min(validators).max(1);
+		let committee = crate::verification::committee_size(config.committee, validators).max(1);
 		validators.saturating_mul(config.verifications_per_validator) / committee
 	}
 

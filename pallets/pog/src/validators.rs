@@ -32,9 +32,10 @@ use frame_support::{
 };
 use frame_system::offchain::AppCrypto;
 use sp_runtime::{
-	traits::{IdentifyAccount, Saturating, Zero},
+	traits::{Convert, IdentifyAccount, Saturating, Zero},
 	BoundToRuntimeAppPublic, Perbill,
 };
+use sp_staking::offence::{OffenceDetails, OnOffenceHandler};
 
 use crate::{pallet::*, types::*};
 
@@ -292,6 +293,20 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
+	/// Burns `share` of what `validator` holds as its bond (`bond`, updated); returns the amount.
+	fn burn_bond(validator: &T::AccountId, bond: &mut ValidatorBondOf<T>, share: Perbill) -> BalanceOf<T> {
+		let burned = T::Currency::burn_held(
+			&HoldReason::ValidatorBond.into(),
+			validator,
+			share * bond.held,
+			Precision::BestEffort,
+			Fortitude::Force,
+		)
+		.unwrap_or_default();
+		bond.held = bond.held.saturating_sub(burned);
+		burned
+	}
+
 	/// Releases what `validator` still holds as a bond.
 	fn release_bond(validator: &T::AccountId) {
 		let Some(bond) = ValidatorBonds::<T>::take(validator) else { return };
@@ -322,15 +337,7 @@ impl<T: Config> Pallet<T> {
 			let Some(mut bond) = ValidatorBonds::<T>::get(&validator) else { continue };
 			match rules.strike(&record) {
 				Some(share) => {
-					let burned = T::Currency::burn_held(
-						&HoldReason::ValidatorBond.into(),
-						&validator,
-						share * bond.held,
-						Precision::BestEffort,
-						Fortitude::Force,
-					)
-					.unwrap_or_default();
-					bond.held = bond.held.saturating_sub(burned);
+					let burned = Self::burn_bond(&validator, &mut bond, share);
 					bond.strikes = bond.strikes.saturating_add(1);
 					Self::deposit_event(Event::ValidatorStruck {
 						validator: validator.clone(),
@@ -381,6 +388,56 @@ impl<T: Config> pallet_session::SessionManager<T::AccountId> for Pallet<T> {
 	fn end_session(_end_index: SessionIndex) {}
 
 	fn start_session(_start_index: SessionIndex) {}
+}
+
+/// The same set for pallet-session's historical sessions, which prove who held a key in a past
+/// session for equivocation reports: a validator is identified by its account alone.
+impl<T: Config> pallet_session::historical::SessionManager<T::AccountId, ()> for Pallet<T> {
+	fn new_session(_new_index: SessionIndex) -> Option<Vec<(T::AccountId, ())>> {
+		Self::plan_session().map(|set| set.into_iter().map(|v| (v, ())).collect())
+	}
+
+	fn end_session(_end_index: SessionIndex) {}
+
+	fn start_session(_start_index: SessionIndex) {}
+}
+
+/// A validator's identification in historical sessions: nothing beyond its account, while it is
+/// bonded.
+pub struct BondedValidator<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> Convert<T::AccountId, Option<()>> for BondedValidator<T> {
+	fn convert(validator: T::AccountId) -> Option<()> {
+		ValidatorBonds::<T>::contains_key(&validator).then_some(())
+	}
+}
+
+/// Offences reported through the standard path (pallet-offences: BABE and GRANDPA equivocations,
+/// proven with historical sessions): each offender's bond burns by the offence's slash fraction,
+/// and it is planned out of the set (it leaves at the next session change).
+impl<T: Config> OnOffenceHandler<T::AccountId, (T::AccountId, ()), Weight> for Pallet<T> {
+	fn on_offence(
+		offenders: &[OffenceDetails<T::AccountId, (T::AccountId, ())>],
+		slash_fraction: &[Perbill],
+		session: SessionIndex,
+	) -> Weight {
+		for (details, fraction) in offenders.iter().zip(slash_fraction) {
+			let (validator, ()) = &details.offender;
+			let Some(mut bond) = ValidatorBonds::<T>::get(validator) else { continue };
+			let burned = Self::burn_bond(validator, &mut bond, *fraction);
+			ValidatorBonds::<T>::insert(validator, bond);
+			let expelled = Self::expel(validator);
+			Self::deposit_event(Event::ValidatorOffended {
+				validator: validator.clone(),
+				session,
+				fraction: *fraction,
+				burned,
+				expelled,
+			});
+		}
+		let n = offenders.len() as u64;
+		T::DbWeight::get().reads_writes(3 * n + 1, 3 * n + 1)
+	}
 }
 
 impl<T: Config> BoundToRuntimeAppPublic for Pallet<T> {

@@ -116,16 +116,32 @@ pub(crate) struct RevealPlan<T: Config> {
 	pub memory: Option<pog_primitives::memory::MemoryChallenge>,
 }
 
+/// Sets of at most this many eligible validators vote as a whole on every challenge.
+pub const WHOLE_SET_UP_TO: u32 = 7;
+
+/// Members of a committee when `eligible` validators may sit on it: all of them up to
+/// [`WHOLE_SET_UP_TO`], else `committee` (the configured size). A small set is Byzantine fault
+/// tolerant only as a whole: ⌊2V/3⌋+1 of all V tolerates ⌊(V−1)/3⌋ silent or lying validators,
+/// whereas committees of 5 drawn from 7 let two of them freeze the 48% of committees they share.
+pub fn committee_size(committee: u32, eligible: u32) -> u32 {
+	if eligible <= WHOLE_SET_UP_TO {
+		eligible
+	} else {
+		committee.min(eligible)
+	}
+}
+
 impl<T: Config> Pallet<T> {
 	pub(crate) fn ensure_validator(who: &T::AccountId) -> DispatchResult {
 		ensure!(Validators::<T>::get().contains(who), Error::<T>::NotValidator);
 		Ok(())
 	}
 
-	/// The committee of `miner`'s GPU `gpu` under sample seed `seed`: the `committee` validators
-	/// other than the miner with the lowest hash of (seed, miner, gpu, validator).
+	/// The committee of `miner`'s GPU `gpu` under sample seed `seed`: the [`committee_size`]
+	/// validators other than the miner with the lowest hash of (seed, miner, gpu, validator).
 	pub fn committee_for(seed: &Hash32, miner: &T::AccountId, gpu: GpuIndex) -> Vec<T::AccountId> {
-		let size = Configuration::<T>::get().committee as usize;
+		let eligible = Validators::<T>::get().iter().filter(|v| *v != miner).count() as u32;
+		let size = committee_size(Configuration::<T>::get().committee, eligible) as usize;
 		let mut ranked: Vec<(Hash32, T::AccountId)> = Validators::<T>::get()
 			.into_iter()
 			.filter(|v| v != miner)

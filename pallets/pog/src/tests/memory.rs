@@ -92,7 +92,11 @@ fn a_gpu_with_a_memory_phase_proves_its_memory_then_its_gemm_and_scores_both() {
 				_ => None,
 			})
 			.collect();
-		assert_eq!(walks_checked, vec![16, 16], "each member recomputed every opened walk");
+		assert_eq!(
+			walks_checked,
+			vec![16, 16, 16],
+			"each member (the whole set of three) recomputed every opened walk"
+		);
 		run_until(RoundPhase::Idle);
 		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
 		let profile = Profiles::<Test>::get(CPU_MEMORY_PROFILE).unwrap().figures;

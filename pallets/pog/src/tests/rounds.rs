@@ -211,7 +211,7 @@ fn an_honest_miner_is_verified_credited_scored_and_weighted() {
 		assert_eq!(WeightShares::<Test>::get().to_vec(), vec![(m, Perbill::one())]);
 		assert_eq!(Epoch::<Test>::get(), r);
 		let stats = ValidatorStats::<Test>::iter().map(|(_, s)| s).fold(0, |a, s| a + s.agreed);
-		assert_eq!(stats, 4, "two members agreed on each of two GPUs");
+		assert_eq!(stats, 6, "the whole set of three agreed on each of two GPUs");
 		// The sent-marks entry is pruned: after the resend window it holds nothing old.
 		run_blocks(u64::from(offchain::RESEND_AFTER) + 1);
 		Pog::offchain_worker(System::block_number());

@@ -185,3 +185,47 @@ fn a_v2_chain_upgrades_to_v3_with_its_validators_seated_and_bonded_once() {
 		assert_eq!(bond_held(validators()[0]), ValidatorBondAmount::get());
 	});
 }
+
+/// Issue 26: a set of at most seven validators votes as a whole, ⌊2V/3⌋+1 of V: with seven, two
+/// silent or lying validators cannot freeze a verification (five honest verdicts decide it),
+/// whereas committees of five drawn from seven would let them freeze the ones they share. An
+/// eighth validator brings back committees of the configured size.
+#[test]
+fn a_small_set_votes_as_a_whole_so_a_third_cannot_freeze_it() {
+	new_test_ext().execute_with(|| {
+		let extra: Vec<AccountId> = ["Dave", "Eve", "Ferdie", "Miner4"].iter().map(|n| account(n)).collect();
+		for v in &extra {
+			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), *v));
+		}
+		change_session();
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 5, ..test_config() }));
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		let index = next_round();
+		let r = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(m, 0, &r[0]));
+		let members = committee(m, 0);
+		assert_eq!(members.len(), 7, "the whole set");
+		assert_eq!(Pog::quorum_of(7), 5);
+		// Two lie, five pass: decided.
+		let lie = false_verdict(false, Some(openings_for(m, 0, &r[0])[0].leaf));
+		for liar in &members[..2] {
+			assert_ok!(Pog::submit_verdict(RuntimeOrigin::signed(*liar), index, m, 0, lie));
+		}
+		for v in &members[2..] {
+			assert_ok!(verdict_by(*v, m, 0, 5));
+		}
+		assert_eq!(Verifications::<Test>::get((index, m, 0)).unwrap().status, VerificationStatus::Passed);
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+		// An eighth validator: committees of five again.
+		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account("Miner3")));
+		change_session();
+		next_round();
+		let r = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(m, 0, &r[0]));
+		assert_eq!(committee(m, 0).len(), 5);
+	});
+}

@@ -5,8 +5,11 @@ use super::*;
 #[test]
 fn colluding_verdicts_cannot_fail_an_honest_miner() {
 	new_test_ext().execute_with(|| {
-		let vals: Vec<AccountId> =
-			["Alice", "Bob", "Charlie", "Dave", "Eve", "Ferdie", "Miner4"].iter().map(|n| account(n)).collect();
+		// Eight validators: above the sets that vote as a whole, so committees of 4 are drawn.
+		let vals: Vec<AccountId> = ["Alice", "Bob", "Charlie", "Dave", "Eve", "Ferdie", "Miner3", "Miner4"]
+			.iter()
+			.map(|n| account(n))
+			.collect();
 		for v in &vals[3..] {
 			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), *v));
 		}
@@ -82,7 +85,7 @@ fn inconclusive_rounds_never_extend_a_credit() {
 		assert_eq!(standing(m)[0].zero_reason, Some(ZeroReason::CreditExpired));
 		assert_eq!(Scores::<Test>::get(m).unwrap().total, Perbill::zero());
 		let silent = ValidatorStats::<Test>::iter().map(|(_, s)| s.silent).sum::<u32>();
-		assert_eq!(silent, 4, "two silent members in each of two rounds");
+		assert_eq!(silent, 6, "three silent members (the whole set of three) in each of two rounds");
 	});
 }
 
@@ -113,9 +116,16 @@ fn unselected_rounds_keep_a_credit_inconclusive_ones_age_it() {
 
 #[test]
 fn committees_split_the_work_between_validators() {
-	let mut e = env(&["Alice", "Bob", "Charlie"]);
+	// Eight validators: above the sets that vote as a whole, so committees of one are drawn.
+	let names = ["Alice", "Bob", "Charlie", "Dave", "Eve", "Ferdie", "Miner4", "Validator8"];
+	let mut e = env(&names);
 	let pool = e.pool.clone();
 	e.ext.execute_with(|| {
+		assert_ok!(Balances::force_set_balance(RuntimeOrigin::root(), account("Validator8"), FUNDS));
+		for v in &names[3..] {
+			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account(v)));
+		}
+		change_session();
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 1, ..test_config() }));
 		let miners = [account("Miner1"), account("Miner2"), account("Miner3")];
 		for (i, m) in miners.iter().enumerate() {
@@ -130,7 +140,7 @@ fn committees_split_the_work_between_validators() {
 				assert_ok!(reveal(*m, g as u32, r));
 			}
 		}
-		// One off-chain worker run of each of the three validators.
+		// One off-chain worker run of each of the eight validators.
 		let sent = run_ocw_and_include(&pool);
 		let distinct: std::collections::BTreeSet<(AccountId, GpuIndex)> = sent
 			.iter()
@@ -147,7 +157,7 @@ fn committees_split_the_work_between_validators() {
 #[test]
 fn beyond_capacity_a_uniform_sample_is_verified() {
 	new_test_ext().execute_with(|| {
-		// 3 validators × 2 verifications / committee 2 = capacity 3 of 16 committed GPUs.
+		// 3 validators × 2 verifications / committee of all 3 = capacity 2 of 16 committed GPUs.
 		assert_ok!(Pog::set_config(
 			RuntimeOrigin::root(),
 			ProtocolConfig { verifications_per_validator: 2, ..test_config() }
@@ -164,8 +174,8 @@ fn beyond_capacity_a_uniform_sample_is_verified() {
 		}
 		run_until(RoundPhase::Reveal);
 		let s = Pog::round().selection.unwrap();
-		assert_eq!(s.capacity, 3);
-		assert_eq!(s.probability, Perbill::from_rational(3u32, 16u32));
+		assert_eq!(s.capacity, 2);
+		assert_eq!(s.probability, Perbill::from_rational(2u32, 16u32));
 		let selected = miners
 			.iter()
 			.flat_map(|m| (0..8).map(move |g| (*m, g)))
