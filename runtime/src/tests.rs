@@ -143,7 +143,8 @@ fn off_chain_worker_submits_signed_extrinsics_of_this_runtime() {
 		let xt = UncheckedExtrinsic::decode(&mut &txs[0][..]).expect("an extrinsic of this runtime");
 		assert!(matches!(
 			&xt.function,
-			RuntimeCall::Pog(pallet_pog::Call::submit_verdict { round: 1, miner, gpu: 0, .. }) if *miner == bob
+			RuntimeCall::Pog(pallet_pog::Call::submit_verdicts { round: 1, verdicts })
+				if verdicts.len() == 1 && verdicts[0].0 == bob && verdicts[0].1 == 0
 		));
 		let checked = xt.check(&frame_system::ChainContext::<Runtime>::default()).expect("signature verifies");
 		assert!(matches!(checked.format, sp_runtime::generic::ExtrinsicFormat::Signed(ref who, _) if *who == alice));

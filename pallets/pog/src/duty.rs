@@ -1,7 +1,7 @@
 //! PoG's own transactions before ordinary traffic: [`CheckDuty`].
 //!
 //! A miner's `commit_memory`, `commit_roots` and `reveal_openings` and a validator's
-//! `submit_verdict` are *duties*: each has a deadline, and a miner whose commit is kept out of
+//! `submit_verdict` and `submit_verdicts` are *duties*: each has a deadline, and a miner whose commit is kept out of
 //! every block of its window fails the round. So they are `Operational` dispatches (the 25% of
 //! every block that ordinary transactions cannot fill), and this transaction extension gives them
 //! a pool priority above any ordinary transaction's.
@@ -154,6 +154,22 @@ impl<T: Config> Pallet<T> {
 					Err(e) => return Some(Err(e)),
 				}
 			},
+			Call::submit_verdicts { round, verdicts } => match Self::verdicts_due(who, *round, verdicts) {
+				Ok(()) => (
+					*round,
+					verdicts
+						.iter()
+						.map(|(miner, gpu, _)| DutyKey {
+							kind: DutyKind::Verdict,
+							round: *round,
+							miner,
+							gpu: *gpu,
+							validator: Some(who),
+						})
+						.collect(),
+				),
+				Err(e) => return Some(Err(e)),
+			},
 			_ => return None,
 		};
 		let mut tags: Vec<Vec<u8>> = keys.iter().map(|k| k.tag()).collect();
@@ -218,6 +234,9 @@ impl<T: Config> Pallet<T> {
 			Call::submit_verdict { .. } => {
 				T::WeightInfo::submit_verdict(T::MaxValidators::get()).saturating_add(spend(1))
 			},
+			Call::submit_verdicts { verdicts, .. } => T::WeightInfo::submit_verdict(T::MaxValidators::get())
+				.saturating_mul(verdicts.len() as u64)
+				.saturating_add(spend(verdicts.len())),
 			_ => Weight::zero(),
 		}
 	}

@@ -149,6 +149,8 @@ pub mod pallet {
 	pub type MemoryCommitmentsOf<T> = BoundedVec<Option<MemoryCommitment>, <T as Config>::MaxGpusPerMiner>;
 	/// Opened walks as passed to `reveal_openings`.
 	pub type WalkOpeningsOf = BoundedVec<WalkOpening, MaxWalkOpenings>;
+	/// Verdicts as passed to `submit_verdicts`: each the miner, the GPU and the verdict.
+	pub type VerdictsOf<T> = BoundedVec<(<T as frame_system::Config>::AccountId, GpuIndex, Verdict), MaxVerdicts>;
 	/// Opened walks as stored for the committee: the walk, its result and, in a per-core unit's
 	/// lane phase, the digest of its parents from its path (`pog_primitives::lanes`; zeros in a
 	/// GPU's phase). Their paths are checked at reveal.
@@ -849,6 +851,10 @@ pub mod pallet {
 		InvalidProof,
 		/// The challenge was not revealed.
 		NotRevealed,
+		/// `submit_verdicts` carries no verdict.
+		NoVerdicts,
+		/// `submit_verdicts` names one miner's GPU twice.
+		DuplicateVerdict,
 		/// The caller is not on this challenge's committee.
 		NotInCommittee,
 		/// This validator already submitted a verdict on the challenge.
@@ -1093,6 +1099,24 @@ pub mod pallet {
 		pub fn set_rewards(origin: OriginFor<T>, rules: rewards::RewardRules) -> DispatchResult {
 			ensure_root(origin)?;
 			Self::do_set_rewards(rules)
+		}
+
+		/// Committee member: submit verdicts on several revealed challenges of `round` at once
+		/// (at most [`MaxVerdicts`]), each checked as `submit_verdict` checks one, all or none.
+		/// Weighed per verdict. A duty ([`duty::CheckDuty`]), free when it succeeds.
+		#[pallet::call_index(17)]
+		#[pallet::weight((
+			T::WeightInfo::submit_verdict(T::MaxValidators::get()).saturating_mul(verdicts.len() as u64),
+			DispatchClass::Operational
+		))]
+		pub fn submit_verdicts(
+			origin: OriginFor<T>,
+			round: RoundIndex,
+			verdicts: VerdictsOf<T>,
+		) -> DispatchResultWithPostInfo {
+			let who = ensure_signed(origin)?;
+			Self::do_verdicts(who, round, verdicts)?;
+			Ok(Pays::No.into())
 		}
 
 		/// Root: set the rules validators answer by (judged from the next settled round on).

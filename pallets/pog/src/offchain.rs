@@ -15,6 +15,7 @@
 
 use alloc::vec::Vec;
 use codec::Encode;
+use frame_support::{traits::Get, BoundedVec};
 use frame_system::{
 	offchain::{Account, SendSignedTransaction, Signer},
 	pallet_prelude::BlockNumberFor,
@@ -214,44 +215,50 @@ pub fn verification_rank<AccountId: Encode>(seed: &Hash32, miner: &AccountId, gp
 	sp_io::hashing::blake2_256(&(b"pog/verify-order", seed, miner, gpu).encode())
 }
 
-/// Verifies up to `budget` of `me`'s assigned challenges in the round's order; returns the
-/// verdicts sent.
+/// Verifies up to `budget` of `me`'s assigned challenges in the round's order and sends their
+/// verdicts in one `submit_verdicts` transaction (at most [`MaxVerdicts`] a transaction); returns
+/// the verdicts sent.
 fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> u32 {
 	let entropy = sp_io::offchain::random_seed();
-	let mut done = 0usize;
-	let mut sent = 0u32;
+	let mut verdicts: Vec<(RoundIndex, T::AccountId, GpuIndex, Verdict)> = Vec::new();
 	for (round, miner, gpu) in assigned_to::<T>(&me.id) {
-		if done >= budget {
+		if verdicts.len() >= budget {
 			break;
 		}
-		match verify_one::<T>(me, now, &entropy, round, miner, gpu) {
-			Ok(()) => {
-				done += 1;
-				sent += 1;
-			},
-			// Verified, but the pool refused it: it took its time, and is sent again later.
-			Err(OffchainErr::SubmitFailed) => done += 1,
+		match verify_one::<T>(me, now, &entropy, round, &miner, gpu) {
+			Ok(verdict) => verdicts.push((round, miner, gpu, verdict)),
 			Err(e) => log::trace!(target: crate::LOG_TARGET, "round {round} GPU {gpu} skipped: {e:?}"),
+		}
+	}
+	let Some(&(round, ..)) = verdicts.first() else { return 0 };
+	let mut sent = 0u32;
+	for chunk in verdicts.chunks(<MaxVerdicts as Get<u32>>::get() as usize) {
+		let list: Vec<(T::AccountId, GpuIndex, Verdict)> =
+			chunk.iter().map(|(_, miner, gpu, verdict)| (miner.clone(), *gpu, *verdict)).collect();
+		let n = list.len() as u32;
+		// Refused by the pool: the verdicts are sent again after `RESEND_AFTER` blocks.
+		if send::<T>(me, Call::submit_verdicts { round, verdicts: BoundedVec::truncate_from(list) }).is_ok() {
+			sent += n;
 		}
 	}
 	sent
 }
 
-/// Verifies `miner`'s GPU `gpu` in `round` and sends `me`'s verdict.
+/// Verifies `miner`'s GPU `gpu` in `round`: `me`'s verdict, unless `me` sent it recently.
 fn verify_one<T: Config>(
 	me: &Account<T>,
 	now: BlockNumberFor<T>,
 	entropy: &Hash32,
 	round: RoundIndex,
-	miner: T::AccountId,
+	miner: &T::AccountId,
 	gpu: GpuIndex,
-) -> Result<(), OffchainErr> {
-	if !first_send::<T>(&(b'v', round, &miner, gpu, &me.id).encode(), now) {
+) -> Result<Verdict, OffchainErr> {
+	if !first_send::<T>(&(b'v', round, miner, gpu, &me.id).encode(), now) {
 		return Err(OffchainErr::AlreadySent);
 	}
 	let started = sp_io::offchain::timestamp();
 	let (verdict, report, wrong_walk) =
-		verify_challenge::<T>(round, &miner, gpu, entropy).ok_or(OffchainErr::NotRevealed)?;
+		verify_challenge::<T>(round, miner, gpu, entropy).ok_or(OffchainErr::NotRevealed)?;
 	let ms = sp_io::offchain::timestamp().diff(&started).millis();
 	if let Some(f) = report.failure {
 		log::warn!(
@@ -271,5 +278,5 @@ fn verify_one<T: Config>(
 			verdict.reported.entries_checked, verdict.reported.worst_permille, verdict.reported.walks_checked
 		);
 	}
-	send::<T>(me, Call::submit_verdict { round, miner, gpu, verdict })
+	Ok(verdict)
 }

@@ -25,6 +25,8 @@ pub type MaxProofLen = ConstU32<32>;
 pub type MaxTraceLen = ConstU32<{ pog_primitives::MAX_TRACE_LEN }>;
 /// Most walks opened per selected GPU (`MemoryRules::openings` is at most this).
 pub type MaxWalkOpenings = ConstU32<128>;
+/// Most verdicts in one `submit_verdicts`: what an off-chain worker verifies in a run, and more.
+pub type MaxVerdicts = ConstU32<64>;
 /// Longest Merkle proof of a walk (one sibling per level of a tree over at most 2^64 walks).
 pub type MaxWalkProofLen = ConstU32<64>;
 

@@ -279,6 +279,32 @@ impl<T: Config> Pallet<T> {
 		Ok(v)
 	}
 
+	/// The verdicts by `who` in round `index`, checked exactly as they would land: at least one,
+	/// no GPU named twice, and each due ([`Self::verdict_due`]). Called by the pool and the
+	/// dispatch alike.
+	pub(crate) fn verdicts_due(
+		who: &T::AccountId,
+		index: RoundIndex,
+		verdicts: &[(T::AccountId, GpuIndex, Verdict)],
+	) -> DispatchResult {
+		ensure!(!verdicts.is_empty(), Error::<T>::NoVerdicts);
+		for (i, (miner, gpu, _)) in verdicts.iter().enumerate() {
+			ensure!(!verdicts[..i].iter().any(|(m, g, _)| m == miner && g == gpu), Error::<T>::DuplicateVerdict);
+		}
+		for (miner, gpu, verdict) in verdicts {
+			Self::verdict_due(who, index, miner, *gpu, verdict)?;
+		}
+		Ok(())
+	}
+
+	pub(crate) fn do_verdicts(who: T::AccountId, index: RoundIndex, verdicts: VerdictsOf<T>) -> DispatchResult {
+		Self::verdicts_due(&who, index, &verdicts)?;
+		for (miner, gpu, verdict) in verdicts {
+			Self::do_verdict(who.clone(), index, miner, gpu, verdict)?;
+		}
+		Ok(())
+	}
+
 	pub(crate) fn do_verdict(
 		who: T::AccountId,
 		index: RoundIndex,

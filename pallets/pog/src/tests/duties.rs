@@ -354,7 +354,8 @@ fn workers_with_time_for_20_of_30_leave_10_undecided_which_keep_no_credit_and_ar
 			}
 			let mut sent = run_ocw_with_budget_and_include(&pool, 10);
 			sent.extend(run_ocw_with_budget_and_include(&pool, 10));
-			assert_eq!(sent.len(), 60, "20 verdicts from each of the three workers");
+			assert_eq!(verdicts_in(&sent), 60, "20 verdicts from each of the three workers");
+			assert_eq!(sent.len(), 6, "in one transaction a worker a run");
 			assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
 			run_until(RoundPhase::Idle);
 			(r, s.seed)

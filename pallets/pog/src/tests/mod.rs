@@ -237,6 +237,17 @@ fn play_round(miners: &[(AccountId, Compute)]) -> RoundIndex {
 /// revealed GPUs; verdicts from validators off the committee or that already voted. Other calls
 /// pass through untouched.
 /// What the pool's duty check ([`crate::duty::CheckDuty`]) says of `call` signed by `who`.
+/// The verdicts the transactions `sent` carry (each `submit_verdicts` several).
+fn verdicts_in(sent: &[Included]) -> usize {
+	sent.iter()
+		.map(|(_, call, _)| match call {
+			RuntimeCall::Pog(crate::Call::submit_verdicts { verdicts, .. }) => verdicts.len(),
+			RuntimeCall::Pog(crate::Call::submit_verdict { .. }) => 1,
+			_ => 0,
+		})
+		.sum()
+}
+
 fn check_duty(
 	who: AccountId,
 	call: Call<Test>,

@@ -196,7 +196,8 @@ fn an_honest_miner_is_verified_credited_scored_and_weighted() {
 		}
 		// The validators' off-chain workers verify and vote.
 		let sent = run_ocw_and_include(&pool);
-		assert!(sent.len() >= 4, "each GPU's committee of two voted: {sent:?}");
+		assert_eq!(verdicts_in(&sent), 6, "each GPU's committee of three voted: {sent:?}");
+		assert_eq!(sent.len(), 3, "one transaction a validator");
 		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
 		assert!(offchain::sent_marks() > 0);
 		run_until(RoundPhase::Idle);

@@ -145,12 +145,18 @@ fn committees_split_the_work_between_validators() {
 		let distinct: std::collections::BTreeSet<(AccountId, GpuIndex)> = sent
 			.iter()
 			.filter(|(_, _, res)| res.is_ok())
-			.filter_map(|(_, call, _)| match call {
-				RuntimeCall::Pog(crate::Call::submit_verdict { miner, gpu, .. }) => Some((*miner, *gpu)),
-				_ => None,
+			.flat_map(|(_, call, _)| match call {
+				RuntimeCall::Pog(crate::Call::submit_verdicts { verdicts, .. }) => {
+					verdicts.iter().map(|(miner, gpu, _)| (*miner, *gpu)).collect::<Vec<_>>()
+				},
+				_ => Vec::new(),
 			})
 			.collect();
 		assert_eq!(distinct.len(), 12, "all 12 revealed challenges verified in one run: {sent:?}");
+		// Each validator sent its verdicts in one transaction (issue 24, item 3).
+		let senders: Vec<AccountId> = sent.iter().map(|(who, _, _)| *who).collect();
+		let unique: std::collections::BTreeSet<AccountId> = senders.iter().copied().collect();
+		assert_eq!(senders.len(), unique.len(), "one transaction a validator: {senders:?}");
 	});
 }
 
@@ -256,4 +262,53 @@ fn oversized_vectors_do_not_decode() {
 	encoded.truncate(encoded.len() - 1);
 	encoded.extend(many_roots.encode());
 	assert!(crate::Call::<Test>::decode(&mut &encoded[..]).is_err());
+}
+
+/// Issue 24, item 3: one transaction carries a validator's verdicts, each checked as a single
+/// verdict is, in the pool and in dispatch alike; a bad list is refused whole, with the reason,
+/// and spends nothing; a good one records every verdict.
+#[test]
+fn verdicts_in_bulk_are_checked_like_one_and_land_all_or_none() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1), uuid(2)]);
+		let index = next_round();
+		let r = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		for (g, result) in r.iter().enumerate() {
+			assert_ok!(reveal(m, g as u32, result));
+		}
+		let member = committee(m, 0)[0];
+		let honest = |gpu: GpuIndex| offchain::verify_challenge::<Test>(index, &m, gpu, &[5; 32]).expect("revealed").0;
+		let list = |v: Vec<(AccountId, GpuIndex, Verdict)>| -> VerdictsOf<Test> { v.try_into().unwrap() };
+		let bulk = |who: AccountId, v: Vec<(AccountId, GpuIndex, Verdict)>| {
+			let pool = check_duty(who, crate::Call::submit_verdicts { round: index, verdicts: list(v.clone()) });
+			(pool, Pog::submit_verdicts(RuntimeOrigin::signed(who), index, list(v)))
+		};
+		let refused = |who: AccountId, v: Vec<(AccountId, GpuIndex, Verdict)>, error: Error<Test>| {
+			let (pool, dispatch) = bulk(who, v);
+			assert!(pool.is_err(), "the pool refuses it");
+			assert_eq!(dispatch.map_err(|e| e.error), Err(error.into()));
+		};
+		refused(member, vec![], Error::<Test>::NoVerdicts);
+		refused(member, vec![(m, 0, honest(0)), (m, 0, honest(0))], Error::<Test>::DuplicateVerdict);
+		refused(account("Dave"), vec![(m, 0, honest(0))], Error::<Test>::NotValidator);
+		// One bad verdict (a failing verdict naming no leaf) refuses the list whole.
+		refused(
+			member,
+			vec![(m, 0, honest(0)), (m, 1, false_verdict(false, None))],
+			Error::<Test>::InconsistentVerdict,
+		);
+		assert!(Verifications::<Test>::get((index, m, 0)).unwrap().votes.is_empty(), "nothing landed");
+		let (pool, dispatch) = bulk(member, vec![(m, 0, honest(0)), (m, 1, honest(1))]);
+		assert!(pool.is_ok());
+		assert_ok!(dispatch);
+		for g in 0..2 {
+			assert!(Verifications::<Test>::get((index, m, g))
+				.unwrap()
+				.votes
+				.iter()
+				.any(|(v, x)| *v == member && x.passed));
+		}
+	});
 }
