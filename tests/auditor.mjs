@@ -31,6 +31,17 @@ export async function audit(api) {
     memParentMps: f.memParentMps.toNumber(),
   }));
   const validators = (await api.query.pog.validators()).map((v) => v.toString());
+  // Each seated validator: its account, the `pog!` account that sits on committees, its bond and strikes.
+  const seated = [];
+  for (const [validator, pogAccount] of await api.query.pog.seated()) {
+    const bond = await api.query.pog.validatorBonds(validator);
+    seated.push({
+      validator: validator.toString(),
+      pogAccount: pogAccount.toString(),
+      bond: bond.isSome ? bond.unwrap().held.toString() : '0',
+      strikes: bond.isSome ? bond.unwrap().strikes.toNumber() : 0,
+    });
+  }
 
   const round = (await api.call.pogApi.round()).toJSON();
   const miners = [];
@@ -137,12 +148,15 @@ export async function audit(api) {
     treasuryBalance: r.treasuryBalance.toString(),
   };
   return {
-    block: head.number.toNumber(), config, validators, profiles, round, miners, challenges, validatorStats, ranking, rewards,
+    block: head.number.toNumber(), config, validators, seated, profiles, round, miners, challenges, validatorStats, ranking, rewards,
   };
 }
 
 function print(a) {
   console.log(`PoG chain at block #${a.block}; validators: ${a.validators.join(', ')}`);
+  for (const v of a.seated) {
+    console.log(`  ${v.validator} (pog! ${v.pogAccount}): bond ${v.bond}, strikes ${v.strikes}`);
+  }
   console.log(`\nGPU profiles (${a.profiles.length})`);
   for (const p of a.profiles) {
     console.log(`  ${String(p.id).padStart(2)} ${p.name.padEnd(28)} ${String(p.vramMib).padStart(7)} MiB  GFLOPS ${p.gflops.join('/')}  int8 GOPS ${p.int8Gops}`

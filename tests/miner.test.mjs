@@ -175,6 +175,8 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
     async (h) => total((await api.query.system.account.at(h, charlie.address)).data)));
   assert.equal(afterPay - before, payout.amount, "Charlie's balance rose by its paid share");
   assert.ok(a.rewards.emitted !== '0' && BigInt(a.rewards.treasuryBalance) > 0n, 'the auditor sees the emission and the treasury');
+  assert.deepEqual(a.seated.map((v) => [v.validator, v.bond, v.strikes]), [[a.validators[0], (100n * 10n ** 12n).toString(), 0]],
+    'the auditor sees Alice seated, her 100 POG bond whole and no strike');
 
   const status = await runAgent(['status', ...common, '--json'], { name: 'status' });
   const out = JSON.parse(readFileSync(status.log, 'utf8').split('\n').filter((l) => !/^\S+Z\s/.test(l)).join('\n'));
