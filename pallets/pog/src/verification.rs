@@ -279,30 +279,39 @@ impl<T: Config> Pallet<T> {
 		Ok(v)
 	}
 
-	/// The verdicts by `who` in round `index`, checked exactly as they would land: at least one,
-	/// no GPU named twice, and each due ([`Self::verdict_due`]). Called by the pool and the
-	/// dispatch alike.
+	/// The verdicts by `who` in round `index`, checked exactly as they would land: a well-formed
+	/// list ([`Self::ensure_verdict_list`]) whose every entry is due ([`Self::verdict_due`]). The
+	/// pool's check.
 	pub(crate) fn verdicts_due(
 		who: &T::AccountId,
 		index: RoundIndex,
 		verdicts: &[(T::AccountId, GpuIndex, Verdict)],
 	) -> DispatchResult {
-		ensure!(!verdicts.is_empty(), Error::<T>::NoVerdicts);
-		for (i, (miner, gpu, _)) in verdicts.iter().enumerate() {
-			ensure!(!verdicts[..i].iter().any(|(m, g, _)| m == miner && g == gpu), Error::<T>::DuplicateVerdict);
-		}
+		Self::ensure_verdict_list(verdicts)?;
 		for (miner, gpu, verdict) in verdicts {
 			Self::verdict_due(who, index, miner, *gpu, verdict)?;
 		}
 		Ok(())
 	}
 
-	pub(crate) fn do_verdicts(who: T::AccountId, index: RoundIndex, verdicts: VerdictsOf<T>) -> DispatchResult {
-		Self::verdicts_due(&who, index, &verdicts)?;
-		for (miner, gpu, verdict) in verdicts {
-			Self::do_verdict(who.clone(), index, miner, gpu, verdict)?;
+	/// At least one verdict, and no GPU named twice.
+	fn ensure_verdict_list(verdicts: &[(T::AccountId, GpuIndex, Verdict)]) -> DispatchResult {
+		ensure!(!verdicts.is_empty(), Error::<T>::NoVerdicts);
+		for (i, (miner, gpu, _)) in verdicts.iter().enumerate() {
+			ensure!(!verdicts[..i].iter().any(|(m, g, _)| m == miner && g == gpu), Error::<T>::DuplicateVerdict);
 		}
 		Ok(())
+	}
+
+	/// Records every verdict or none: each entry is checked once, by [`Self::do_verdict`], in a
+	/// storage layer that a failing entry rolls back.
+	pub(crate) fn do_verdicts(who: T::AccountId, index: RoundIndex, verdicts: VerdictsOf<T>) -> DispatchResult {
+		Self::ensure_verdict_list(&verdicts)?;
+		frame_support::storage::with_storage_layer(|| {
+			verdicts
+				.into_iter()
+				.try_for_each(|(miner, gpu, verdict)| Self::do_verdict(who.clone(), index, miner, gpu, verdict))
+		})
 	}
 
 	pub(crate) fn do_verdict(
