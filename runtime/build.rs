@@ -18,6 +18,17 @@ fn main() {
 			}
 		}
 		substrate_wasm_builder::WasmBuilder::build_using_defaults();
+		// With POG_UPGRADE_TEST_WASM set (scripts/test.sh sets it), the same runtime under the next
+		// spec_version too, as `wbuild/pog-runtime/pog_runtime_next.compact.compressed.wasm`: what
+		// tests/local-net.test.mjs upgrades its live network to. It has its own file, so the node's
+		// embedded runtime is never this one.
+		println!("cargo::rerun-if-env-changed=POG_UPGRADE_TEST_WASM");
+		if std::env::var_os("POG_UPGRADE_TEST_WASM").is_some() {
+			substrate_wasm_builder::WasmBuilder::init_with_defaults()
+				.enable_feature("upgrade-test")
+				.set_file_name("pog_runtime_next")
+				.build();
+		}
 	}
 }
 

@@ -7,11 +7,14 @@
 # the dependency tree (and wasm-opt's C++, a build dependency of the runtime) once for both
 # instead of once in debug for the tests and again in release for the node. The Rust unit tests
 # run in one cargo invocation with one feature set, so the FRAME crates are compiled once for all
-# of them.
+# of them; they compile and run, niced, while the integration tests wait for blocks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 scripts/setup.sh
+# The runtime's build also makes the same runtime under the next spec_version, which
+# tests/local-net.test.mjs upgrades its live network to (runtime/build.rs).
+export POG_UPGRADE_TEST_WASM=1
 started=$SECONDS
 step() { printf '\n==> [%d:%02d] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) "$*"; }
 
@@ -35,15 +38,7 @@ linted() {
 step "formatting (cargo fmt --check)"
 cargo fmt --all -- --check
 
-step "chain, linted: primitives (generator, known answers, commitment, verification), pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state, benchmarks as tests), runtime (genesis presets, signed OCW extrinsics), verifier benchmark shapes (each benchmark run once)"
-SKIP_WASM_BUILD=1 linted cargo test -q --release "${chain_crates[@]}" --features "$test_features" --all-targets
-
-step "miner agent, linted: the device-neutral prover and its CPU backend, the adversary's cheats, state file, chain client types; CUDA backend's host-side logic"
-linted cargo test -q --release "${agent_crates[@]}" --features offchain-gpu/adversary --all-targets
-# The production build (no cheats): linted, and its command line has no cheating flags.
-linted cargo test -q --release "${agent_crates[@]}" cli::
-
-step "node and miner agent, linted (release build; what the unit tests above did not already compile)"
+step "node and miner agent, linted (release build)"
 # Built one at a time: built together, cargo would unify their dependencies' features and
 # rebuild the whole node tree once more. The agent is built with its test-only cheating modes,
 # which tests/cheaters.test.mjs runs.
@@ -53,7 +48,46 @@ linted cargo build --release -p offchain-gpu --features adversary
 step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it in headless Chromium)"
 (cd explorer && npm ci --no-audit --no-fund --loglevel=error && npm run build)
 
-step "integration tests against a live node (@polkadot/api $(node -p 'require("./tests/package.json").dependencies["@polkadot/api"]'))"
-(cd tests && npm ci --no-audit --no-fund --loglevel=error && npm test)
+# The unit tests compile and run at the lowest CPU priority while the integration tests run: those
+# mostly wait for blocks, and a niced compile takes next to nothing from a miner or a node that
+# wants the CPU (about 1.5% at nice 19 against nice 0). Their output is printed after the
+# integration tests; either failing fails the run.
+unit_tests() {
+	step "chain, linted: primitives (generator, known answers, commitment, verification), pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state, benchmarks as tests), runtime (genesis presets, signed OCW extrinsics, upgrades), verifier benchmark shapes (each benchmark run once)"
+	SKIP_WASM_BUILD=1 linted cargo test -q --release "${chain_crates[@]}" --features "$test_features" --all-targets
+
+	step "miner agent, linted: the device-neutral prover and its CPU backend, the adversary's cheats, state file, chain client types; CUDA backend's host-side logic"
+	linted cargo test -q --release "${agent_crates[@]}" --features offchain-gpu/adversary --all-targets
+	# The production build (no cheats): linted, and its command line has no cheating flags.
+	linted cargo test -q --release "${agent_crates[@]}" cli::
+}
+unit_log=$(mktemp)
+(renice -n 19 -p "$BASHPID" >/dev/null && unit_tests) >"$unit_log" 2>&1 &
+unit_pid=$!
+
+step "integration tests against a live node (@polkadot/api $(node -p 'require("./tests/package.json").dependencies["@polkadot/api"]')); the unit tests compile and run beside them, niced"
+# tests/local-net.test.mjs leaves its four-validator network's state here for the try-runtime step.
+POG_SNAPSHOT="$(mktemp -d)/local-net.json"
+export POG_SNAPSHOT
+integration=0
+(cd tests && npm ci --no-audit --no-fund --loglevel=error && npm test) || integration=$?
+
+step "the unit tests' output (run beside the integration tests)"
+unit=0
+wait "$unit_pid" || unit=$?
+cat "$unit_log"
+if ((unit != 0)); then
+	echo "unit tests failed (exit $unit)" >&2
+	exit "$unit"
+fi
+if ((integration != 0)); then
+	echo "integration tests failed (exit $integration)" >&2
+	exit "$integration"
+fi
+
+step "try-runtime: the runtime's migrations, with their checks, then every pallet's try_state, on that live state"
+# The same invocation as the chain's unit tests, so nothing is compiled again.
+SKIP_WASM_BUILD=1 linted cargo test -q --release "${chain_crates[@]}" --features "$test_features" --lib \
+	-- --ignored runtime_upgrade_on_a_live_chain_snapshot
 
 printf '\nall tests passed in %d:%02d\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60))

@@ -1,16 +1,26 @@
 // Integration test: a dev node (`--dev --tmp`) produces and finalises blocks; a miner registers
 // through @polkadot/api with a signed extrinsic, and Alice's off-chain worker issues that miner's
-// challenge (events on chain); auditors read it through the PogApi runtime API; the node stops
-// cleanly.
+// challenge (events on chain); auditors read it through the PogApi runtime API. In the same round
+// one agent claims sixteen CPU units its cores can answer: every one is selected, the agent
+// reveals all sixteen at once (consecutive nonces) in the 4-block reveal window, and all sixteen
+// pass (issue 23: the agent revealed one GPU a block, so at most 4 of 16 could land). The node
+// stops cleanly.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
-import { connect, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent } from './lib/node.mjs';
+import { connect, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
 
+const dir = mkdtempSync(join(tmpdir(), 'pog-dev-'));
 let node;
 let api;
+const agents = [];
+// The sixteen-unit miner: its address, agent and first round, set by the first test.
+let sixteen;
 
-after(() => stopAll({ api, node }));
+after(() => stopAll({ agents, api, node }));
 
 test('a dev node finalises blocks and starts a round that challenges a new miner', { timeout: 300_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev' });
@@ -32,6 +42,24 @@ test('a dev node finalises blocks and starts a round that challenges a new miner
   const bob = keyring.addFromUri('//Bob');
   assert.deepEqual(validators.map((v) => v.toString()), [alice.address]);
   assert.match(api.query.pog.round.creator.meta.docs.join(' '), /round/);
+
+  // Sixteen units of a profile claiming 1 GFLOPS each (a 5 s GEMM at the claimed rate, a 28 s
+  // window in the dev configuration), which this machine's CPU answers one after another in
+  // about a third of the window. Root adds the profile; the agent registers and runs.
+  const unit = { name: 'cpu-unit', figures: { vramMib: 4, gflops: Array(5).fill(1), int8Gops: 0, tolerancePercent: 50, perCore: false } };
+  const added = await sendAndWait(api, api.tx.sudo.sudo(api.tx.pog.addProfile(unit)), alice);
+  assert.ok(added.some(({ event }) => api.events.pog.ProfileAdded.is(event)), 'root added cpu-unit');
+  const reg = await runAgent(['register', '--url', node.url, '--suri', '//Ferdie', '--backend', 'cpu', '--profile', 'cpu-unit', '--cpu-units', '16'],
+    { name: 'sixteen-register', logDir: dir });
+  assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
+  const ferdie = keyring.addFromUri('//Ferdie').address;
+  const record = (await api.query.pog.miners(ferdie)).unwrap();
+  assert.equal(record.claims.reduce((n, c) => n + c.count.toNumber(), 0), 16, 'sixteen units claimed');
+  const agent = runAgent(['run', '--url', node.url, '--suri', '//Ferdie', '--backend', 'cpu', '--state-dir', join(dir, 'sixteen'), '--exit-after', '16'],
+    { name: 'sixteen', logDir: dir, background: true });
+  agents.push(agent);
+  sixteen = { address: ferdie, agent, round: record.firstRound.toNumber() };
+  sixteen.settled = waitSettled(api, ferdie, 600_000, `${ferdie} in round ${sixteen.round}`, () => true, sixteen.round);
 
   const uuid = '0x' + 'b0'.repeat(16);
   const tx = api.tx.pog.registerMiner(
@@ -63,7 +91,21 @@ test('a dev node finalises blocks and starts a round that challenges a new miner
   assert.equal(miner.standing[0].zeroReason.unwrap().toString(), 'WaitingForRound');
 });
 
+test('sixteen units one CPU can answer are all selected, revealed at once and pass', { timeout: 600_000 }, async () => {
+  const { address, agent, round } = sixteen;
+  const settled = await sixteen.settled;
+  for (let g = 0; g < 16; g++) {
+    const view = (await api.call.pogApi.challenge(round, address, g)).unwrap();
+    assert.ok(view.selected.isSome && view.selected.unwrap().isTrue, `unit ${g} was selected`);
+  }
+  assert.deepEqual(settled.outcomes, Array(16).fill('Passed'), `all sixteen units passed: ${settled.outcomes}`);
+  const { code, log } = await agent.done;
+  assert.equal(code, 0, readFileSync(log, 'utf8'));
+  assert.equal(readFileSync(log, 'utf8').match(/openings revealed/g)?.length, 16, 'sixteen reveals sent');
+});
+
 test('the node stops cleanly on SIGINT', { timeout: 60_000 }, async () => {
+  for (const a of agents.splice(0)) await a.stop();
   await api.disconnect();
   api = undefined;
   const { code, signal } = await node.stop();

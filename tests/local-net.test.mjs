@@ -1,19 +1,28 @@
 // Integration test: the four validators of the `local_testnet` preset on 127.0.0.1. With one of
 // them killed, the other three still finalise (GRANDPA needs more than two thirds) and a CPU
-// miner's challenge still reaches a quorum-of-three verdict; the killed validator restarts on its
-// database and catches up with nothing lost.
+// miner's challenge still reaches a quorum-of-three verdict, although the network upgrades its
+// runtime to the next spec_version (`sudo.sudoUncheckedWeight(system.setCode)`) in the middle of
+// that round: the round completes under the new runtime, the miner's deposit and score are intact
+// and blocks keep finalising. The killed validator restarts on its database and catches up across
+// the upgrade with nothing lost. Then Bob's keys run on a second node as well: the two
+// author blocks for the same slots, the other validators report the equivocation through BABE's
+// (or GRANDPA's) runtime API, pallet-offences hands it to PoG, which burns part of Bob's bond and
+// plans him out, and blocks keep finalising. Last, the network's state is written to the file
+// named by POG_SNAPSHOT, if set, for the runtime's try-runtime test (scripts/test.sh).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
-import { connect, runAgent, startNode, waitFinalized, waitSettled } from './lib/node.mjs';
+import { connect, nextRuntimeWasm, runAgent, sendAndWait, startNode, waitFinalized, waitForEvent, waitSettled, writeSnapshot } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-local-'));
 const nodes = {};
 const apis = [];
 let miner;
+// Alice's bootnode address, set by the first test.
+let boot;
 
 after(async () => {
   if (miner) await miner.stop();
@@ -21,24 +30,25 @@ after(async () => {
   for (const n of Object.values(nodes)) await n.stop().catch(() => {});
 });
 
-function start(who, index, bootnodes, ports) {
+/** Starts validator `who` (alice … dave, with that dev account's keys) as node `name`. */
+function start(who, index, bootnodes, ports, name = who) {
   const key = (index + 1).toString(16).padStart(64, '0');
   return startNode([
-    '--chain', 'local', `--${who}`, '--base-path', join(dir, who), '--node-key', key,
+    '--chain', 'local', `--${who}`, '--base-path', join(dir, name), '--node-key', key,
     ...(bootnodes ? ['--bootnodes', bootnodes] : []),
-  ], { name: who, logDir: dir, ports });
+  ], { name, logDir: dir, ports });
 }
 
 async function finalizedNumber(api) {
   return (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toNumber();
 }
 
-test('a validator dies: blocks still finalise and committees reach three of four; it restarts and catches up', { timeout: 720_000 }, async () => {
+test('a validator dies: blocks still finalise, committees reach three of four through a runtime upgrade mid-round; it restarts and catches up', { timeout: 720_000 }, async () => {
   nodes.alice = await start('alice', 0);
-  const alice = await connect(nodes.alice.url);
+  let alice = await connect(nodes.alice.url);
   apis.push(alice);
   const peerId = (await alice.rpc.system.localPeerId()).toString();
-  const boot = `/ip4/127.0.0.1/tcp/${nodes.alice.p2pPort}/p2p/${peerId}`;
+  boot = `/ip4/127.0.0.1/tcp/${nodes.alice.p2pPort}/p2p/${peerId}`;
   for (const [i, who] of ['bob', 'charlie', 'dave'].entries()) nodes[who] = await start(who, i + 1, boot);
   await waitFinalized(alice, 3, 180_000);
   assert.equal((await alice.query.pog.validators()).length, 4);
@@ -56,11 +66,39 @@ test('a validator dies: blocks still finalise and committees reach three of four
   const common = ['--url', nodes.alice.url, '--suri', '//Eve'];
   const reg = await runAgent(['register', ...common, '--backend', 'cpu'], { name: 'register', logDir: dir });
   assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
-  const passed = waitSettled(alice, eve.address, 420_000, "Eve's GPU to pass with three of four validators",
-    (o) => o === 'Passed');
+  const firstRound = (await alice.query.pog.miners(eve.address)).unwrap().firstRound.toNumber();
+  const deposit = (await alice.query.pog.miners(eve.address)).unwrap().deposit.toBigInt();
+  const started = waitForEvent(alice, (e) => (alice.events.pog.RoundStarted.is(e) && e.data.round.toNumber() === firstRound ? e : null),
+    300_000, `round ${firstRound} to start`);
   miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', join(dir, 'state'), '--exit-after', '1'],
     { name: 'miner', logDir: dir, background: true });
+
+  // In the middle of Eve's round, root upgrades the runtime to the next spec_version.
+  await started;
+  const specBefore = (await alice.rpc.state.getRuntimeVersion()).specVersion.toNumber();
+  const code = `0x${readFileSync(nextRuntimeWasm()).toString('hex')}`;
+  const sudo = new Keyring({ type: 'sr25519' }).addFromUri('//Alice');
+  const upgraded = await sendAndWait(alice, alice.tx.sudo.sudoUncheckedWeight(alice.tx.system.setCode(code), { refTime: 0, proofSize: 0 }), sudo);
+  assert.ok(upgraded.some(({ event }) => alice.events.system.CodeUpdated.is(event)), 'the code is updated');
+  // @polkadot/api decorates the new runtime afresh: a subscription made before the upgrade stops
+  // decoding (`system.events` fails with a type of the old lookup) and runtime APIs
+  // (`api.call.pogApi`) are not decorated again. A client reconnects after an upgrade, as here.
+  await alice.disconnect();
+  alice = await connect(nodes.alice.url);
+  apis[0] = alice;
+  const passed = waitSettled(alice, eve.address, 300_000, "Eve's GPU to pass with three of four validators",
+    (o) => o === 'Passed', firstRound);
+  assert.notEqual((await alice.call.pogApi.round()).phase.toString(), 'Idle', 'the upgrade landed while the round was open');
   const ev = await passed;
+  assert.equal(ev.round, firstRound, 'the round open at the upgrade completed');
+  const specAfter = (await alice.rpc.state.getRuntimeVersion()).specVersion.toNumber();
+  assert.equal(specAfter, specBefore + 1, 'the network runs the next spec_version');
+  assert.equal((await alice.query.system.lastRuntimeUpgrade()).unwrap().specVersion.toNumber(), specAfter, 'the upgrade hooks ran');
+  const record = (await alice.query.pog.miners(eve.address)).unwrap();
+  assert.equal(record.deposit.toBigInt(), deposit, "Eve's deposit is intact");
+  const score = (await alice.call.pogApi.miner(eve.address)).unwrap().score;
+  assert.equal(score.verifiedGpus.toNumber(), 1, "Eve's score counts her verified GPU");
+  assert.ok(score.total.toNumber() > 0, "Eve's score is above zero");
   const ch = (await alice.call.pogApi.challenge(ev.round, eve.address, 0)).unwrap();
   assert.equal(ch.verification.unwrap().toString(), 'Passed');
   assert.equal(ch.committee.length, 4, 'the committee is all four validators');
@@ -81,4 +119,35 @@ test('a validator dies: blocks still finalise and committees reach three of four
   const hashAlice = await alice.rpc.chain.getBlockHash(target);
   const hashDave = await dave.rpc.chain.getBlockHash(target);
   assert.equal(hashDave.toHex(), hashAlice.toHex(), 'same finalized chain');
+});
+
+test('a validator whose keys run on two nodes equivocates: reported, its bond burned, planned out; blocks keep finalising', { timeout: 360_000 }, async () => {
+  const [alice] = apis;
+  const bob = new Keyring({ type: 'sr25519' }).addFromUri('//Bob').address;
+  const held = (await alice.query.pog.validatorBonds(bob)).unwrap().held.toBigInt();
+  assert.ok(held > 0n, 'Bob is bonded');
+  assert.ok((await alice.query.pog.plannedValidators()).some((v) => v.toString() === bob), 'Bob is planned');
+  const offence = waitForEvent(alice, (e) => (alice.events.offences.Offence.is(e) ? e.data : null), 300_000, 'an offence reported');
+  const offended = waitForEvent(alice, (e) => (alice.events.pog.ValidatorOffended.is(e) && e.data.validator.toString() === bob ? e.data : null),
+    300_000, "Bob's equivocation to be slashed");
+  // Bob's twin: the same session keys on another node, authoring Bob's slots beside him.
+  nodes.bobTwin = await start('bob', 4, boot, undefined, 'bob-twin');
+  const kind = Buffer.from((await offence).kind.toU8a(true)).toString();
+  assert.match(kind, /^(babe:equivocatio|grandpa:equivoca)$/, `an equivocation offence (${kind})`);
+  const ev = await offended;
+  const burned = ev.burned.toBigInt();
+  assert.ok(burned > 0n && ev.fraction.toNumber() > 0, `part of the bond burned (${burned} at ${ev.fraction.toHuman()})`);
+  const after = (await alice.query.pog.validatorBonds(bob)).unwrap().held.toBigInt();
+  assert.ok(after <= held - burned, `the bond fell by what was burned: ${held} -> ${after}`);
+  assert.ok(!(await alice.query.pog.plannedValidators()).some((v) => v.toString() === bob), 'Bob is planned out');
+  // The twin stops; the three others and Bob still finalise.
+  await nodes.bobTwin.stop();
+  delete nodes.bobTwin;
+  const now = await finalizedNumber(alice);
+  await waitFinalized(alice, now + 3, 120_000);
+
+  if (process.env.POG_SNAPSHOT) {
+    const pairs = await writeSnapshot(alice, process.env.POG_SNAPSHOT);
+    console.log(`snapshot: ${pairs} storage pairs in ${process.env.POG_SNAPSHOT}`);
+  }
 });

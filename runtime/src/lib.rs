@@ -84,12 +84,30 @@ impl_opaque_keys! {
 }
 
 /// Runtime version.
+#[cfg(not(feature = "upgrade-test"))]
 #[runtime_version]
 pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
 	spec_version: 110,
+	impl_version: 1,
+	apis: apis::RUNTIME_API_VERSIONS,
+	transaction_version: 2,
+	system_version: 1,
+};
+
+/// This runtime under the next `spec_version` (always the one above plus one; `runtime_version`
+/// takes literals only): the WASM that `tests/local-net.test.mjs` upgrades a live network to,
+/// built beside the runtime's own when `POG_UPGRADE_TEST_WASM` is set (`build.rs`). Never a
+/// release.
+#[cfg(feature = "upgrade-test")]
+#[runtime_version]
+pub const VERSION: RuntimeVersion = RuntimeVersion {
+	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
+	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
+	authoring_version: 1,
+	spec_version: 111,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,

@@ -647,3 +647,48 @@ fn a_babe_equivocation_is_reported_and_costs_the_offender_its_bond_and_seat() {
 		.is_err());
 	});
 }
+
+/// What `try-runtime on-runtime-upgrade` checks, against the state of a live chain that has been
+/// through rounds: `tests/local-net.test.mjs` writes every storage pair of its four-validator
+/// network's finalised head to the file named by `POG_SNAPSHOT` (JSON `{ at, specVersion, pairs }`),
+/// and `scripts/test.sh` then runs this test. The runtime's migrations run with their
+/// `pre_upgrade`/`post_upgrade` checks and every pallet's `try_state` after them, as the
+/// try-runtime CLI runs them through the `TryRuntime_on_runtime_upgrade` API (which calls the same
+/// `Executive::try_runtime_upgrade`); then they run a second time and must change nothing, and
+/// their weight fits a block. (The network has by then been upgraded to this runtime under the
+/// next spec_version, mid-round; `spec_version` moving with the interface is checked by
+/// `agent_metadata_is_current_and_spec_version_moved_with_it`.)
+#[cfg(feature = "try-runtime")]
+#[test]
+#[ignore = "needs POG_SNAPSHOT, the state of a live chain (scripts/test.sh runs it after tests/local-net.test.mjs)"]
+fn runtime_upgrade_on_a_live_chain_snapshot_passes_every_check() {
+	use sp_core::bytes::from_hex;
+	let path = std::env::var_os("POG_SNAPSHOT").expect("POG_SNAPSHOT names a snapshot file");
+	let text = std::fs::read_to_string(&path).expect("the snapshot file is readable");
+	let snapshot: serde_json::Value = serde_json::from_str(&text).expect("the snapshot is JSON");
+	let pairs = snapshot["pairs"].as_array().expect("the snapshot has pairs");
+	assert!(pairs.len() > 100, "a live chain's state, not an empty one ({} pairs)", pairs.len());
+	let top: std::collections::BTreeMap<Vec<u8>, Vec<u8>> = pairs
+		.iter()
+		.map(|p| {
+			let hex = |i: usize| from_hex(p[i].as_str().expect("hex strings")).expect("valid hex");
+			(hex(0), hex(1))
+		})
+		.collect();
+	let storage = sp_runtime::Storage { top, children_default: Default::default() };
+	let mut ext = sp_io::TestExternalities::new(storage);
+	ext.execute_with(|| {
+		assert!(pallet_pog::Round::<Runtime>::get().is_some_and(|r| r.index >= 1), "the chain has been through rounds");
+		let weight = Executive::try_runtime_upgrade(frame_try_runtime::UpgradeCheckSelect::All)
+			.expect("migrations and checks pass");
+		let max = <Runtime as frame_system::Config>::BlockWeights::get().max_block;
+		assert!(weight.all_lte(max), "the upgrade's weight {weight} fits a block ({max})");
+	});
+	ext.commit_all().expect("the upgrade's changes commit");
+	let once = ext.as_backend().root().to_owned();
+	ext.execute_with(|| {
+		Executive::try_runtime_upgrade(frame_try_runtime::UpgradeCheckSelect::None).expect("the second run passes");
+	});
+	ext.commit_all().expect("the second run's changes commit");
+	assert_eq!(*ext.as_backend().root(), once, "the migrations are idempotent: a second run changes nothing");
+}

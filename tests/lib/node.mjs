@@ -1,6 +1,6 @@
 // Start and stop a built pog-node for tests, on free ports, and connect @polkadot/api to it.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,14 @@ function releaseBinary(name, override) {
     throw new Error(`${name} not found at ${bin}: build it with scripts/test.sh (or cargo build --release -p ${name})`);
   }
   return bin;
+}
+
+/**
+ * The runtime under the next spec_version (`pog_runtime_next`, built beside the node's when
+ * POG_UPGRADE_TEST_WASM is set, as scripts/test.sh does; POG_UPGRADE_WASM overrides the path).
+ */
+export function nextRuntimeWasm() {
+  return releaseBinary(join('wbuild', 'pog-runtime', 'pog_runtime_next.compact.compressed.wasm'), process.env.POG_UPGRADE_WASM);
 }
 
 /** The node binary. */
@@ -197,4 +205,26 @@ export async function stopAll({ agents = [], api, node }) {
   for (const a of agents) await a.stop();
   if (api) await api.disconnect();
   if (node) await node.stop();
+}
+
+/**
+ * Writes every storage pair of the chain at `api`'s finalised head to `file` as JSON
+ * `{ at, specVersion, pairs: [[key, value], …] }` (hex): the state that the runtime's
+ * try-runtime test upgrades (`runtime_upgrade_on_a_live_chain_snapshot_passes_every_check`).
+ */
+export async function writeSnapshot(api, file) {
+  const send = (method, params) => api._rpcCore.provider.send(method, params);
+  const at = (await api.rpc.chain.getFinalizedHead()).toHex();
+  const specVersion = (await api.rpc.state.getRuntimeVersion(at)).specVersion.toNumber();
+  const pairs = [];
+  let start = null;
+  for (;;) {
+    const keys = await send('state_getKeysPaged', ['0x', 1000, start, at]);
+    if (keys.length === 0) break;
+    const [{ changes }] = await send('state_queryStorageAt', [keys, at]);
+    for (const [key, value] of changes) if (value !== null) pairs.push([key, value]);
+    start = keys[keys.length - 1];
+  }
+  writeFileSync(file, JSON.stringify({ at, specVersion, pairs }));
+  return pairs.length;
 }
