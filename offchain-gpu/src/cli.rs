@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pog_cuda::{
 	bench::{BenchConfig, LanesBenchConfig, MemoryBenchConfig},
+	kernels::WalkShape,
 	selftest::SelftestConfig,
 };
 use pog_primitives::Precision;
@@ -234,6 +235,11 @@ pub struct BenchArgs {
 	/// With --memory: phases per parent count.
 	#[arg(long, default_value_t = MemoryBenchConfig::default().runs, requires = "memory")]
 	pub runs: u32,
+	/// With --memory: walk a whole dataset in this shape (narrow: four walks a quad at four
+	/// blocks a multiprocessor; wide: sixteen at eight) instead of the one the agent picks for
+	/// the dataset's size; to compare the two on one card.
+	#[arg(long, value_enum, requires = "memory", conflicts_with = "resident")]
+	pub walk_shape: Option<WalkShapeArg>,
 	/// Measure a per-core CPU unit of this many cores answered by this GPU instead of the GEMMs:
 	/// its lanes a thread each, against the deadline the chain would set (mainnet rules).
 	#[arg(long, value_name = "CORES", conflicts_with = "memory", value_parser = clap::value_parser!(u32).range(1..=65_536))]
@@ -250,6 +256,15 @@ pub struct BenchArgs {
 	/// Write the throughput-over-time trace as SVG.
 	#[arg(long)]
 	pub plot: Option<PathBuf>,
+}
+
+/// `bench --walk-shape`: [`WalkShape`] on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WalkShapeArg {
+	/// Four walks a quad, four blocks a multiprocessor.
+	Narrow,
+	/// Sixteen walks a quad, eight blocks a multiprocessor.
+	Wide,
 }
 
 impl BenchArgs {
@@ -269,6 +284,10 @@ impl BenchArgs {
 				resident: self.resident,
 				walks_log2: self.walks_log2,
 				runs: self.runs,
+				shape: self.walk_shape.map(|s| match s {
+					WalkShapeArg::Narrow => WalkShape::Narrow,
+					WalkShapeArg::Wide => WalkShape::Wide,
+				}),
 			}),
 			lanes: self.lanes.map(|cores| LanesBenchConfig { cores, links: self.lane_links, slack_ms: self.slack_ms }),
 		}
@@ -383,5 +402,12 @@ mod tests {
 		assert!(!ok(&["--memory", "0", "--resident", "0"]), "nothing resident");
 		assert!(!ok(&["--memory", "0", "--walks-log2", "41"]), "too many walks");
 		assert!(!ok(&["--resident", "0.9"]), "--resident without --memory");
+		assert!(ok(&["--memory", "0", "--walk-shape", "wide"]));
+		assert!(!ok(&["--walk-shape", "wide"]), "--walk-shape without --memory");
+		assert!(
+			!ok(&["--memory", "0", "--resident", "0.9", "--walk-shape", "narrow"]),
+			"a shape for part of a dataset"
+		);
+		assert!(!ok(&["--memory", "0", "--walk-shape", "round"]), "no such shape");
 	}
 }

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use pog_prover::trace::{resample, GemmSample};
 
-use crate::{GpuInfo, GpuProver, Residency};
+use crate::{kernels::WalkShape, GpuInfo, GpuProver, Residency};
 
 /// What `bench` measures.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,11 +68,14 @@ pub struct MemoryBenchConfig {
 	pub walks_log2: u32,
 	/// Phases per parent count (the spread of the rates).
 	pub runs: u32,
+	/// The walks' shape over a whole dataset; `None`: the agent's for the dataset's size
+	/// ([`WalkShape::for_dataset`]).
+	pub shape: Option<WalkShape>,
 }
 
 impl Default for MemoryBenchConfig {
 	fn default() -> Self {
-		Self { gib: 0.0, parents: vec![256, 512], resident: None, walks_log2: 26, runs: 1 }
+		Self { gib: 0.0, parents: vec![256, 512], resident: None, walks_log2: 26, runs: 1, shape: None }
 	}
 }
 
@@ -126,6 +129,8 @@ pub struct MemoryBench {
 	pub reads: u32,
 	/// Share of the dataset kept in memory (1: all of it).
 	pub resident: f64,
+	/// The walks' shape over the whole dataset (`None` with part of it kept).
+	pub walk_shape: Option<WalkShape>,
 	/// Walks run.
 	pub walks: u64,
 	/// Fill time of the whole dataset (s).
@@ -495,7 +500,12 @@ pub fn bench_memory(prover: &GpuProver, m: &MemoryBenchConfig, parents: u32) -> 
 	let walks = 1u64 << m.walks_log2.clamp(10, 40);
 	let gib = |items: u64| (items * ITEM_BYTES as u64) as f64 / f64::from(1u32 << 30);
 	tracing::info!(gib = gib(spec.dataset_items), resident = gib(resident), parents, "memory-hard phase");
-	let residency = if resident < spec.dataset_items { Residency::First(resident) } else { Residency::Whole };
+	let shape =
+		(resident == spec.dataset_items).then(|| m.shape.unwrap_or(WalkShape::for_dataset(spec.dataset_bytes())));
+	let residency = match shape {
+		Some(shape) => Residency::WholeIn(shape),
+		None => Residency::First(resident),
+	};
 	let run = prover.memory_phase(&spec, &cache, 0..walks, &[], &[], residency)?;
 	let reads = walks as f64 * f64::from(spec.reads);
 	let fill_rate = resident as f64 / (run.fill_ms / 1e3) / 1e9;
@@ -506,6 +516,7 @@ pub fn bench_memory(prover: &GpuProver, m: &MemoryBenchConfig, parents: u32) -> 
 		parents,
 		reads: spec.reads,
 		resident: resident as f64 / spec.dataset_items as f64,
+		walk_shape: shape,
 		walks,
 		fill_s: run.fill_ms / 1e3,
 		fill_g_items_per_s: fill_rate,
@@ -527,6 +538,7 @@ mod tests {
 			parents,
 			reads: 64,
 			resident,
+			walk_shape: None,
 			walks: 1 << 32,
 			fill_s: 47.7,
 			fill_g_items_per_s: items_g,

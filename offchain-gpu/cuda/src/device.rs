@@ -5,7 +5,10 @@ use std::{collections::HashMap, marker::PhantomData, mem::size_of, ops::Range, s
 use cudarc::driver::{result, sys, CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
 use pog_primitives::{generator::Generator, ChallengeSeed, Matrix, Precision};
 
-use crate::{kernels, GpuError};
+use crate::{
+	kernels::{self, WalkShape},
+	GpuError,
+};
 
 /// A dataset kept only in part (`mem_walk_partial`): items `resident..` are made again from the
 /// cache (`cache_mask + 1` items at `cache`, `parents` each) whenever a walk reads them.
@@ -19,6 +22,15 @@ pub struct PartialDataset {
 	pub cache_mask: u32,
 	/// Parents of an item.
 	pub parents: u32,
+}
+
+/// Where a launch of `mem_walk` reads its items.
+#[derive(Clone, Copy, Debug)]
+pub enum WalkReads<'a> {
+	/// The whole dataset is in memory: walked in this shape.
+	Whole(WalkShape),
+	/// Part of it: the rest made again from the cache (`mem_walk_partial`).
+	Partial(&'a PartialDataset),
 }
 
 /// The walks of one launch: `first..first + count`, or with `groups` (a device list of group
@@ -193,13 +205,6 @@ impl<T> Drop for DevBuf<T> {
 	}
 }
 
-/// Blocks of 128 threads a multiprocessor that `mem_walk` takes: a quarter of its threads and
-/// about half its registers (62 a thread), so that the hashing of the batches before and after
-/// (`mem_walk_start`, `mem_walk_end`, `hash_nodes`, on the other stream) runs beside the reads.
-/// Measured on an H100 at 71.3 GiB (benchmarking/gpu/memory/README.md): the whole phase reads
-/// 22.1–22.5 G items/s at 4 blocks, 16.1–17.4 at 8 and 15.3 at 16 (the reads alone: 29.2 at 8).
-const WALK_BLOCKS_PER_SM: u32 = 4;
-
 /// The compiled kernels of one context.
 pub(crate) struct Kernels {
 	gen: HashMap<String, CudaFunction>,
@@ -210,14 +215,15 @@ pub(crate) struct Kernels {
 	mem_fill: CudaFunction,
 	mem_walk_start: CudaFunction,
 	mem_walk: CudaFunction,
+	mem_walk_wide: CudaFunction,
 	mem_walk_partial: CudaFunction,
 	mem_walk_end: CudaFunction,
 	lane_pad: CudaFunction,
 	lane_links: CudaFunction,
 	/// Blocks per grid of the grid-stride kernels.
 	grid: u32,
-	/// Blocks per grid of `mem_walk` ([`WALK_BLOCKS_PER_SM`] a multiprocessor).
-	walk_grid: u32,
+	/// Multiprocessors (the walks' grids are so many blocks a multiprocessor).
+	sms: u32,
 }
 
 impl Kernels {
@@ -226,7 +232,12 @@ impl Kernels {
 		let (major, minor) = ctx.compute_capability()?;
 		let sms = ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
 		let opts = cudarc::nvrtc::CompileOptions {
-			options: vec![format!("--gpu-architecture=compute_{major}{minor}")],
+			options: vec![
+				format!("--gpu-architecture=compute_{major}{minor}"),
+				format!("-DMEM_NARROW_QUAD_WALKS={}", WalkShape::Narrow.quad_walks()),
+				format!("-DMEM_WIDE_QUAD_WALKS={}", WalkShape::Wide.quad_walks()),
+				format!("-DMEM_PARTIAL_QUAD_WALKS={}", kernels::PARTIAL_QUAD_WALKS),
+			],
 			name: Some("pog_kernels.cu".into()),
 			..Default::default()
 		};
@@ -253,12 +264,13 @@ impl Kernels {
 			mem_fill: module.load_function("mem_fill")?,
 			mem_walk_start: module.load_function("mem_walk_start")?,
 			mem_walk: module.load_function("mem_walk")?,
+			mem_walk_wide: module.load_function("mem_walk_wide")?,
 			mem_walk_partial: module.load_function("mem_walk_partial")?,
 			mem_walk_end: module.load_function("mem_walk_end")?,
 			lane_pad: module.load_function("lane_pad")?,
 			lane_links: module.load_function("lane_links")?,
 			grid: (sms.max(1) as u32) * 16,
-			walk_grid: (sms.max(1) as u32) * WALK_BLOCKS_PER_SM,
+			sms: sms.max(1) as u32,
 		})
 	}
 
@@ -367,9 +379,9 @@ impl Kernels {
 	}
 
 	/// The `reads` reads of each walk of `walks` over `dataset` (`items` items), in place on
-	/// `mix`. With `partial` (a cheater's instrument, or opening walks from the cache alone),
-	/// items from `partial.resident` on are made again from the cache instead of read; listed
-	/// groups (`walks.groups`) are walked only that way.
+	/// `mix`: from the whole dataset in a [`WalkShape`], or, from a [`PartialDataset`] (a cheater's
+	/// instrument, or opening walks from the cache alone), items from its `resident` on made again
+	/// from the cache instead of read; listed groups (`walks.groups`) are walked only that way.
 	#[allow(clippy::too_many_arguments)]
 	pub fn mem_walk(
 		&self,
@@ -379,28 +391,37 @@ impl Kernels {
 		walks: &Walks,
 		reads: u32,
 		mix: sys::CUdeviceptr,
-		partial: Option<&PartialDataset>,
+		from: WalkReads<'_>,
 	) -> Result<(), GpuError> {
-		let quads = u64::from(walks.count).div_ceil(kernels::QUAD_WALKS);
-		let blocks = (quads * kernels::QUAD_LANES).div_ceil(128).clamp(1, u64::from(self.walk_grid)) as u32;
+		let (per_quad, blocks_per_sm) = match from {
+			WalkReads::Whole(shape) => (shape.quad_walks(), shape.blocks_per_sm()),
+			WalkReads::Partial(_) => (kernels::PARTIAL_QUAD_WALKS, WalkShape::Narrow.blocks_per_sm()),
+		};
+		let quads = u64::from(walks.count).div_ceil(per_quad);
+		let grid = u64::from(self.sms) * u64::from(blocks_per_sm);
+		let blocks = (quads * kernels::QUAD_LANES).div_ceil(128).clamp(1, grid) as u32;
 		let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (128, 1, 1), shared_mem_bytes: 0 };
 		let mut b;
-		match partial {
-			None if walks.groups != 0 => {
+		match from {
+			WalkReads::Whole(_) if walks.groups != 0 => {
 				return Err(GpuError::InvalidSpec("listed groups are walked from the cache (`partial`)".into()))
 			},
-			None => {
-				b = stream.launch_builder(&self.mem_walk);
+			WalkReads::Whole(shape) => {
+				b = stream.launch_builder(match shape {
+					WalkShape::Narrow => &self.mem_walk,
+					WalkShape::Wide => &self.mem_walk_wide,
+				});
 				b.arg(&dataset).arg(&items).arg(&walks.first).arg(&walks.count).arg(&reads).arg(&mix);
 			},
-			Some(p) => {
+			WalkReads::Partial(p) => {
 				b = stream.launch_builder(&self.mem_walk_partial);
 				b.arg(&dataset).arg(&items).arg(&walks.first).arg(&walks.groups).arg(&walks.group_walks);
 				b.arg(&walks.count).arg(&reads).arg(&mix);
 				b.arg(&p.resident).arg(&p.cache).arg(&p.cache_mask).arg(&p.parents);
 			},
 		}
-		// SAFETY: the caller sized every buffer (with `partial`, `dataset` holds `resident` items).
+		// SAFETY: the caller sized every buffer (from a partial dataset, `dataset` holds its
+		// `resident` items).
 		unsafe { b.launch(cfg) }?;
 		Ok(())
 	}

@@ -382,66 +382,73 @@ extern "C" __global__ void __launch_bounds__(128) mem_walk_end(const u32* __rest
 	}
 }
 
-// The reads of walks 0..count, in place on `mix`: a quad runs four walks side by side, each lane
-// reading its quarter of every walk's item, so each lane has four reads in flight.
+// The reads of walks 0..count, in place on `mix`: a quad runs W walks side by side, each lane
+// reading its quarter of every walk's item, so each lane has W reads in flight. `mem_walk` runs
+// MEM_NARROW_QUAD_WALKS, `mem_walk_wide` MEM_WIDE_QUAD_WALKS and `mem_walk_partial`
+// MEM_PARTIAL_QUAD_WALKS (set by the host: `kernels::WalkShape`).
 // PARTIAL (a cheater's instrument, never the agent's answer; and opening walks from the cache):
 // only items below `resident` are read from `dataset`; the others are made again from the
 // cache, as a card that cannot hold the whole dataset must.
-template <bool PARTIAL>
+template <bool PARTIAL, int W>
 __device__ __forceinline__ void mem_walk_body(const u32* __restrict__ dataset, u64 items, u64 first_walk,
 		const u64* __restrict__ groups, u32 group_walks, u32 count, u32 reads, u32* __restrict__ mix,
 		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
 	const u32 lane = threadIdx.x & 3, mask = quad_mask();
 	const u64 inv = ~0ull / items;
 	const u64 stride = ((u64)gridDim.x * blockDim.x) >> 2;
-	for (u64 q = ((u64)blockIdx.x * blockDim.x + threadIdx.x) >> 2; q * 4 < count; q += stride) {
+	for (u64 q = ((u64)blockIdx.x * blockDim.x + threadIdx.x) >> 2; q * W < count; q += stride) {
 		// a quad past the last walk runs the last one again and writes nothing for it
 		const u64 last = count - 1;
-		u32 walk[4];  // the low half of each walk's number: all that a read's index takes of it
-		u32 m[4][4];
+		u32 walk[W];  // the low half of each walk's number: all that a read's index takes of it
+		u32 m[W][4];
 #pragma unroll
-		for (int j = 0; j < 4; j++) {
-			u64 t = min(q * 4 + j, last);
+		for (int j = 0; j < W; j++) {
+			u64 t = min(q * W + j, last);
 			walk[j] = (u32)walk_number(t, first_walk, groups, group_walks);
 			uint4 v = ((const uint4*)(mix + t * 16))[lane];
 			m[j][0] = v.x; m[j][1] = v.y; m[j][2] = v.z; m[j][3] = v.w;
 		}
 		for (u32 r = 0; r < reads; r++) {
 			u32 s = r & 15, n = (r + 1) & 15;
-			// every walk's index, then every read, then every fold: in this order the four reads
+			// every walk's index, then every read, then every fold: in this order the W reads
 			// are in flight together (a shuffle between a read and its fold would wait for it)
-			u64 idx[4];
-			uint4 v[4];
+			u64 idx[W];
+			uint4 v[W];
 #pragma unroll
-			for (int j = 0; j < 4; j++) {
+			for (int j = 0; j < W; j++) {
 				u32 hi = ((walk[j] ^ r) * MEM_FNV) ^ quad_word(m[j], s, mask);
 				idx[j] = mod_by_inverse(((u64)hi << 32) | quad_word(m[j], n, mask), items, inv);
 			}
 #pragma unroll
-			for (int j = 0; j < 4; j++) {
+			for (int j = 0; j < W; j++) {
 				v[j] = (PARTIAL && idx[j] >= resident) ? quad_item(cache, cache_mask, idx[j], parents, lane, mask)
 				                                       : __ldg((const uint4*)(dataset + idx[j] * 16) + lane);
 			}
 #pragma unroll
-			for (int j = 0; j < 4; j++) quad_fold(m[j], v[j]);
+			for (int j = 0; j < W; j++) quad_fold(m[j], v[j]);
 		}
 #pragma unroll
-		for (int j = 0; j < 4; j++) {
-			if (q * 4 + j <= last) ((uint4*)(mix + (q * 4 + j) * 16))[lane] = make_uint4(m[j][0], m[j][1], m[j][2], m[j][3]);
+		for (int j = 0; j < W; j++) {
+			if (q * W + j <= last) ((uint4*)(mix + (q * W + j) * 16))[lane] = make_uint4(m[j][0], m[j][1], m[j][2], m[j][3]);
 		}
 	}
 }
 
 extern "C" __global__ void __launch_bounds__(128) mem_walk(const u32* __restrict__ dataset, u64 items, u64 first_walk,
 		u32 count, u32 reads, u32* __restrict__ mix) {
-	mem_walk_body<false>(dataset, items, first_walk, nullptr, 1, count, reads, mix, items, dataset, 0, 0);
+	mem_walk_body<false, MEM_NARROW_QUAD_WALKS>(dataset, items, first_walk, nullptr, 1, count, reads, mix, items, dataset, 0, 0);
+}
+
+extern "C" __global__ void __launch_bounds__(128) mem_walk_wide(const u32* __restrict__ dataset, u64 items, u64 first_walk,
+		u32 count, u32 reads, u32* __restrict__ mix) {
+	mem_walk_body<false, MEM_WIDE_QUAD_WALKS>(dataset, items, first_walk, nullptr, 1, count, reads, mix, items, dataset, 0, 0);
 }
 
 // `dataset` holds the first `resident` items (none: every item from the cache, for opening).
 extern "C" __global__ void __launch_bounds__(128) mem_walk_partial(const u32* __restrict__ dataset, u64 items,
 		u64 first_walk, const u64* __restrict__ groups, u32 group_walks, u32 count, u32 reads, u32* __restrict__ mix,
 		u64 resident, const u32* __restrict__ cache, u32 cache_mask, u32 parents) {
-	mem_walk_body<true>(dataset, items, first_walk, groups, group_walks, count, reads, mix, resident, cache, cache_mask, parents);
+	mem_walk_body<true, MEM_PARTIAL_QUAD_WALKS>(dataset, items, first_walk, groups, group_walks, count, reads, mix, resident, cache, cache_mask, parents);
 }
 
 // out[i * words + w] = src[offsets[i] + w]

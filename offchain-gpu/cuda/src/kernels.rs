@@ -27,8 +27,56 @@ pub const SOURCE: &str = include_str!("kernels.cu");
 /// Lanes to a memory-phase item or walk (a quad: `kernels.cu` says why).
 pub const QUAD_LANES: u64 = 4;
 
-/// Walks a quad runs side by side in `mem_walk` (their four reads in flight together).
-pub const QUAD_WALKS: u64 = 4;
+/// How `mem_walk` runs the walks of a whole dataset: walks a quad (side by side, their reads in
+/// flight together) and blocks of 128 threads a multiprocessor. Measured on both cards
+/// (benchmarking/gpu/memory/README.md, "Walks in flight"; the phase with its commitment, 1,024
+/// parents): an H100 at 71.3 GiB reads 20.0–21.8 G/s narrow and 17.1–18.2 wide (the wide shape's
+/// registers leave the commitment's kernels on the other stream too little); an H200 at 125.8 GiB,
+/// where reads are bound by address translation, 5.79–5.82 narrow and 5.94–5.97 wide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WalkShape {
+	/// Four walks a quad, four blocks a multiprocessor (a quarter of its threads, half its
+	/// registers).
+	Narrow,
+	/// Sixteen walks a quad, eight blocks a multiprocessor (three fit, by registers).
+	Wide,
+}
+
+impl WalkShape {
+	/// Datasets larger than this walk wide: above an H100's 71.3 GiB, below an H200's 125.8.
+	pub const WIDE_ABOVE_BYTES: u64 = 96 << 30;
+
+	/// The shape for a dataset of `bytes`.
+	pub fn for_dataset(bytes: u64) -> Self {
+		if bytes > Self::WIDE_ABOVE_BYTES {
+			Self::Wide
+		} else {
+			Self::Narrow
+		}
+	}
+
+	/// Walks a quad runs side by side.
+	pub const fn quad_walks(self) -> u64 {
+		match self {
+			Self::Narrow => 4,
+			Self::Wide => 16,
+		}
+	}
+
+	/// Blocks of 128 threads a multiprocessor.
+	pub const fn blocks_per_sm(self) -> u32 {
+		match self {
+			Self::Narrow => 4,
+			Self::Wide => 8,
+		}
+	}
+}
+
+/// Walks a quad runs side by side in `mem_walk_partial` (opening from the cache, where each
+/// item may be made again from 1,024 parents: registers matter more than reads in flight), at
+/// the narrow shape's blocks.
+pub const PARTIAL_QUAD_WALKS: u64 = 4;
 
 /// Host mirror of the walks' `mod_by_inverse`: `x mod d` from `inv = ⌊(2^64 − 1) / d⌋`.
 pub fn mod_by_inverse(x: u64, d: u64, inv: u64) -> u64 {
@@ -151,6 +199,14 @@ mod tests {
 		commitment::{keccak256_concat, leaf_hash},
 		cpu::round_mantissa,
 	};
+
+	#[test]
+	fn the_measured_cards_walk_in_their_measured_shapes() {
+		let gib = |g: f64| (g * f64::from(1u32 << 30)) as u64;
+		assert_eq!(WalkShape::for_dataset(gib(71.3)), WalkShape::Narrow, "an H100 at 0.9 of its memory");
+		assert_eq!(WalkShape::for_dataset(gib(125.8)), WalkShape::Wide, "an H200 at 0.9 of its memory");
+		assert_eq!(WalkShape::for_dataset(4 << 20), WalkShape::Narrow, "the self-test's dataset");
+	}
 
 	fn slots(p: Precision) -> Vec<u32> {
 		let w = p.slot_bits();

@@ -21,7 +21,8 @@ use pog_primitives::{
 use pog_prover::memory::{MemoryCommitment, MemoryProver};
 
 use crate::{
-	device::{DevBuf, Kernels, PartialDataset, Walks},
+	device::{DevBuf, Kernels, PartialDataset, WalkReads, Walks},
+	kernels::WalkShape,
 	prover::{ms, timing_event},
 	GpuError, GpuProver,
 };
@@ -109,8 +110,10 @@ pub struct MemoryRun {
 /// How much of the dataset a run keeps: all of it (the agent), or a cheater's part.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Residency {
-	/// Every item in memory.
+	/// Every item in memory, walked in the shape for its size ([`WalkShape::for_dataset`]).
 	Whole,
+	/// Every item in memory, walked in the given shape (the self-test checks each shape).
+	WholeIn(WalkShape),
 	/// Only the first `n` items in memory; the others made again from the cache when read
 	/// (an instrument: a card that cannot hold the dataset, or that keeps part of it).
 	First(u64),
@@ -132,7 +135,7 @@ impl GpuProver {
 	) -> Result<MemoryRun, GpuError> {
 		let started = Instant::now();
 		let resident = match residency {
-			Residency::Whole => spec.dataset_items,
+			Residency::Whole | Residency::WholeIn(_) => spec.dataset_items,
 			Residency::First(n) => n.min(spec.dataset_items),
 		};
 		if !spec.is_valid()
@@ -187,7 +190,12 @@ impl GpuProver {
 			let count = b.count as usize;
 			walk_st.wait(&slot.started)?;
 			let (items, mix) = (dataset.ptr_at(0, resident as usize)?, slot.mix.ptr_at(0, count)?);
-			g.kernels.mem_walk(walk_st, items, spec.dataset_items, b, spec.reads, mix, partial.as_ref())?;
+			let from = match (&partial, residency) {
+				(Some(p), _) => WalkReads::Partial(p),
+				(None, Residency::WholeIn(shape)) => WalkReads::Whole(shape),
+				(None, _) => WalkReads::Whole(WalkShape::for_dataset(spec.dataset_bytes())),
+			};
+			g.kernels.mem_walk(walk_st, items, spec.dataset_items, b, spec.reads, mix, from)?;
 			slot.walked.record(walk_st)?;
 			if let Some(next) = batches.get(i + 1) {
 				// `other` is free: batch i − 1's hashing, before this on the same stream, is done with it
@@ -270,7 +278,8 @@ impl GpuProver {
 		let (mix_ptr, results_ptr) = (mix.ptr_at(0, walks)?, results.ptr_at(0, walks)?);
 		g.kernels.mem_walk_start(st, prefix_buf.ptr(), &listed, mix_ptr)?;
 		// `resident` 0: every item is made from the cache, which stands in for the dataset
-		g.kernels.mem_walk(st, cache_buf.ptr(), spec.dataset_items, &listed, spec.reads, mix_ptr, Some(&from_cache))?;
+		let from = WalkReads::Partial(&from_cache);
+		g.kernels.mem_walk(st, cache_buf.ptr(), spec.dataset_items, &listed, spec.reads, mix_ptr, from)?;
 		g.kernels.mem_walk_end(st, mix_ptr, listed.count, results_ptr)?;
 		st.synchronize()?;
 		let mut all = vec![Hash32::default(); walks];

@@ -218,7 +218,10 @@ pub(super) fn known_answers(
 	report.insert("kat_vectors".into(), json!({"equal": kat_ok, "total": kat_total}));
 
 	// The memory-hard phase's known answers: dataset items, walks and the commitment made on the GPU.
-	use crate::memory::Residency::Whole;
+	use crate::{
+		kernels::WalkShape,
+		memory::Residency::{Whole, WholeIn},
+	};
 	use pog_primitives::memory::GROUP_WALKS;
 	let m = &kat["memory"];
 	let mspec = pog_primitives::memory::MemorySpec {
@@ -234,6 +237,8 @@ pub(super) fn known_answers(
 	let run = prover.memory_phase(&mspec, &cache, 0..1 << 20, &[0, 1, 2, 3, 999_999], &[0, 12_345, last], Whole)?;
 	// the commitment over 2^16 walks, and a walk index past 2^32
 	let rooted = prover.memory_phase(&mspec, &cache, 0..1 << 16, &[], &[], Whole)?;
+	// the same walks in the wide shape (sixteen a quad), which large datasets are walked in
+	let wide = prover.memory_phase(&mspec, &cache, 0..1 << 16, &[0, 1, 2, 3], &[], WholeIn(WalkShape::Wide))?;
 	let far = 5_000_000_000u64;
 	let far_start = far - far % GROUP_WALKS;
 	let far_run = prover.memory_phase(&mspec, &cache, far_start..far_start + GROUP_WALKS, &[far], &[], Whole)?;
@@ -245,13 +250,15 @@ pub(super) fn known_answers(
 		hex(&run.kept[4]) == m["walk_999999"].as_str().unwrap_or(""),
 		hex(&far_run.kept[0]) == m["walk_5000000000"].as_str().unwrap_or(""),
 		hex(&rooted.root) == m["walk_root_65536"].as_str().unwrap_or(""),
+		serde_json::to_value(wide.kept.iter().map(|h| hex(h)).collect::<Vec<_>>())? == m["walks_0_3"],
+		hex(&wide.root) == m["walk_root_65536"].as_str().unwrap_or(""),
 	];
 	let mem_ok = mem_checks.iter().filter(|c| **c).count();
 	if mem_ok != mem_checks.len() {
 		tracing::error!(?mem_checks, "memory-hard phase known answers differ");
 	}
 	out.push((
-		"memory phase = CPU (items, walks)".into(),
+		"memory phase = CPU (items, walks, both walk shapes)".into(),
 		mem_ok == mem_checks.len(),
 		format!(
 			"{mem_ok}/{} (1,048,576 walks and their commitment in {:.1} ms, fill {:.2} ms)",
