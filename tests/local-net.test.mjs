@@ -68,8 +68,12 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   assert.equal(reg.code, 0, readFileSync(reg.log, 'utf8'));
   const firstRound = (await alice.query.pog.miners(eve.address)).unwrap().firstRound.toNumber();
   const deposit = (await alice.query.pog.miners(eve.address)).unwrap().deposit.toBigInt();
-  const started = waitForEvent(alice, (e) => (alice.events.pog.RoundStarted.is(e) && e.data.round.toNumber() === firstRound ? e : null),
-    300_000, `round ${firstRound} to start`);
+  // The upgrade lands once Eve's roots are in (the round is open: its reveals and verdicts come
+  // under the new runtime). A duty signed under the old spec_version and still in the pool when
+  // the new runtime starts is dropped as invalid, and the agent does not sign it again (a CI run
+  // saw Eve's memory root dropped so): left for the agent to retry.
+  const started = waitForEvent(alice, (e) => (alice.events.pog.RootsCommitted.is(e) && e.data.miner.toString() === eve.address ? e : null),
+    300_000, `Eve's roots in round ${firstRound}`);
   miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', join(dir, 'state'), '--exit-after', '1'],
     { name: 'miner', logDir: dir, background: true });
 
