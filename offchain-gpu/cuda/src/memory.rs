@@ -177,6 +177,12 @@ impl GpuProver {
 			cache_mask: spec.cache_items - 1,
 			parents: spec.parents,
 		});
+		// where the walks read, decided once for the phase
+		let from = match (&partial, residency) {
+			(Some(p), _) => WalkReads::Partial(p),
+			(None, Residency::WholeIn(shape)) => WalkReads::Whole(shape),
+			(None, _) => WalkReads::Whole(WalkShape::for_dataset(spec.dataset_bytes())),
+		};
 		let batches: Vec<Walks> = (walks.start..walks.end)
 			.step_by(batch as usize)
 			.map(|first| Walks::range(first, batch.min(walks.end - first) as u32))
@@ -190,11 +196,6 @@ impl GpuProver {
 			let count = b.count as usize;
 			walk_st.wait(&slot.started)?;
 			let (items, mix) = (dataset.ptr_at(0, resident as usize)?, slot.mix.ptr_at(0, count)?);
-			let from = match (&partial, residency) {
-				(Some(p), _) => WalkReads::Partial(p),
-				(None, Residency::WholeIn(shape)) => WalkReads::Whole(shape),
-				(None, _) => WalkReads::Whole(WalkShape::for_dataset(spec.dataset_bytes())),
-			};
 			g.kernels.mem_walk(walk_st, items, spec.dataset_items, b, spec.reads, mix, from)?;
 			slot.walked.record(walk_st)?;
 			if let Some(next) = batches.get(i + 1) {
