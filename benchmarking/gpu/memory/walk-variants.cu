@@ -1,8 +1,7 @@
-// Data-dependent 64-byte reads over a dataset of GIB GiB, as the agent's `mem_walk` does them,
-// in other shapes: how many walks a quad (four lanes sharing a 64-byte item) keeps in flight, and
+// Data-dependent 64-byte reads over a dataset of GIB GiB with the agent's own walk body
+// (kernels.cu, included), in other shapes: how many walks a quad (four lanes sharing a 64-byte item) keeps in flight, and
 // one thread holding whole walks. A throwaway harness for issue 27 (is there a faster honest
-// walk?), not the agent: the index and the fold are the agent's (kernels.cu, `mem_walk_body`),
-// with no commitment and no Keccak. Build and run on the device:
+// walk?): the quad variants are the agent's `mem_walk_body`, with no commitment and no Keccak. Build and run on the device:
 //   nvcc -O3 -arch=sm_90 -o /tmp/wv walk-variants.cu && GIB=125.8 /tmp/wv > out.json
 // It prints one JSON object: G reads/s of each variant (best and median of RUNS runs).
 #include <algorithm>
@@ -12,16 +11,13 @@
 #include <vector>
 #include <string>
 
-typedef uint32_t u32;
-typedef uint64_t u64;
-#define MEM_FNV 0x01000193u
+// The agent's kernels, whose walk body (`mem_walk_body<false, W>`) the quad variants time.
+#define MEM_NARROW_QUAD_WALKS 4
+#define MEM_WIDE_QUAD_WALKS 16
+#define MEM_PARTIAL_QUAD_WALKS 4
+#include "../../../offchain-gpu/cuda/src/kernels.cu"
 #define CHECK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(err_)); exit(1); } } while (0)
 
-__device__ __forceinline__ u64 mod_by_inverse(u64 x, u64 d, u64 inv) {
-	u64 r = x - __umul64hi(x, inv) * d;
-	r = r >= d ? r - d : r;
-	return r >= d ? r - d : r;
-}
 __device__ __forceinline__ u32 mix32(u64 x) {
 	x ^= x >> 33; x *= 0xff51afd7ed558ccdull; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ull; x ^= x >> 33;
 	return (u32)x;
@@ -31,51 +27,10 @@ __global__ void fill(u32* data, u64 words) {
 	for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += (u64)gridDim.x * blockDim.x) data[i] = mix32(i);
 }
 
-// --- the agent's shape: a quad of four lanes per item, W walks a quad ---
-__device__ __forceinline__ u32 quad_pick(const u32 m[4], u32 k) {
-	return k == 0 ? m[0] : (k == 1 ? m[1] : (k == 2 ? m[2] : m[3]));
-}
-__device__ __forceinline__ u32 quad_word(const u32 m[4], u32 w, u32 mask) {
-	return __shfl_sync(mask, quad_pick(m, w & 3), w >> 2, 4);
-}
-__device__ __forceinline__ void quad_fold(u32 m[4], uint4 v) {
-	m[0] = m[0] * MEM_FNV ^ v.x; m[1] = m[1] * MEM_FNV ^ v.y;
-	m[2] = m[2] * MEM_FNV ^ v.z; m[3] = m[3] * MEM_FNV ^ v.w;
-}
-
+// --- the agent's walk body itself (kernels.cu), W walks a quad; `mix` holds each walk's state ---
 template <int W>
-__global__ void __launch_bounds__(128) walk_quad(const u32* __restrict__ dataset, u64 items, u64 count, u32 reads, u32* __restrict__ sink) {
-	const u32 lane = threadIdx.x & 3, mask = 0xFu << (threadIdx.x & 28);
-	const u64 inv = ~0ull / items;
-	const u64 stride = ((u64)gridDim.x * blockDim.x) >> 2;
-	u32 acc = 0;
-	for (u64 q = ((u64)blockIdx.x * blockDim.x + threadIdx.x) >> 2; q * W < count; q += stride) {
-		u32 walk[W];
-		u32 m[W][4];
-#pragma unroll
-		for (int j = 0; j < W; j++) {
-			walk[j] = (u32)(q * W + j);
-#pragma unroll
-			for (int k = 0; k < 4; k++) m[j][k] = mix32((q * W + j) * 16 + lane * 4 + k);
-		}
-		for (u32 r = 0; r < reads; r++) {
-			u32 s = r & 15, n = (r + 1) & 15;
-			u64 idx[W];
-			uint4 v[W];
-#pragma unroll
-			for (int j = 0; j < W; j++) {
-				u32 hi = ((walk[j] ^ r) * MEM_FNV) ^ quad_word(m[j], s, mask);
-				idx[j] = mod_by_inverse(((u64)hi << 32) | quad_word(m[j], n, mask), items, inv);
-			}
-#pragma unroll
-			for (int j = 0; j < W; j++) v[j] = __ldg((const uint4*)(dataset + idx[j] * 16) + lane);
-#pragma unroll
-			for (int j = 0; j < W; j++) quad_fold(m[j], v[j]);
-		}
-#pragma unroll
-		for (int j = 0; j < W; j++) acc ^= m[j][0] ^ m[j][1] ^ m[j][2] ^ m[j][3];
-	}
-	if (acc == 0x12345678u) sink[0] = acc;  // keeps the reads
+__global__ void __launch_bounds__(128) walk_quad(const u32* __restrict__ dataset, u64 items, u64 count, u32 reads, u32* __restrict__ mix) {
+	mem_walk_body<false, W>(dataset, items, 0, nullptr, 1, (u32)count, reads, mix, items, dataset, 0, 0);
 }
 
 // --- one thread holds W whole walks and reads each 64-byte item itself (four 16-byte loads) ---
@@ -157,9 +112,9 @@ int main() {
 	cudaDeviceProp prop;
 	CHECK(cudaGetDeviceProperties(&prop, 0));
 	u32* data;
-	u32* sink;
+	u32* sink;  // the quad variants' walk states (64 bytes a walk); the others write at most a word
 	CHECK(cudaMalloc(&data, items * 64));
-	CHECK(cudaMalloc(&sink, 4));
+	CHECK(cudaMalloc(&sink, walks * 64));
 	fill<<<prop.multiProcessorCount * 16, 256>>>(data, items * 16);
 	CHECK(cudaDeviceSynchronize());
 	std::vector<std::pair<std::string, Kernel>> variants = {
