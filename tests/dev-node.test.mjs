@@ -3,8 +3,11 @@
 // challenge (events on chain); auditors read it through the PogApi runtime API. In the same round
 // one agent claims sixteen CPU units its cores can answer: every one is selected, the agent
 // reveals all sixteen at once (consecutive nonces) in the 4-block reveal window, and all sixteen
-// pass (issue 23: the agent revealed one GPU a block, so at most 4 of 16 could land). The node
-// stops cleanly.
+// pass (issue 23: the agent revealed one GPU a block, so at most 4 of 16 could land). The test
+// removes the first of those reveals it sees from the node's pool, and with it every later one
+// (they need its nonce), as a runtime upgrade drops every transaction signed under the old spec:
+// the agent signs them again and all sixteen still pass (issue 26: a dropped duty was lost). The
+// node stops cleanly.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -21,6 +24,25 @@ const agents = [];
 let sixteen;
 
 after(() => stopAll({ agents, api, node }));
+
+/**
+ * Watches the node's pool and removes, once, the first `pog.revealOpenings` of `address` it sees,
+ * with every transaction of that account that needs its nonce (the pool removes the subtree).
+ * Resolves with the hashes the node removed.
+ */
+async function dropFirstReveal(api, address, ms) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const reveals = (await api.rpc.author.pendingExtrinsics()).filter((x) => x.signer.toString() === address
+      && x.method.section === 'pog' && x.method.method === 'revealOpenings');
+    if (reveals.length) {
+      const first = reveals.reduce((a, b) => (a.nonce.toBigInt() <= b.nonce.toBigInt() ? a : b));
+      return api.rpc.author.removeExtrinsic([{ Hash: first.hash }]);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no reveal of ${address} reached the pool in ${ms} ms`);
+}
 
 test('a dev node finalises blocks and starts a round that challenges a new miner', { timeout: 300_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev' });
@@ -60,6 +82,7 @@ test('a dev node finalises blocks and starts a round that challenges a new miner
   agents.push(agent);
   sixteen = { address: ferdie, agent, round: record.firstRound.toNumber() };
   sixteen.settled = waitSettled(api, ferdie, 600_000, `${ferdie} in round ${sixteen.round}`, () => true, sixteen.round);
+  sixteen.dropped = dropFirstReveal(api, ferdie, 600_000);
 
   const uuid = '0x' + 'b0'.repeat(16);
   const tx = api.tx.pog.registerMiner(
@@ -91,8 +114,10 @@ test('a dev node finalises blocks and starts a round that challenges a new miner
   assert.equal(miner.standing[0].zeroReason.unwrap().toString(), 'WaitingForRound');
 });
 
-test('sixteen units one CPU can answer are all selected, revealed at once and pass', { timeout: 600_000 }, async () => {
+test('sixteen units one CPU can answer are all selected, revealed at once, signed again when the pool drops them, and pass', { timeout: 600_000 }, async () => {
   const { address, agent, round } = sixteen;
+  const dropped = await sixteen.dropped;
+  assert.ok(dropped.length >= 1, 'the node removed a reveal from its pool');
   const settled = await sixteen.settled;
   for (let g = 0; g < 16; g++) {
     const view = (await api.call.pogApi.challenge(round, address, g)).unwrap();
@@ -101,7 +126,10 @@ test('sixteen units one CPU can answer are all selected, revealed at once and pa
   assert.deepEqual(settled.outcomes, Array(16).fill('Passed'), `all sixteen units passed: ${settled.outcomes}`);
   const { code, log } = await agent.done;
   assert.equal(code, 0, readFileSync(log, 'utf8'));
-  assert.equal(readFileSync(log, 'utf8').match(/openings revealed/g)?.length, 16, 'sixteen reveals sent');
+  const text = readFileSync(log, 'utf8');
+  assert.equal(text.match(/openings revealed/g)?.length, 16, 'sixteen reveals sent');
+  const again = text.match(/signing it again/g)?.length ?? 0;
+  assert.ok(again >= dropped.length, `the ${dropped.length} dropped reveals were signed again (${again} times)`);
 });
 
 test('the node stops cleanly on SIGINT', { timeout: 60_000 }, async () => {

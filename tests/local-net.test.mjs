@@ -3,7 +3,8 @@
 // miner's challenge still reaches a quorum-of-three verdict, although the network upgrades its
 // runtime to the next spec_version (`sudo.sudoUncheckedWeight(system.setCode)`) in the middle of
 // that round: the round completes under the new runtime, the miner's deposit and score are intact
-// and blocks keep finalising. The killed validator restarts on its database and catches up across
+// and blocks keep finalising; the explorer page, open across the upgrade, connects again and shows
+// the round under the new runtime. The killed validator restarts on its database and catches up across
 // the upgrade with nothing lost. Then Bob's keys run on a second node as well: the two
 // author blocks for the same slots, the other validators report the equivocation through BABE's
 // (or GRANDPA's) runtime API, pallet-offences hands it to PoG, which burns part of Bob's bond and
@@ -15,6 +16,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
+import puppeteer from 'puppeteer-core';
+import { serve } from '../explorer/serve.mjs';
 import { connect, nextRuntimeWasm, runAgent, sendAndWait, startNode, waitFinalized, waitForEvent, waitSettled, writeSnapshot } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-local-'));
@@ -23,9 +26,12 @@ const apis = [];
 let miner;
 // Alice's bootnode address, set by the first test.
 let boot;
+// The explorer page's browser and server, while open.
+let explorer;
 
 after(async () => {
   if (miner) await miner.stop();
+  if (explorer) await explorer.close();
   for (const api of apis) await api.disconnect().catch(() => {});
   for (const n of Object.values(nodes)) await n.stop().catch(() => {});
 });
@@ -37,6 +43,22 @@ function start(who, index, bootnodes, ports, name = who) {
     '--chain', 'local', `--${who}`, '--base-path', join(dir, name), '--node-key', key,
     ...(bootnodes ? ['--bootnodes', bootnodes] : []),
   ], { name, logDir: dir, ports });
+}
+
+/** The explorer page in headless Chromium, connected to `rpc`: { page, errors, close() }. */
+async function openExplorer(rpc) {
+  const { server, url } = await serve(0);
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}?rpc=${encodeURIComponent(rpc)}`);
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('(runtime '), { timeout: 60_000 });
+  return { page, errors, close: async () => { await browser.close(); server.close(); } };
 }
 
 async function finalizedNumber(api) {
@@ -70,15 +92,17 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   const deposit = (await alice.query.pog.miners(eve.address)).unwrap().deposit.toBigInt();
   // The upgrade lands once Eve's roots are in (the round is open: its reveals and verdicts come
   // under the new runtime). A duty signed under the old spec_version and still in the pool when
-  // the new runtime starts is dropped as invalid, and the agent does not sign it again (a CI run
-  // saw Eve's memory root dropped so): left for the agent to retry.
+  // the new runtime starts is dropped as invalid; the agent signs it again (dev-node's test drops
+  // reveals from the pool on purpose).
   const started = waitForEvent(alice, (e) => (alice.events.pog.RootsCommitted.is(e) && e.data.miner.toString() === eve.address ? e : null),
     300_000, `Eve's roots in round ${firstRound}`);
   miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', join(dir, 'state'), '--exit-after', '1'],
     { name: 'miner', logDir: dir, background: true });
 
-  // In the middle of Eve's round, root upgrades the runtime to the next spec_version.
+  // In the middle of Eve's round, root upgrades the runtime to the next spec_version, with the
+  // explorer page open on Alice's node.
   await started;
+  explorer = await openExplorer(nodes.alice.url);
   const specBefore = (await alice.rpc.state.getRuntimeVersion()).specVersion.toNumber();
   const code = `0x${readFileSync(nextRuntimeWasm()).toString('hex')}`;
   const sudo = new Keyring({ type: 'sr25519' }).addFromUri('//Alice');
@@ -110,6 +134,17 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   const root = ch.commitment.unwrap().root.toHex();
   await miner.done;
   miner = undefined;
+  // The page connected again under the new runtime and shows Eve's GPU passed.
+  const { page, errors } = explorer;
+  await page.waitForFunction((runtime) => document.getElementById('status').textContent.includes(`(runtime ${runtime})`),
+    { timeout: 60_000, polling: 1_000 }, `pog-chain/${specAfter}`);
+  await page.waitForFunction((who) => document.querySelector(`tr[data-miner="${who}"]`)?.dataset.outcome === 'Passed',
+    { timeout: 60_000, polling: 1_000 }, eve.address);
+  const status = await page.$eval('#status', (p) => ({ text: p.textContent, error: p.className === 'error' }));
+  assert.equal(status.error, false, `the page reads the upgraded chain: ${status.text}`);
+  assert.deepEqual(errors, [], 'no error on the page');
+  await explorer.close();
+  explorer = undefined;
 
   // Dave restarts on his database and catches up with the others.
   nodes.dave = await start('dave', 3, boot, davePorts);

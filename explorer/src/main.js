@@ -11,7 +11,10 @@ const yes = (flag) => (flag === null || flag === undefined ? '–' : flag ? 'yes
 const num = (n, digits = 4) => Number(n).toLocaleString('en-US', { maximumFractionDigits: digits });
 
 let api = null;
-let unsubscribe = null;
+// The subscriptions of the current connection, ended when it is replaced.
+let unsubscribe = [];
+// The runtime the connection decodes with, shown in the status line: `pog-runtime/111`.
+let runtime = '';
 let past = new History();
 let last = null;
 let busy = false;
@@ -116,7 +119,7 @@ async function refresh(hash) {
     if (hash) await past.ingest(api, hash);
     last = await snapshot(api);
     render();
-    setStatus(`connected to ${$('rpc').value}, block #${last.block}`);
+    setStatus(`connected to ${$('rpc').value} (runtime ${runtime}), block #${last.block}`);
   } catch (e) {
     setStatus(`reading the chain failed: ${e.message}`, true);
   } finally {
@@ -128,11 +131,19 @@ async function refresh(hash) {
   }
 }
 
-async function start(url) {
-  if (unsubscribe) unsubscribe();
+/**
+ * Connects to `url` and follows its new blocks. @polkadot/api decodes with the metadata of the
+ * runtime it connected to, so when the chain upgrades its runtime (`system.setCode`) the page
+ * connects again, keeping the history it read (`keep`): older blocks are read with their own
+ * runtime's metadata (`api.at`).
+ */
+async function start(url, { keep = false } = {}) {
+  for (const stop of unsubscribe.splice(0)) stop();
   if (api) await api.disconnect();
-  past = new History();
-  last = null;
+  if (!keep) {
+    past = new History();
+    last = null;
+  }
   setStatus(`connecting to ${url}…`);
   try {
     api = await connect(url);
@@ -140,11 +151,19 @@ async function start(url) {
     setStatus(`cannot connect to ${url}: ${e.message ?? e}`, true);
     return;
   }
+  const { specName, specVersion } = api.runtimeVersion;
+  runtime = `${specName}/${specVersion}`;
   const head = (await api.rpc.chain.getHeader()).number.toNumber();
   setStatus(`connected to ${url}; reading the last ${Math.min(head + 1, 250)} blocks…`);
   await past.backfill(api, head);
   await refresh();
-  unsubscribe = await api.rpc.chain.subscribeNewHeads((header) => refresh(header.hash));
+  unsubscribe.push(await api.rpc.chain.subscribeNewHeads((header) => refresh(header.hash)));
+  unsubscribe.push(await api.rpc.state.subscribeRuntimeVersion((version) => {
+    if (!version.specVersion.eq(specVersion) || !version.specName.eq(specName)) {
+      setStatus(`the chain upgraded its runtime to ${version.specName}/${version.specVersion}: connecting again…`);
+      start(url, { keep: true });
+    }
+  }));
 }
 
 $('connect').addEventListener('submit', (e) => {

@@ -16,6 +16,7 @@ use subxt::{
 	OnlineClient, PolkadotConfig,
 };
 use subxt_signer::{sr25519::Keypair, SecretUri};
+use tracing::warn;
 
 /// Types and calls generated from PoG chain's runtime metadata. A challenge and a profile's
 /// figures decode straight into `pog-primitives`' own types, so the agent derives its seeds and
@@ -83,10 +84,10 @@ pub struct Chain {
 	account: AccountId32,
 	/// The runtime's metadata when connected (names the pallet errors of pool refusals).
 	metadata: subxt::ArcMetadata,
-	/// The next nonce this client will use, held from choosing a nonce until the transaction is
-	/// in the pool, so that concurrent submissions (one per GPU) get consecutive nonces even
-	/// before the node's pool reports the previous one.
-	next_nonce: tokio::sync::Mutex<u64>,
+	/// The nonces of this client's transactions between signing and inclusion (held locked from
+	/// choosing a nonce until the transaction is in the pool), so that concurrent submissions
+	/// (one per GPU) and those signed again never share one.
+	in_flight: tokio::sync::Mutex<InFlight>,
 }
 
 /// The client at one block.
@@ -141,7 +142,7 @@ impl Chain {
 			signer,
 			account,
 			metadata,
-			next_nonce: Default::default(),
+			in_flight: Default::default(),
 		})
 	}
 
@@ -274,54 +275,114 @@ impl Chain {
 	/// A transaction the node refused, by name where it is a PoG duty the pool refused: the pool
 	/// refuses a duty its dispatch would fail with `InvalidTransaction::Custom(i)`, `i` the index
 	/// of that pallet error (`InvalidProof`, `DeadlinePassed`, …) in the metadata.
-	/// `message` is what to show, `detail` where to look for the pool's code.
-	fn refusal(&self, message: &str, detail: &str) -> anyhow::Error {
+	/// `message` is what to show, `detail` where to look for the pool's code; a rejection without
+	/// one may land if signed again.
+	fn refusal(&self, message: &str, detail: &str) -> Unlanded {
 		let name = pool_error_code(detail).and_then(|code| {
 			let pallet = self.metadata.pallet_by_name("Pog")?;
 			pallet.error_variant_by_index(code).map(|v| v.name.clone())
 		});
 		match name {
-			Some(name) => anyhow::anyhow!("transaction refused by the pool: {name} ({message})"),
-			None => anyhow::anyhow!("transaction rejected: {message}"),
+			Some(name) => Unlanded::Final(anyhow::anyhow!("transaction refused by the pool: {name} ({message})")),
+			None => Unlanded::Dropped(anyhow::anyhow!("transaction rejected: {message}")),
 		}
 	}
 
-	/// Signs `call` with the miner's key, submits it with the pool's next nonce, and waits until it
-	/// is in a best block; returns that block, or the dispatch error by name.
+	/// Signs `call` with the miner's key, submits it, and waits until it is in a best block;
+	/// returns that block, or the dispatch error by name. A transaction the pool drops without a
+	/// refusal of the pallet (a runtime upgrade makes every pending signature stale: the spec
+	/// version is in the signed payload) is signed again at the best block, up to
+	/// [`SUBMIT_ATTEMPTS`] times; a duty past its deadline is refused by the pallet's code then.
 	pub async fn submit<C: Payload>(&self, call: &C) -> anyhow::Result<Included> {
-		let mut next_nonce = self.next_nonce.lock().await;
-		let nonce = self.rpc.system_account_next_index(&self.account).await?.max(*next_nonce);
+		let mut attempt = 1;
+		loop {
+			match self.submit_once(call).await {
+				Ok(included) => return Ok(included),
+				Err(Unlanded::Dropped(why)) if attempt < SUBMIT_ATTEMPTS => {
+					warn!(
+						attempt,
+						"the pool dropped the transaction ({why:#}), not a refusal: signing it again at the best block"
+					);
+					attempt += 1;
+					tokio::time::sleep(RESUBMIT_PAUSE).await;
+				},
+				Err(Unlanded::Dropped(why) | Unlanded::Final(why)) => return Err(why),
+			}
+		}
+	}
+
+	/// One signature and submission of `call`, with the lowest nonce free to this client.
+	async fn submit_once<C: Payload>(&self, call: &C) -> Result<Included, Unlanded> {
+		let mut in_flight = self.in_flight.lock().await;
+		let floor = self.rpc.system_account_next_index(&self.account).await.map_err(|e| Unlanded::Final(e.into()))?;
+		let nonce = in_flight.lowest_free(floor);
 		let params =
 			subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(nonce).mortal(64).build();
-		let mut progress = self
-			.best()
-			.await?
+		let best = self.best().await.map_err(Unlanded::Final)?;
+		let mut progress = best
 			.transactions()
 			.sign_and_submit_then_watch(call, &self.signer, params)
 			.await
 			// The pool's reason is in the RPC error's data, which only its `Debug` form shows.
 			.map_err(|e| self.refusal(&format!("{e}"), &format!("{e:?}")))?;
-		*next_nonce = nonce + 1;
-		drop(next_nonce);
-		while let Some(status) = progress.next().await {
-			match status? {
-				TransactionStatus::InBestBlock(in_block) | TransactionStatus::InFinalizedBlock(in_block) => {
-					in_block.wait_for_success().await?;
-					return Ok(Included { block_hash: in_block.block_hash() });
-				},
-				TransactionStatus::Error { message }
-				| TransactionStatus::Invalid { message }
-				| TransactionStatus::Dropped { message } => {
-					// Its nonce is free again: the next submission takes it, so that those sent
-					// after this one (a late commit's reveals) are not left waiting behind a gap.
-					let mut next_nonce = self.next_nonce.lock().await;
-					*next_nonce = (*next_nonce).min(nonce);
-					return Err(self.refusal(&message, &message));
-				},
-				_ => continue,
+		in_flight.hold(nonce);
+		drop(in_flight);
+		let outcome = async {
+			while let Some(status) = progress.next().await {
+				match status.map_err(|e| Unlanded::Dropped(e.into()))? {
+					TransactionStatus::InBestBlock(in_block) | TransactionStatus::InFinalizedBlock(in_block) => {
+						in_block.wait_for_success().await.map_err(|e| Unlanded::Final(e.into()))?;
+						return Ok(Included { block_hash: in_block.block_hash() });
+					},
+					TransactionStatus::Error { message }
+					| TransactionStatus::Invalid { message }
+					| TransactionStatus::Dropped { message } => return Err(self.refusal(&message, &message)),
+					_ => continue,
+				}
 			}
+			Err(Unlanded::Dropped(anyhow::anyhow!("the node stopped reporting the transaction's status")))
 		}
-		anyhow::bail!("the node stopped reporting the transaction's status")
+		.await;
+		// Included, or its nonce is free again: the next submission takes it, so that those sent
+		// after this one (a late commit's reveals) are not left waiting behind a gap.
+		self.in_flight.lock().await.release(nonce);
+		outcome
+	}
+}
+
+/// How many times [`Chain::submit`] signs a transaction that the pool keeps dropping.
+pub const SUBMIT_ATTEMPTS: u32 = 3;
+
+/// The pause before signing a dropped transaction again.
+const RESUBMIT_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Why a submission did not land.
+enum Unlanded {
+	/// The pool dropped it, or did not take it, without a refusal of the pallet: signing it again
+	/// may land it.
+	Dropped(anyhow::Error),
+	/// Refused by the pallet's code, failed in dispatch, or the node could not be asked.
+	Final(anyhow::Error),
+}
+
+/// The nonces of a client's transactions in flight. Each submission takes the lowest nonce at or
+/// above the node's next index (which counts the pool's ready transactions) that none of them
+/// holds: after a drop, the dropped nonce is taken again first, and never twice.
+#[derive(Debug, Default)]
+struct InFlight(std::collections::BTreeSet<u64>);
+
+impl InFlight {
+	/// The lowest nonce at or above `floor` that no transaction in flight holds.
+	fn lowest_free(&self, floor: u64) -> u64 {
+		(floor..).find(|n| !self.0.contains(n)).unwrap_or(floor)
+	}
+
+	fn hold(&mut self, nonce: u64) {
+		self.0.insert(nonce);
+	}
+
+	fn release(&mut self, nonce: u64) {
+		self.0.remove(&nonce);
 	}
 }
 
@@ -345,5 +406,32 @@ mod refusal_tests {
 		assert_eq!(super::pool_error_code("Invalid(Custom(32))"), Some(32));
 		assert_eq!(super::pool_error_code("Invalid Transaction (1010)"), None);
 		assert_eq!(super::pool_error_code("Custom error: 300"), None, "not a u8");
+	}
+
+	#[test]
+	fn a_dropped_nonce_is_taken_again_first_and_never_twice() {
+		let mut in_flight = super::InFlight::default();
+		// Sixteen reveals at once from nonce 10.
+		for expected in 10..26 {
+			let n = in_flight.lowest_free(10);
+			assert_eq!(n, expected);
+			in_flight.hold(n);
+		}
+		// The pool drops 12 and everything after it (its subtree); they are released in any order
+		// and signed again, each with a nonce no other holds.
+		for n in [20, 12, 25, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24] {
+			in_flight.release(n);
+		}
+		let mut again = Vec::new();
+		for _ in 0..14 {
+			// The node's next index stays 12 while 12 is missing.
+			let n = in_flight.lowest_free(12);
+			in_flight.hold(n);
+			again.push(n);
+		}
+		assert_eq!(again, (12..26).collect::<Vec<_>>());
+		// An included transaction moves the node's index past it.
+		in_flight.release(10);
+		assert_eq!(in_flight.lowest_free(11), 26);
 	}
 }
