@@ -17,11 +17,12 @@ fn main() {
 				return;
 			}
 		}
-		substrate_wasm_builder::WasmBuilder::build_using_defaults();
+		builder().build();
 		// With POG_UPGRADE_TEST_WASM set (scripts/test.sh sets it), the same runtime under the next
 		// spec_version too, as `wbuild/pog-runtime/pog_runtime_next.compact.compressed.wasm`: what
 		// tests/local-net.test.mjs upgrades its live network to. It has its own file, so the node's
-		// embedded runtime is never this one.
+		// embedded runtime is never this one. Built without the metadata hash (a second build of the
+		// runtime that no test of it needs).
 		println!("cargo::rerun-if-env-changed=POG_UPGRADE_TEST_WASM");
 		if std::env::var_os("POG_UPGRADE_TEST_WASM").is_some() {
 			substrate_wasm_builder::WasmBuilder::init_with_defaults()
@@ -30,6 +31,17 @@ fn main() {
 				.build();
 		}
 	}
+}
+
+/// The builder of the runtime's WASM: with the `metadata-hash` feature (the node enables it), it
+/// builds the runtime once, reads its metadata, and builds it again with the metadata's hash
+/// (RFC 78, over the token the chain specs name: POG, 12 decimals) for `CheckMetadataHash`.
+#[cfg(feature = "std")]
+fn builder() -> substrate_wasm_builder::WasmBuilder {
+	let builder = substrate_wasm_builder::WasmBuilder::init_with_defaults();
+	#[cfg(feature = "metadata-hash")]
+	let builder = builder.enable_metadata_hash("POG", 12);
+	builder
 }
 
 /// Checks that the toolchain named by `WASM_BUILD_TOOLCHAIN` (set in `.cargo/config.toml`)

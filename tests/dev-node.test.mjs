@@ -14,6 +14,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
+import { merkleizeMetadata } from '@polkadot-api/merkleize-metadata';
+import { u8aToHex } from '@polkadot/util';
 import { connect, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-dev-'));
@@ -130,6 +132,21 @@ test('sixteen units one CPU can answer are all selected, revealed at once, signe
   assert.equal(text.match(/openings revealed/g)?.length, 16, 'sixteen reveals sent');
   const again = text.match(/signing it again/g)?.length ?? 0;
   assert.ok(again >= dropped.length, `the ${dropped.length} dropped reveals were signed again (${again} times)`);
+});
+
+test('a transaction signed over the metadata hash (CheckMetadataHash mode 1) lands; one over another hash is refused', { timeout: 60_000 }, async () => {
+  // The hash an offline signer computes (RFC 78) from the runtime's metadata and the chain's token,
+  // which the runtime's WASM carries since it was built with pog-runtime's `metadata-hash`.
+  const metadata = (await api.call.metadata.metadataAtVersion(15)).unwrap().toU8a(true);
+  const [decimals] = api.registry.chainDecimals;
+  const [tokenSymbol] = api.registry.chainTokens;
+  const metadataHash = u8aToHex(merkleizeMetadata(metadata, { decimals, tokenSymbol }).digest());
+  const dave = new Keyring({ type: 'sr25519' }).addFromUri('//Dave');
+  const events = await sendAndWait(api, api.tx.system.remark('0x6d6f64652031'), dave, { mode: 1, metadataHash });
+  assert.ok(events.some(({ event }) => api.events.system.ExtrinsicSuccess.is(event)), 'the mode-1 transaction landed');
+  const wrong = `0x${'11'.repeat(32)}`;
+  await assert.rejects(sendAndWait(api, api.tx.system.remark('0x6d6f64652032'), dave, { mode: 1, metadataHash: wrong }),
+    /bad signature|1010/i, 'signed over another metadata hash: the signature does not match what the runtime checks');
 });
 
 test('the node stops cleanly on SIGINT', { timeout: 60_000 }, async () => {

@@ -128,10 +128,13 @@ export async function waitFinalized(api, n, ms) {
   }
 }
 
-/** Sign and send `tx`; resolve with its events once in a block, reject on a dispatch error. */
-export function sendAndWait(api, tx, signer) {
+/**
+ * Sign and send `tx` (with signing `options`, e.g. `{ mode: 1, metadataHash }`); resolve with its
+ * events once in a block, reject on a dispatch error or a refusal.
+ */
+export function sendAndWait(api, tx, signer, options = {}) {
   return new Promise((resolve, reject) => {
-    tx.signAndSend(signer, ({ status, events, dispatchError }) => {
+    tx.signAndSend(signer, options, ({ status, events, dispatchError }) => {
       if (dispatchError) {
         if (dispatchError.isModule) {
           const d = api.registry.findMetaError(dispatchError.asModule);
