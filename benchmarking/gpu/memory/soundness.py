@@ -29,7 +29,7 @@ TOLERANCE = 0.10  # MemoryRules::mainnet().tolerance_percent
 OPENINGS = 64  # MemoryRules::mainnet().openings
 GOAL = 1e-6
 # the profiles' figures (pog_primitives::profiles): million reads and parent reads a second
-PROFILE = {"h100": (19_600, 88_400, 81_559), "h200": (5_600, 88_800, 143_771)}
+PROFILE = {"h100": (19_600, 88_400, 81_559), "h200": (5_700, 89_100, 143_771)}
 
 
 def load(name):

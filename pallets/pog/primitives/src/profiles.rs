@@ -220,7 +220,7 @@ pub const CPU_LANE_ITEM_MPS: u32 = 1;
 /// on the int8 path at the int8 rate ([`crate::pricing`]).
 pub const DEFAULT_PROFILES: [DefaultProfile; 11] = [
 	//                                  fp32    tf32     fp16     bf16     fp8        int8
-	p("NVIDIA H200", 143_771, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15).with_memory(5_600, 88_800),
+	p("NVIDIA H200", 143_771, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15).with_memory(5_700, 89_100),
 	p("NVIDIA H100 80GB HBM3", 81_559, [0, 320_000, 640_000, 640_000, 1_280_000], 1_280_000, 15)
 		.with_memory(19_600, 88_400),
 	p("NVIDIA A100-SXM4-80GB", 81_920, [0, 101_000, 203_000, 203_000, 0], 406_000, 15),
