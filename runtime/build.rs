@@ -17,12 +17,20 @@ fn main() {
 				return;
 			}
 		}
-		builder().build();
+		// The runtime's metadata hash (RFC 78) for `CheckMetadataHash`, as committed beside this
+		// file, goes to the WASM's compilation only (the native runtime is never executed).
+		match metadata_hash() {
+			// (a build script is one thread: setting its environment races nothing)
+			Some(hash) => std::env::set_var("RUNTIME_METADATA_HASH", hash),
+			None => std::env::remove_var("RUNTIME_METADATA_HASH"),
+		}
+		substrate_wasm_builder::WasmBuilder::init_with_defaults().build();
+		std::env::remove_var("RUNTIME_METADATA_HASH");
 		// With POG_UPGRADE_TEST_WASM set (scripts/test.sh sets it), the same runtime under the next
 		// spec_version too, as `wbuild/pog-runtime/pog_runtime_next.compact.compressed.wasm`: what
 		// tests/local-net.test.mjs upgrades its live network to. It has its own file, so the node's
-		// embedded runtime is never this one. Built without the metadata hash (a second build of the
-		// runtime that no test of it needs).
+		// embedded runtime is never this one. Built without a metadata hash (its spec_version
+		// differs, so would its hash).
 		println!("cargo::rerun-if-env-changed=POG_UPGRADE_TEST_WASM");
 		if std::env::var_os("POG_UPGRADE_TEST_WASM").is_some() {
 			substrate_wasm_builder::WasmBuilder::init_with_defaults()
@@ -33,15 +41,27 @@ fn main() {
 	}
 }
 
-/// The builder of the runtime's WASM: with the `metadata-hash` feature (the node enables it), it
-/// builds the runtime once, reads its metadata, and builds it again with the metadata's hash
-/// (RFC 78, over the token the chain specs name: POG, 12 decimals) for `CheckMetadataHash`.
+/// The committed hash of the runtime's metadata (`runtime/metadata-hash`, hex), which
+/// `scripts/bless-metadata-hash.sh` writes from a dev node's metadata and token. A stale one
+/// only makes mode-1 signatures fail, which `tests/dev-node.test.mjs` checks against the live
+/// metadata.
 #[cfg(feature = "std")]
-fn builder() -> substrate_wasm_builder::WasmBuilder {
-	let builder = substrate_wasm_builder::WasmBuilder::init_with_defaults();
-	#[cfg(feature = "metadata-hash")]
-	let builder = builder.enable_metadata_hash("POG", 12);
-	builder
+fn metadata_hash() -> Option<String> {
+	let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("metadata-hash");
+	println!("cargo::rerun-if-changed={}", path.display());
+	let text = std::fs::read_to_string(&path).unwrap_or_default();
+	let hash = text.trim();
+	let hex = hash.strip_prefix("0x").unwrap_or(hash);
+	if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+		// A first build has none yet: the runtime then refuses mode-1 signatures (`CannotLookup`).
+		println!(
+			"cargo::warning={} holds no metadata hash (32 bytes of hex): run scripts/bless-metadata-hash.sh \
+			 once this node is built, then build it again",
+			path.display()
+		);
+		return None;
+	}
+	Some(hash.to_string())
 }
 
 /// Checks that the toolchain named by `WASM_BUILD_TOOLCHAIN` (set in `.cargo/config.toml`)

@@ -317,6 +317,65 @@ fn signed(who: Sr25519Keyring, call: RuntimeCall, nonce: Nonce, tip: Balance) ->
 	UncheckedExtrinsic::new_signed(call, who.to_account_id().into(), signature.into(), extension)
 }
 
+/// Issue 24 (N2 of the review of bfa5f92): at mainnet settings the sample fits what the reveal
+/// window's duty space carries, whatever the validators could verify (64 of them could verify
+/// 460 GPUs a round; ten blocks carried about 315 reveals even with nobody else sending
+/// anything), and a real signed reveal of an H100, the table's largest, is within what the
+/// capacity counts for it.
+#[test]
+fn at_mainnet_the_sample_fits_the_reveal_window_and_a_real_h100_reveal_its_count() {
+	sp_io::TestExternalities::new(preset_storage(genesis::PRODUCTION_RUNTIME_PRESET)).execute_with(|| {
+		let config = pallet_pog::Configuration::<Runtime>::get();
+		let h100 = pallet_pog::Profiles::<Runtime>::iter_values()
+			.find(|p| p.name.as_slice() == b"NVIDIA H100 80GB HBM3")
+			.expect("the H100 profile")
+			.figures;
+		let counted = Pog::reveal_bytes_of(&h100, &config).expect("an H100 is challenged");
+		assert_eq!(Pog::largest_reveal_bytes(&config), counted, "the H100's reveal is the table's largest");
+
+		// A real reveal of an H100: 32 leaves at its commitment's depth and 64 walks at its memory
+		// commitment's height, signed with the longest nonce and tip.
+		let (dims, _) = h100.gemm(pallet_pog::types::Precision::Fp8E4M3, config.target_ms, config.memory.walk_ms, true);
+		let walks = h100.memory_challenge(&[0; 32], &config.memory).expect("a memory phase").walks;
+		let opening = pallet_pog::verification::Opening {
+			leaf: u32::MAX,
+			values: vec![u32::MAX; 256].try_into().unwrap(),
+			proof: vec![[0xff; 32]; dims.tree_depth() as usize].try_into().unwrap(),
+		};
+		let walk = pallet_pog::verification::WalkOpening {
+			walk: u64::MAX,
+			result: [0xff; 32],
+			proof: vec![[0xff; 32]; pog_primitives::memory::tree_height(walks) as usize].try_into().unwrap(),
+		};
+		let call = RuntimeCall::Pog(pallet_pog::Call::reveal_openings {
+			round: u32::MAX,
+			gpu: u32::MAX,
+			openings: vec![opening; config.openings as usize].try_into().unwrap(),
+			walks: vec![walk; config.memory.openings as usize].try_into().unwrap(),
+		});
+		// + 1: a mortal era takes two bytes where this signer's immortal one takes one
+		let real = signed(Sr25519Keyring::Bob, call, Nonce::MAX, Balance::MAX).encode().len() as u64 + 1;
+		assert!(real <= counted, "a real reveal of {real} bytes within the {counted} counted");
+		assert!(counted - real < 128, "the count is near the real size: {counted} against {real}");
+
+		// 64 validators could verify 64 × 36 / 5 = 460 GPUs; the reveal window carries fewer.
+		let sixty_four = (0..64u8).map(|i| AccountId::from([i; 32])).collect::<Vec<_>>();
+		pallet_pog::Validators::<Runtime>::put(frame_support::BoundedVec::truncate_from(sixty_four));
+		assert_eq!(Pog::verifier_capacity(), 460);
+		let carried = u64::from(config.reveal_window) * u64::from(Pog::duty_bytes());
+		let capacity = u64::from(Pog::capacity());
+		assert!(
+			capacity < 460 && capacity * counted <= carried * 9 / 10,
+			"{capacity} reveals of {counted} bytes in {carried}"
+		);
+		println!(
+			"mainnet: an H100 reveal {real} bytes ({counted} counted); {} blocks × {} duty bytes carry {capacity} of them",
+			config.reveal_window,
+			Pog::duty_bytes()
+		);
+	});
+}
+
 /// Issue 11: with every ordinary byte of a block bought by transactions tipping 1,000 POG each,
 /// a miner's commit still outranks them in the pool, still fits in the block and costs the miner
 /// nothing; the same commit from an account with nothing due is refused before it reaches a block;

@@ -162,7 +162,10 @@ impl ProtocolConfig {
 			// The GEMM check and the memory check fill 158 s of a validator's 180 s verdict time
 			// at 36 (docs/protocol.md §16).
 			verifications_per_validator: 36,
-			reveal_window: 10,
+			// Forty blocks of duty space (1.25 MiB a block that normal transactions cannot take)
+			// carry 359 reveals of an H100 (131 kB each): the sample fits them up to 50 validators
+			// (`capacity`; ten blocks carried 89).
+			reveal_window: 40,
 			verdict_window: 20,
 			settle_per_block: 64,
 			chunk_k: 8192,

@@ -49,6 +49,7 @@ pub use pallet::*;
 
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
+pub mod capacity;
 mod config;
 pub mod duty;
 pub mod eviction;
@@ -283,6 +284,12 @@ pub mod pallet {
 	/// The current (or last) network-wide round.
 	#[pallet::storage]
 	pub type Round<T: Config> = StorageValue<_, RoundOf<T>, OptionQuery>;
+
+	/// GPUs left undecided (`Inconclusive`) in the last settled round. They are selected in the
+	/// next round whatever its draw (`Pallet::on_probation`), so that draw gives the others what
+	/// remains of the capacity; the draw takes the count.
+	#[pallet::storage]
+	pub type ProbationNext<T> = StorageValue<_, u32, ValueQuery>;
 
 	/// The entropy chain: E(n) = BLAKE2(E(n−1), this block's randomness), mixed in at the start
 	/// of every block. Every draw of block n (round start, seeds, sample, openings) comes from

@@ -444,11 +444,11 @@ impl<T: Config> Pallet<T> {
 
 	/// Settles `who`'s part in `round`: outcomes, slashes, credits, then a pending update or
 	/// departure, and a deposit top-up (or suspension).
-	pub(crate) fn settle_miner(round: &RoundOf<T>, who: T::AccountId, mut info: MinerOf<T>) {
+	pub(crate) fn settle_miner(round: &RoundOf<T>, who: T::AccountId, mut info: MinerOf<T>) -> u32 {
 		if !info.takes_part_in(round.index) {
 			// Its earnings vest all the same.
 			Self::vest(&who, 0, info.gpu_count());
-			return;
+			return 0;
 		}
 		let slots = Commitments::<T>::get(round.index, &who).unwrap_or_default();
 		let outcomes: Vec<(GpuUuid, RoundOutcome)> = info
@@ -461,6 +461,8 @@ impl<T: Config> Pallet<T> {
 			.collect();
 		let failed: Vec<bool> = outcomes.iter().map(|(_, o)| matches!(o, RoundOutcome::Failed(_))).collect();
 		let failures = failed.iter().filter(|f| **f).count() as u32;
+		let undecided = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
+		let undecided = outcomes.iter().filter(|(_, o)| *o == undecided).count() as u32;
 		// A failure takes the GPU's share of the unvested earnings first, then part of its deposit.
 		Self::vest(&who, failures, info.gpu_count());
 		let slashed = Self::slash(&who, &mut info, &failed);
@@ -474,7 +476,7 @@ impl<T: Config> Pallet<T> {
 		});
 		if info.leaving {
 			Self::remove_miner(who, info);
-			return;
+			return undecided;
 		}
 		if let Some((claims, hardware)) = info.pending.take() {
 			Self::apply_claims(&who, &mut info, claims, hardware);
@@ -482,6 +484,7 @@ impl<T: Config> Pallet<T> {
 		Self::rebond(&who, &mut info);
 		Miners::<T>::insert(&who, &info);
 		Self::update_score(&who, &info);
+		undecided
 	}
 
 	/// Brings the deposit of every miner claiming `profile` to the rule ([`Self::rebond`]) after

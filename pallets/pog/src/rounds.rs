@@ -14,7 +14,8 @@
 //! 3. **Reveal**: the first block whose clock (`TimeProvider`: on PoG chain the start of the
 //!    block's BABE slot) is at or after the commit window's close draws the sample (randomness no
 //!    committer could know): each committed GPU is selected with probability
-//!    min(1, capacity / committed). Selected GPUs reveal; committees vote.
+//!    min(1, capacity / committed), the capacity being what the validators can verify and the
+//!    reveal window can carry ([`crate::capacity`]). Selected GPUs reveal; committees vote.
 //! 4. **Settle**: after the verdict window, `settle_per_block` miners per block are settled
 //!    (outcomes, slashes, credits, scores, vesting); then the weight shares are recomputed and
 //!    the round's emission is minted ([`crate::rewards`]); the miners are paid from the next
@@ -71,7 +72,8 @@ pub struct Selection<BlockNumber> {
 	pub at: BlockNumber,
 	/// Each committed GPU is selected with this probability: min(1, capacity / committed).
 	pub probability: Perbill,
-	/// Verifications the validators can do this round (validators × capacity / committee).
+	/// GPUs the round verifies: what the validators can verify (validators × capacity /
+	/// committee) and the reveal window can carry, whichever is smaller ([`crate::capacity`]).
 	pub capacity: u32,
 	/// Last block in which selected GPUs may reveal.
 	pub reveal_deadline: BlockNumber,
@@ -306,7 +308,12 @@ impl<T: Config> Pallet<T> {
 				Self::count_stall(&mut round);
 				let weight = if Self::round_clock_ms(&round) >= round.commit_close_ms {
 					Self::draw_sample(&mut round, n);
+					// the capacity reads the profile table (`capacity::largest_reveal_bytes`),
+					// which the benchmark's table of 11 does not bound
+					// and the undecided count (`ProbationNext`), which the benchmark predates
 					T::WeightInfo::draw_sample()
+						.saturating_add(T::DbWeight::get().reads(u64::from(T::MaxProfiles::get())))
+						.saturating_add(T::DbWeight::get().reads_writes(1, 1))
 				} else {
 					T::WeightInfo::idle_block()
 				};
@@ -333,7 +340,9 @@ impl<T: Config> Pallet<T> {
 	/// round's last batch (`last`: the registered miners), the weight shares recomputed over
 	/// them and the emission paid to the most validators.
 	pub fn settle_weight(settled: u32, last: Option<u32>) -> Weight {
-		let batch = T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get());
+		// + the count of GPUs left undecided (`ProbationNext`), once a block
+		let batch = T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get())
+			.saturating_add(T::DbWeight::get().reads_writes(1, 1));
 		match last {
 			Some(miners) => batch
 				.saturating_add(T::WeightInfo::update_shares(miners))
@@ -610,23 +619,19 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// Verifications the validators can do in a round: validators × per-validator capacity /
-	/// committee size.
-	pub fn capacity() -> u32 {
-		let config = Configuration::<T>::get();
-		let validators = Validators::<T>::get().len() as u32;
-		let committee = crate::verification::committee_size(config.committee, validators).max(1);
-		validators.saturating_mul(config.verifications_per_validator) / committee
-	}
-
-	/// Draws the verified sample at block `n`: the commit window is over.
+	/// Draws the verified sample at block `n`: the commit window is over. The GPUs left
+	/// undecided in the round before (`ProbationNext`) are selected whatever the draw
+	/// ([`Self::is_selected`]), so the draw selects the others with what remains of the capacity:
+	/// p = (capacity − undecided) / (committed − undecided), whose expected sample with them is at
+	/// most the capacity (the reveal window carries it, [`crate::capacity`]).
 	fn draw_sample(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
 		let config = Configuration::<T>::get();
 		let capacity = Self::capacity();
+		let undecided = ProbationNext::<T>::take();
 		let probability = if round.committed <= capacity {
 			Perbill::one()
 		} else {
-			Perbill::from_rational(capacity, round.committed)
+			Perbill::from_rational(capacity.saturating_sub(undecided), round.committed.saturating_sub(undecided).max(1))
 		};
 		let reveal_deadline = n.saturating_add(config.reveal_window.into());
 		round.selection = Some(Selection {
@@ -705,8 +710,12 @@ impl<T: Config> Pallet<T> {
 			None => Miners::<T>::iter().take(budget).collect(),
 		};
 		let count = batch.len() as u32;
+		let mut undecided = 0u32;
 		for (who, info) in batch.iter().cloned() {
-			Self::settle_miner(round, who, info);
+			undecided = undecided.saturating_add(Self::settle_miner(round, who, info));
+		}
+		if undecided > 0 {
+			ProbationNext::<T>::mutate(|n| *n = n.saturating_add(undecided));
 		}
 		round.settled = round.settled.saturating_add(count);
 		if (count as usize) < budget {

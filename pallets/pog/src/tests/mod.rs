@@ -14,6 +14,7 @@ use sp_runtime::{DispatchError, Perbill};
 
 type DispatchResultOf = sp_runtime::DispatchResult;
 
+mod capacity;
 mod duties;
 mod genesis_and_root;
 mod invariants;

@@ -1,0 +1,121 @@
+//! How many committed GPUs a round verifies: what the validators can check, and what the reveal
+//! window is sure to carry, whichever is smaller.
+//!
+//! - **Verifications.** Validators × `verifications_per_validator` / committee size (each
+//!   selected GPU takes a committee).
+//! - **Bytes.** Every selected GPU reveals its openings on chain, in the `reveal_window` blocks
+//!   after the draw. A reveal is a duty (`DispatchClass::Operational`), and the part of a block
+//!   that normal transactions can never take is the operational class's length beyond the
+//!   normal class's (on PoG chain 25% of 5 MiB, 1.25 MiB): what a griefer who fills every block
+//!   with tipped transactions leaves to the duties. The sample is sized so that the largest
+//!   reveal any profile of the table can make, times the sample, fills at most
+//!   [`REVEAL_SHARE`] of that space over the window; the rest is for the verdicts sent in the
+//!   same blocks. So no selected honest GPU misses its reveal for want of block space
+//!   (`docs/protocol.md` §8; before, 64 validators selected 460 GPUs a round, and 10 blocks
+//!   carried about 315 reveals of an H100 even when nobody else sent anything).
+
+use codec::Encode;
+use frame_support::{dispatch::DispatchClass, traits::Get, BoundedVec};
+use pog_primitives::{memory, profiles::ProfileFigures, LEAF_VALUES};
+use sp_runtime::Perbill;
+
+use crate::{
+	miners::MAX_CPU_CORES,
+	pallet::*,
+	types::*,
+	verification::{Opening, WalkOpening},
+};
+
+/// The share of the reveal window's duty space that the sample's reveals may fill.
+pub const REVEAL_SHARE: Perbill = Perbill::from_percent(90);
+
+/// Bytes of a signed `reveal_openings` beyond its openings and walks, bounded from above: the
+/// extrinsic's length prefix, version, signer (33), signature (65) and extensions (mortality,
+/// nonce, tip, metadata-hash mode: at most 25), the call's indices, round and GPU (10), and the
+/// two vectors' length prefixes (10). The runtime's test of a real reveal checks the bound.
+pub const REVEAL_ENVELOPE_BYTES: u64 = 256;
+
+/// The encoded size, envelope included, of a reveal that opens `openings` leaves of a commitment
+/// of depth `leaf_depth` and `walks` walks of a memory commitment of height `walk_height`.
+pub fn reveal_bytes(openings: u32, leaf_depth: u32, walks: u32, walk_height: u32) -> u64 {
+	let leaf = Opening {
+		leaf: 0,
+		values: BoundedVec::truncate_from(alloc::vec![0; LEAF_VALUES]),
+		proof: BoundedVec::truncate_from(alloc::vec![[0; 32]; leaf_depth as usize]),
+	};
+	let walk = WalkOpening {
+		walk: 0,
+		result: [0; 32],
+		proof: BoundedVec::truncate_from(alloc::vec![[0; 32]; walk_height as usize]),
+	};
+	REVEAL_ENVELOPE_BYTES
+		.saturating_add(u64::from(openings).saturating_mul(leaf.encoded_size() as u64))
+		.saturating_add(u64::from(walks).saturating_mul(walk.encoded_size() as u64))
+}
+
+impl<T: Config> Pallet<T> {
+	/// GPUs a round verifies: the smaller of [`Self::verifier_capacity`] and
+	/// [`Self::reveal_capacity`].
+	pub fn capacity() -> u32 {
+		Self::verifier_capacity().min(Self::reveal_capacity())
+	}
+
+	/// Verifications the validators can do in a round: validators × per-validator capacity /
+	/// committee size.
+	pub fn verifier_capacity() -> u32 {
+		let config = Configuration::<T>::get();
+		let validators = Validators::<T>::get().len() as u32;
+		let committee = crate::verification::committee_size(config.committee, validators).max(1);
+		validators.saturating_mul(config.verifications_per_validator) / committee
+	}
+
+	/// Reveals of the table's largest kind that fit [`REVEAL_SHARE`] of the duty space of the
+	/// reveal window's blocks.
+	pub fn reveal_capacity() -> u32 {
+		let config = Configuration::<T>::get();
+		let window = u64::from(config.reveal_window).saturating_mul(u64::from(REVEAL_SHARE * Self::duty_bytes()));
+		let capacity = window / Self::largest_reveal_bytes(&config).max(1);
+		u32::try_from(capacity).unwrap_or(u32::MAX)
+	}
+
+	/// The bytes of a block that normal transactions cannot take: the operational class's
+	/// length beyond the normal class's.
+	pub fn duty_bytes() -> u32 {
+		let length = <T as frame_system::Config>::BlockLength::get();
+		length.max.get(DispatchClass::Operational).saturating_sub(*length.max.get(DispatchClass::Normal))
+	}
+
+	/// The largest reveal a GPU of any profile of the table makes under `config` (a per-core
+	/// profile at one core and at the most cores a miner may declare).
+	pub fn largest_reveal_bytes(config: &ProtocolConfig) -> u64 {
+		Profiles::<T>::iter_values()
+			.flat_map(
+				|crate::profiles::Profile { figures: p, .. }| {
+					if p.per_core {
+						alloc::vec![p.for_cores(1), p.for_cores(MAX_CPU_CORES)]
+					} else {
+						alloc::vec![p]
+					}
+				},
+			)
+			.filter_map(|p| Self::reveal_bytes_of(&p, config))
+			.max()
+			.unwrap_or(0)
+	}
+
+	/// The reveal of a GPU of profile `p` under `config` (`None`: the profile is challenged in
+	/// no precision). Its commitment's depth follows from C's shape, which the memory alone sets;
+	/// its walks' height from the walks its memory phase runs.
+	pub fn reveal_bytes_of(p: &ProfileFigures, config: &ProtocolConfig) -> Option<u64> {
+		let precision = Precision::CHALLENGED.into_iter().find(|q| p.challenged_in(*q))?;
+		let (dims, _) = p.gemm(precision, config.target_ms, config.memory.walk_ms, p.memory_measured());
+		let openings = config.openings.min(T::MaxOpenings::get());
+		let (walks, height) = match p.memory_challenge(&[0; 32], &config.memory) {
+			Some(challenge) => {
+				(config.memory.openings.min(<MaxWalkOpenings as Get<u32>>::get()), memory::tree_height(challenge.walks))
+			},
+			None => (0, 0),
+		};
+		Some(reveal_bytes(openings, dims.tree_depth(), walks, height))
+	}
+}
