@@ -25,17 +25,9 @@ fn the_sample_never_selects_more_reveals_than_the_reveal_window_carries() {
 		assert!(u64::from(Pog::capacity()) * largest <= space);
 
 		// The round's draw uses it: every committed GPU is selected only while the sample fits.
-		let miners: Vec<AccountId> =
-			["Miner1", "Miner2", "Miner3", "Miner4", "Dave", "Eve"].iter().map(|n| account(n)).collect();
-		for (i, m) in miners.iter().enumerate() {
-			let uuids: Vec<GpuUuid> = (0..8).map(|g| uuid(10 * i as u8 + g)).collect();
-			register_cpu_miner(*m, &uuids);
-		}
+		let miners = register_eight_each(&["Miner1", "Miner2", "Miner3", "Miner4", "Dave", "Eve"]);
 		next_round();
-		for m in &miners {
-			let roots: Vec<(GpuIndex, Hash32)> = (0..8).map(|g| (g, [g as u8; 32])).collect();
-			assert_ok!(commit(*m, &roots));
-		}
+		commit_eight_each(&miners);
 		run_until(RoundPhase::Reveal);
 		let s = Pog::round().selection.unwrap();
 		assert_eq!(s.capacity, Pog::capacity());
@@ -88,11 +80,7 @@ fn gpus_left_undecided_are_selected_again_within_the_next_rounds_capacity() {
 			RuntimeOrigin::root(),
 			ProtocolConfig { verifications_per_validator: 6, ..test_config() }
 		));
-		let miners = [account("Miner1"), account("Miner2")];
-		for (i, m) in miners.iter().enumerate() {
-			let uuids: Vec<GpuUuid> = (0..8).map(|g| uuid(10 * i as u8 + g)).collect();
-			register_cpu_miner(*m, &uuids);
-		}
+		let miners = register_eight_each(&["Miner1", "Miner2"]);
 		// Round 1: every GPU commits, the selected ones reveal, and nobody votes: they are left
 		// undecided.
 		next_round();

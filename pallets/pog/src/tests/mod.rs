@@ -58,6 +58,25 @@ fn register_cpu_miner(who: AccountId, uuids: &[GpuUuid]) {
 	assert_ok!(Pog::register_miner(RuntimeOrigin::signed(who), claims(vec![claim(CPU_PROFILE, uuids)]), hardware()));
 }
 
+/// Registers each of `names` (funded accounts) with eight CPU GPUs; the i-th miner's GPU g has
+/// UUID `10·i + g`.
+fn register_eight_each(names: &[&str]) -> Vec<AccountId> {
+	let miners: Vec<AccountId> = names.iter().map(|n| account(n)).collect();
+	for (i, m) in miners.iter().enumerate() {
+		let uuids: Vec<GpuUuid> = (0..8).map(|g| uuid(10 * i as u8 + g)).collect();
+		register_cpu_miner(*m, &uuids);
+	}
+	miners
+}
+
+/// Commits made-up roots for GPUs 0–7 of each of `miners`.
+fn commit_eight_each(miners: &[AccountId]) {
+	for m in miners {
+		let roots: Vec<(GpuIndex, Hash32)> = (0..8).map(|g| (g, [g as u8; 32])).collect();
+		assert_ok!(commit(*m, &roots));
+	}
+}
+
 fn events() -> Vec<Event<Test>> {
 	System::events()
 		.into_iter()

@@ -168,16 +168,9 @@ fn beyond_capacity_a_uniform_sample_is_verified() {
 			RuntimeOrigin::root(),
 			ProtocolConfig { verifications_per_validator: 2, ..test_config() }
 		));
-		let miners = [account("Miner1"), account("Miner2")];
-		for (i, m) in miners.iter().enumerate() {
-			let uuids: Vec<GpuUuid> = (0..8).map(|g| uuid(10 * i as u8 + g)).collect();
-			register_cpu_miner(*m, &uuids);
-		}
+		let miners = register_eight_each(&["Miner1", "Miner2"]);
 		next_round();
-		for m in &miners {
-			let roots: Vec<(GpuIndex, Hash32)> = (0..8).map(|g| (g, [g as u8; 32])).collect();
-			assert_ok!(commit(*m, &roots));
-		}
+		commit_eight_each(&miners);
 		run_until(RoundPhase::Reveal);
 		let s = Pog::round().selection.unwrap();
 		assert_eq!(s.capacity, 2);
