@@ -20,7 +20,6 @@ use pog_primitives::{memory, profiles::ProfileFigures, LEAF_VALUES};
 use sp_runtime::Perbill;
 
 use crate::{
-	miners::MAX_CPU_CORES,
 	pallet::*,
 	types::*,
 	verification::{Opening, WalkOpening},
@@ -88,19 +87,7 @@ impl<T: Config> Pallet<T> {
 	/// The largest reveal a GPU of any profile of the table makes under `config` (a per-core
 	/// profile at one core and at the most cores a miner may declare).
 	pub fn largest_reveal_bytes(config: &ProtocolConfig) -> u64 {
-		Profiles::<T>::iter_values()
-			.flat_map(
-				|crate::profiles::Profile { figures: p, .. }| {
-					if p.per_core {
-						alloc::vec![p.for_cores(1), p.for_cores(MAX_CPU_CORES)]
-					} else {
-						alloc::vec![p]
-					}
-				},
-			)
-			.filter_map(|p| Self::reveal_bytes_of(&p, config))
-			.max()
-			.unwrap_or(0)
+		Self::profile_sizes().into_iter().filter_map(|p| Self::reveal_bytes_of(&p, config)).max().unwrap_or(0)
 	}
 
 	/// The reveal of a GPU of profile `p` under `config` (`None`: the profile is challenged in

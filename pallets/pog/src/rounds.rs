@@ -418,24 +418,33 @@ impl<T: Config> Pallet<T> {
 		Timing { dims, expected_ms, memory, deadline_ms: gemm_from.saturating_add(gemm_allowed) }
 	}
 
+	/// Every size a GPU of the table can be challenged at: each profile's figures, a per-core
+	/// profile's at one core and at the most a miner may declare (its time and its reveal hardly
+	/// depend on the cores between them, memory and rate scaling together: the extremes bound them).
+	pub(crate) fn profile_sizes() -> Vec<pog_primitives::profiles::ProfileFigures> {
+		Profiles::<T>::iter_values()
+			.flat_map(
+				|crate::profiles::Profile { figures: p, .. }| {
+					if p.per_core {
+						alloc::vec![p.for_cores(1), p.for_cores(MAX_CPU_CORES)]
+					} else {
+						alloc::vec![p]
+					}
+				},
+			)
+			.collect()
+	}
+
 	/// The latest GEMM deadline of any profile in any precision: the commit window.
 	fn longest_allowed_ms() -> u64 {
 		let config = Configuration::<T>::get();
-		Profiles::<T>::iter_values()
-			.flat_map(|crate::profiles::Profile { figures: p, .. }| {
-				// a per-core profile's time hardly depends on the cores (memory and rate scale
-				// together); the extremes bound it
-				let sizes =
-					if p.per_core { alloc::vec![p.for_cores(1), p.for_cores(MAX_CPU_CORES)] } else { alloc::vec![p] };
-				sizes
+		Self::profile_sizes()
+			.into_iter()
+			.flat_map(|p| {
+				Precision::CHALLENGED
 					.into_iter()
-					.flat_map(|p| {
-						Precision::CHALLENGED
-							.into_iter()
-							.filter(|q| p.challenged_in(*q))
-							.map(|q| Self::timing_of(&p, q, &config, &[0; 32]).deadline_ms)
-							.collect::<Vec<_>>()
-					})
+					.filter(|q| p.challenged_in(*q))
+					.map(|q| Self::timing_of(&p, q, &config, &[0; 32]).deadline_ms)
 					.collect::<Vec<_>>()
 			})
 			.max()
