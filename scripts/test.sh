@@ -43,6 +43,8 @@ step "node and miner agent, linted (release build)"
 # rebuild the whole node tree once more. The agent is built with its test-only cheating modes,
 # which tests/cheaters.test.mjs runs.
 linted cargo build --release -p pog-node
+# The node's own unit tests (the headers it keeps to report BABE equivocations).
+linted cargo test -q --release -p pog-node
 linted cargo build --release -p offchain-gpu --features adversary
 
 step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it in headless Chromium)"

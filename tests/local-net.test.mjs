@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
 import puppeteer from 'puppeteer-core';
 import { serve } from '../explorer/serve.mjs';
-import { connect, nextRuntimeWasm, runAgent, sendAndWait, startNode, waitFinalized, waitForEvent, waitSettled, writeSnapshot } from './lib/node.mjs';
+import { connect, nextRuntimeWasm, runAgent, sendAndWait, startNode, waitFinalized, waitForEvent, waitForFinalizedEvents, waitSettled, writeSnapshot } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-local-'));
 const nodes = {};
@@ -36,16 +36,11 @@ after(async () => {
   for (const n of Object.values(nodes)) await n.stop().catch(() => {});
 });
 
-/**
- * Starts validator `who` (alice … dave, with that dev account's keys) as node `name`, with the
- * single-state transaction pool: with the fork-aware default, a validator's own equivocation
- * reports were refused as "not local" and never reached its blocks (docs/protocol.md §18; with
- * this pool the report landed in 35 s).
- */
+/** Starts validator `who` (alice … dave, with that dev account's keys) as node `name`. */
 function start(who, index, bootnodes, ports, name = who) {
   const key = (index + 1).toString(16).padStart(64, '0');
   return startNode([
-    '--chain', 'local', `--${who}`, '--pool-type', 'single-state', '--base-path', join(dir, name), '--node-key', key,
+    '--chain', 'local', `--${who}`, '--base-path', join(dir, name), '--node-key', key,
     ...(bootnodes ? ['--bootnodes', bootnodes] : []),
   ], { name, logDir: dir, ports });
 }
@@ -171,16 +166,19 @@ test('a validator whose keys run on two nodes equivocates: reported, its bond bu
   const held = (await alice.query.pog.validatorBonds(bob)).unwrap().held.toBigInt();
   assert.ok(held > 0n, 'Bob is bonded');
   assert.ok((await alice.query.pog.plannedValidators()).some((v) => v.toString() === bob), 'Bob is planned');
-  const offence = waitForEvent(alice, (e) => (alice.events.offences.Offence.is(e) ? e.data : null), 300_000, 'an offence reported');
-  const offended = waitForEvent(alice, (e) => (alice.events.pog.ValidatorOffended.is(e) && e.data.validator.toString() === bob ? e.data : null),
-    300_000, "Bob's equivocation to be slashed");
+  const from = (await finalizedNumber(alice)) + 1;
   // Bob's twin: the same session keys on another node, authoring Bob's slots beside him.
   nodes.bobTwin = await start('bob', 4, boot, undefined, 'bob-twin');
-  const kind = Buffer.from((await offence).kind.toU8a(true)).toString();
-  assert.match(kind, /^(babe:equivocatio|grandpa:equivoca)$/, `an equivocation offence (${kind})`);
-  const ev = await offended;
-  const burned = ev.burned.toBigInt();
-  assert.ok(burned > 0n && ev.fraction.toNumber() > 0, `part of the bond burned (${burned} at ${ev.fraction.toHuman()})`);
+  // BABE's report specifically (two blocks of one slot): polkadot-sdk's own BABE import reports it
+  // with unsealed headers, which the runtime refuses; the node reports it sealed (node/src/equivocation.rs).
+  const ev = await waitForFinalizedEvents(alice, (events) => {
+    const offence = events.find((e) => alice.events.offences.Offence.is(e) && Buffer.from(e.data.kind.toU8a(true)).toString() === 'babe:equivocatio');
+    const offended = events.find((e) => alice.events.pog.ValidatorOffended.is(e) && e.data.validator.toString() === bob);
+    return offence ? { offence: offence.data, offended: offended?.data } : null;
+  }, from, 300_000, "a BABE equivocation offence for Bob's two blocks in one slot");
+  assert.ok(ev.offended, `the offence (block #${ev.block}) slashes Bob in the same block`);
+  const burned = ev.offended.burned.toBigInt();
+  assert.ok(burned > 0n && ev.offended.fraction.toNumber() > 0, `part of the bond burned (${burned} at ${ev.offended.fraction.toHuman()})`);
   const after = (await alice.query.pog.validatorBonds(bob)).unwrap().held.toBigInt();
   assert.ok(after <= held - burned, `the bond fell by what was burned: ${held} -> ${after}`);
   assert.ok(!(await alice.query.pog.plannedValidators()).some((v) => v.toString() === bob), 'Bob is planned out');

@@ -7,6 +7,7 @@
 mod chain_spec;
 mod cli;
 mod command;
+mod equivocation;
 mod rpc;
 mod service;
 

@@ -35,9 +35,14 @@ type CreateInherentDataProviders =
 		(),
 	) -> futures::future::Ready<Result<InherentDataProviders, Box<dyn std::error::Error + Send + Sync>>>;
 
-/// Block import: BABE's checks (slot claims, VRF, epochs) wrapping GRANDPA's.
-type FullBlockImport =
-	BabeBlockImport<Block, FullClient, GrandpaBlockImport, CreateInherentDataProviders, FullSelectChain>;
+/// Block import: BABE's checks (slot claims, VRF, epochs) wrapping GRANDPA's, with BABE's
+/// equivocations reported with sealed headers (`crate::equivocation`).
+type FullBlockImport = crate::equivocation::SealedReports<
+	Block,
+	BabeBlockImport<Block, FullClient, GrandpaBlockImport, CreateInherentDataProviders, FullSelectChain>,
+	FullClient,
+	FullSelectChain,
+>;
 
 /// The parts shared by the node and its subcommands.
 pub type Service = sc_service::PartialComponents<
@@ -126,6 +131,12 @@ pub fn new_partial(config: &Configuration) -> Result<Service, ServiceError> {
 		select_chain.clone(),
 		OffchainTransactionPoolFactory::new(transaction_pool.clone()),
 	)?;
+	let block_import = crate::equivocation::SealedReports::new(
+		block_import,
+		client.clone(),
+		select_chain.clone(),
+		OffchainTransactionPoolFactory::new(transaction_pool.clone()),
+	);
 	let slot_duration = babe_link.config().slot_duration();
 	let (import_queue, babe_worker_handle) = sc_consensus_babe::import_queue(sc_consensus_babe::ImportQueueParams {
 		link: babe_link.clone(),

@@ -116,6 +116,27 @@ export function waitForEvent(api, pick, ms, what) {
   });
 }
 
+/**
+ * Resolve with the first value of `pick(events)` over the events of each finalized block from
+ * `from` on, in order (a block that was never the best head is still read, which a
+ * `system.events` subscription can miss across a reorg), or fail after `ms`.
+ */
+export async function waitForFinalizedEvents(api, pick, from, ms, what) {
+  const deadline = Date.now() + ms;
+  let next = from;
+  for (;;) {
+    const head = (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toNumber();
+    for (; next <= head; next++) {
+      const hash = await api.rpc.chain.getBlockHash(next);
+      const records = await (await api.at(hash)).query.system.events();
+      const v = pick(records.map(({ event }) => event));
+      if (v) return { ...v, block: next };
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what} (finalized up to #${head})`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
 /** Wait until the finalized head reaches `n`. */
 export async function waitFinalized(api, n, ms) {
   const deadline = Date.now() + ms;
