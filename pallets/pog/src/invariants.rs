@@ -52,6 +52,11 @@ impl<T: Config> Pallet<T> {
 			}
 		}
 		ensure!(miners == MinerCount::<T>::get(), TryRuntimeError::Other("MinerCount is wrong"));
+		let entered: usize = FirstDraws::<T>::iter_prefix_values(round.index).map(|gpus| gpus.len()).sum();
+		ensure!(
+			entered as u32 == FirstDrawOf::<T>::get(round.index).newcomers,
+			TryRuntimeError::Other("the first draw counts other GPUs than it holds")
+		);
 		let vesting: T::RuntimeHoldReason = HoldReason::Vesting.into();
 		for (who, earnings) in EarningsOf::<T>::iter() {
 			ensure!(

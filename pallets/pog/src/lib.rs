@@ -53,6 +53,7 @@ pub mod capacity;
 mod config;
 pub mod duty;
 pub mod eviction;
+pub mod first_draw;
 pub mod host;
 #[cfg(any(feature = "try-runtime", test))]
 mod invariants;
@@ -290,6 +291,24 @@ pub mod pallet {
 	/// remains of the capacity; the draw takes the count.
 	#[pallet::storage]
 	pub type ProbationNext<T> = StorageValue<_, u32, ValueQuery>;
+
+	/// Each round's GPUs that committed never verified: its first draw, which selects them before
+	/// the others (`crate::first_draw`). Removed with the round's records.
+	#[pallet::storage]
+	pub type FirstDraws<T: Config> = StorageDoubleMap<
+		_,
+		Twox64Concat,
+		RoundIndex,
+		Blake2_128Concat,
+		T::AccountId,
+		BoundedVec<GpuIndex, T::MaxGpusPerMiner>,
+		ValueQuery,
+	>;
+
+	/// Each round's first draw: how many GPUs joined it, and the probability each is selected
+	/// with. Removed with the round's records.
+	#[pallet::storage]
+	pub type FirstDrawOf<T> = StorageMap<_, Twox64Concat, RoundIndex, crate::first_draw::FirstDraw, ValueQuery>;
 
 	/// The entropy chain: E(n) = BLAKE2(E(n−1), this block's randomness), mixed in at the start
 	/// of every block. Every draw of block n (round start, seeds, sample, openings) comes from
@@ -981,7 +1000,12 @@ pub mod pallet {
 		/// ([`duty::CheckDuty`]): first in the pool, refused there when nothing is left to commit,
 		/// and free when it succeeds (its fee is refunded; a failed one pays).
 		#[pallet::call_index(3)]
-		#[pallet::weight((T::WeightInfo::commit_roots(roots.len() as u32), DispatchClass::Operational))]
+		// Plus entering the round's first draw (`Standing`, `FirstDraws`, `FirstDrawOf`), which
+		// the benchmark predates.
+		#[pallet::weight((
+			T::WeightInfo::commit_roots(roots.len() as u32).saturating_add(T::DbWeight::get().reads_writes(3, 2)),
+			DispatchClass::Operational
+		))]
 		pub fn commit_roots(origin: OriginFor<T>, round: RoundIndex, roots: RootsOf<T>) -> DispatchResultWithPostInfo {
 			let who = ensure_signed(origin)?;
 			Self::do_commit(who, round, roots)?;
@@ -992,8 +1016,11 @@ pub mod pallet {
 		/// walks with their Merkle proofs, in sample order, within the reveal window. A duty
 		/// ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(4)]
+		// Plus whether the GPU is in the first draw (`FirstDraws`, `FirstDrawOf`), which the
+		// benchmark predates.
 		#[pallet::weight((
-			T::WeightInfo::reveal_openings(openings.len() as u32, walks.len() as u32),
+			T::WeightInfo::reveal_openings(openings.len() as u32, walks.len() as u32)
+				.saturating_add(T::DbWeight::get().reads(2)),
 			DispatchClass::Operational
 		))]
 		pub fn reveal_openings(

@@ -36,6 +36,7 @@ use sp_runtime::{
 
 use crate::{
 	duty::{DutyKey, DutyKind},
+	first_draw::DrawProbabilities,
 	pallet::*,
 	types::*,
 	weights::WeightInfo,
@@ -310,10 +311,11 @@ impl<T: Config> Pallet<T> {
 					Self::draw_sample(&mut round, n);
 					// the capacity reads the profile table (`capacity::largest_reveal_bytes`),
 					// which the benchmark's table of 11 does not bound
-					// and the undecided count (`ProbationNext`), which the benchmark predates
+					// and the undecided count (`ProbationNext`) and the first draw (`FirstDrawOf`),
+					// which the benchmark predates
 					T::WeightInfo::draw_sample()
 						.saturating_add(T::DbWeight::get().reads(u64::from(T::MaxProfiles::get())))
-						.saturating_add(T::DbWeight::get().reads_writes(1, 1))
+						.saturating_add(T::DbWeight::get().reads_writes(2, 2))
 				} else {
 					T::WeightInfo::idle_block()
 				};
@@ -340,9 +342,12 @@ impl<T: Config> Pallet<T> {
 	/// round's last batch (`last`: the registered miners), the weight shares recomputed over
 	/// them and the emission paid to the most validators.
 	pub fn settle_weight(settled: u32, last: Option<u32>) -> Weight {
-		// + the count of GPUs left undecided (`ProbationNext`), once a block
+		// + the count of GPUs left undecided (`ProbationNext`), once a block, and each GPU's
+		// first draw (`FirstDraws`, `FirstDrawOf`), which the benchmark predates
+		let gpus = u64::from(settled).saturating_mul(u64::from(T::MaxGpusPerMiner::get()));
 		let batch = T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get())
-			.saturating_add(T::DbWeight::get().reads_writes(1, 1));
+			.saturating_add(T::DbWeight::get().reads_writes(1, 1))
+			.saturating_add(T::DbWeight::get().reads(gpus.saturating_mul(2)));
 		match last {
 			Some(miners) => batch
 				.saturating_add(T::WeightInfo::update_shares(miners))
@@ -620,6 +625,7 @@ impl<T: Config> Pallet<T> {
 		let CommitPlan { round, slots, landed } = Self::commit_due(&who, index, &roots)?;
 		Commitments::<T>::insert(index, &who, slots);
 		Round::<T>::put(round);
+		Self::enter_first_draw(index, &who, &landed);
 		Self::deposit_event(Event::RootsCommitted {
 			round: index,
 			miner: who,
@@ -630,23 +636,23 @@ impl<T: Config> Pallet<T> {
 
 	/// Draws the verified sample at block `n`: the commit window is over. The GPUs left
 	/// undecided in the round before (`ProbationNext`) are selected whatever the draw
-	/// ([`Self::is_selected`]), so the draw selects the others with what remains of the capacity:
-	/// p = (capacity − undecided) / (committed − undecided), whose expected sample with them is at
-	/// most the capacity (the reveal window carries it, [`crate::capacity`]).
+	/// ([`Self::is_selected`]); the GPUs never verified (the first draw, [`crate::first_draw`])
+	/// come next, all of them while they fit; the others share what remains of the capacity:
+	/// p = (capacity − undecided − newcomers) / (committed − undecided − newcomers), so that the
+	/// expected sample is at most the capacity (the reveal window carries it, [`crate::capacity`]).
 	fn draw_sample(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
 		let config = Configuration::<T>::get();
 		let capacity = Self::capacity();
 		let undecided = ProbationNext::<T>::take();
-		let probability = if round.committed <= capacity {
-			Perbill::one()
-		} else {
-			Perbill::from_rational(capacity.saturating_sub(undecided), round.committed.saturating_sub(undecided).max(1))
-		};
+		let mut first = FirstDrawOf::<T>::get(round.index);
+		let p = DrawProbabilities::new(capacity, round.committed, undecided, first.newcomers);
+		first.probability = p.first;
+		FirstDrawOf::<T>::insert(round.index, first);
 		let reveal_deadline = n.saturating_add(config.reveal_window.into());
 		round.selection = Some(Selection {
 			seed: Self::block_randomness(b"pog/sample", round.index),
 			at: n,
-			probability,
+			probability: p.others,
 			capacity,
 			reveal_deadline,
 			verdict_deadline: reveal_deadline.saturating_add(config.verdict_window.into()),
@@ -656,14 +662,15 @@ impl<T: Config> Pallet<T> {
 			round: round.index,
 			committed: round.committed,
 			capacity,
-			probability,
+			probability: p.others,
 		});
 	}
 
 	/// Whether `miner`'s GPU `gpu` is in round `round`'s sample: every GPU left `Inconclusive` in
 	/// the round before (a probation draw: an undecided verification is decided in the next
 	/// round), and otherwise a hash of the sample seed, the miner and the GPU below the selection
-	/// probability.
+	/// probability: the first draw's for a GPU never verified ([`crate::first_draw`]), the
+	/// sample's for the others.
 	pub fn is_selected(
 		selection: &Selection<BlockNumberFor<T>>,
 		round: RoundIndex,
@@ -673,18 +680,20 @@ impl<T: Config> Pallet<T> {
 		if selection.probability == Perbill::one() || Self::on_probation(round, miner, gpu) {
 			return true;
 		}
+		let probability = if Self::in_first_draw(round, miner, gpu) {
+			FirstDrawOf::<T>::get(round).probability
+		} else {
+			selection.probability
+		};
 		let h = sp_io::hashing::blake2_256(&(b"pog/select", selection.seed, miner, gpu).encode());
 		let draw = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
-		Perbill::from_rational(u64::from(draw), u64::from(u32::MAX) + 1) < selection.probability
+		Perbill::from_rational(u64::from(draw), u64::from(u32::MAX) + 1) < probability
 	}
 
 	/// Whether `miner`'s GPU `gpu` was selected and left undecided (`Inconclusive`) in the round
 	/// before `round`: it is verified again in `round` whatever the sample draws.
 	pub fn on_probation(round: RoundIndex, miner: &T::AccountId, gpu: GpuIndex) -> bool {
-		let undecided = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
-		Standing::<T>::get(miner)
-			.get(gpu as usize)
-			.is_some_and(|s| s.last == Some((round.saturating_sub(1), undecided)))
+		Standing::<T>::get(miner).get(gpu as usize).is_some_and(|s| s.on_probation_in(round))
 	}
 
 	/// The seed that chooses a selected challenge's opened leaves: the sample seed (unknown at
@@ -758,10 +767,10 @@ impl<T: Config> Pallet<T> {
 		let Some(old) = PruneRound::<T>::get() else { return Weight::zero() };
 		let per_item = T::DbWeight::get().reads_writes(1, 1);
 		let limit = (remaining.ref_time() / per_item.ref_time().max(1)).min(1024) as u32;
-		if limit < 6 {
+		if limit < 7 {
 			return Weight::zero();
 		}
-		let share = limit / 6;
+		let share = limit / 7;
 		let results = [
 			Commitments::<T>::clear_prefix(old, share, None),
 			MemoryCommitments::<T>::clear_prefix(old, share, None),
@@ -769,8 +778,10 @@ impl<T: Config> Pallet<T> {
 			Openings::<T>::clear_prefix((old,), share, None),
 			WalkResults::<T>::clear_prefix((old,), share, None),
 			SpentDuties::<T>::clear_prefix(old, share, None),
+			FirstDraws::<T>::clear_prefix(old, share, None),
 		];
 		if results.iter().all(|r| r.maybe_cursor.is_none()) {
+			FirstDrawOf::<T>::remove(old);
 			PruneRound::<T>::kill();
 		}
 		let loops: u32 = results.iter().map(|r| r.loops).sum();

@@ -86,6 +86,12 @@ pub struct GpuStanding {
 }
 
 impl GpuStanding {
+	/// Whether it was selected and left undecided (`Inconclusive`) in the round before `round`:
+	/// it is verified again in `round` whatever the sample draws.
+	pub fn on_probation_in(&self, round: RoundIndex) -> bool {
+		self.last == Some((round.saturating_sub(1), RoundOutcome::Unverified(UnverifiedReason::Inconclusive)))
+	}
+
 	/// A newly claimed GPU.
 	pub fn new(uuid: GpuUuid, profile: ProfileId) -> Self {
 		Self {

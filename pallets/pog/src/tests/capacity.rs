@@ -31,8 +31,10 @@ fn the_sample_never_selects_more_reveals_than_the_reveal_window_carries() {
 		run_until(RoundPhase::Reveal);
 		let s = Pog::round().selection.unwrap();
 		assert_eq!(s.capacity, Pog::capacity());
-		let expected = if s.capacity >= 48 { Perbill::one() } else { Perbill::from_rational(s.capacity, 48) };
-		assert_eq!(s.probability, expected);
+		// All 48 are new (the first draw): each is drawn with capacity / 48.
+		let first = FirstDrawOf::<Test>::get(Pog::round().index);
+		assert_eq!((first.newcomers, first.probability), (48, Perbill::from_rational(s.capacity, 48)));
+		assert_eq!(s.probability, Perbill::zero());
 	});
 }
 
@@ -87,7 +89,8 @@ fn gpus_left_undecided_are_selected_again_within_the_next_rounds_capacity() {
 		let results: Vec<Vec<CommittedMatrix>> = miners.iter().map(|m| answer(*m, Compute::Honest)).collect();
 		let first = run_until(RoundPhase::Reveal);
 		let s = Pog::round().selection.unwrap();
-		assert_eq!((s.capacity, s.probability), (6, Perbill::from_rational(6u32, 16u32)));
+		// All 16 are new: the first draw selects each with 6/16.
+		assert_eq!((s.capacity, FirstDrawOf::<Test>::get(first).probability), (6, Perbill::from_rational(6u32, 16u32)));
 		let mut undecided = Vec::new();
 		for (m, result) in miners.iter().zip(&results) {
 			for g in (0..8).filter(|g| Pog::is_selected(&s, first, m, *g)) {
@@ -107,8 +110,89 @@ fn gpus_left_undecided_are_selected_again_within_the_next_rounds_capacity() {
 		let second = run_until(RoundPhase::Reveal);
 		let s = Pog::round().selection.unwrap();
 		let u = undecided.len() as u32;
-		assert_eq!(s.probability, Perbill::from_rational(6u32.saturating_sub(u), 16 - u));
+		// The others are still new (never verified): the first draw gets what remains.
+		let first = FirstDrawOf::<Test>::get(second);
+		assert_eq!(first.newcomers, 16 - u, "GPUs on probation are not in the first draw");
+		assert_eq!(first.probability, Perbill::from_rational(6u32.saturating_sub(u), 16 - u));
 		assert_eq!(ProbationNext::<Test>::get(), 0, "the draw took the count");
 		assert!(undecided.iter().all(|(m, g)| Pog::is_selected(&s, second, m, *g)));
 	});
+}
+
+#[test]
+fn a_new_gpu_is_verified_in_its_first_round_however_diluted_the_sample() {
+	new_test_ext().execute_with(|| {
+		// Round 1: sixteen GPUs, all selected (capacity 80), verified.
+		let miners = register_eight_each(&["Miner1", "Miner2"]);
+		play_round(&[(miners[0], Compute::Honest), (miners[1], Compute::Honest)]);
+		assert!(miners.iter().flat_map(|m| settled(*m)).all(|o| o == RoundOutcome::Passed));
+		// Capacity 6 from now on; Eve claims four new GPUs.
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { verifications_per_validator: 6, ..test_config() }
+		));
+		let eve = account("Eve");
+		register_cpu_miner(eve, &(0..4).map(|g| uuid(200 + g)).collect::<Vec<_>>());
+		// Round 2: 20 committed, 4 of them new. Eve's four are selected; the sixteen verified ones
+		// share the 2 left: p = 2/16 (it was 6/20 for every GPU, Eve's included).
+		let index = next_round();
+		let results: Vec<(AccountId, Vec<CommittedMatrix>)> =
+			[miners[0], miners[1], eve].iter().map(|m| (*m, answer(*m, Compute::Honest))).collect();
+		run_until(RoundPhase::Reveal);
+		let s = Pog::round().selection.unwrap();
+		let first = FirstDrawOf::<Test>::get(index);
+		assert_eq!((s.capacity, first.newcomers, first.probability), (6, 4, Perbill::one()));
+		assert_eq!(s.probability, Perbill::from_rational(2u32, 16u32));
+		assert!((0..4).all(|g| Pog::is_selected(&s, index, &eve, g)), "every new GPU is in the sample");
+		assert!(miners.iter().all(|m| !Pog::in_first_draw(index, m, 0)), "verified GPUs are not new");
+		for (m, rs) in &results {
+			for (g, r) in rs.iter().enumerate().filter(|(g, _)| Pog::is_selected(&s, index, m, *g as u32)) {
+				assert_ok!(reveal(*m, g as u32, r));
+				for v in committee(*m, g as u32) {
+					assert_ok!(verdict_by(v, *m, g as u32, 7));
+				}
+			}
+		}
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(eve), vec![RoundOutcome::Passed; 4], "Eve's GPUs are credited in their first round");
+		// Round 3: nothing is new any more; everyone shares the capacity.
+		let third = next_round();
+		for m in [miners[0], miners[1], eve] {
+			answer(m, Compute::Honest);
+		}
+		run_until(RoundPhase::Reveal);
+		assert_eq!(FirstDrawOf::<Test>::get(third).newcomers, 0);
+		assert_eq!(Pog::round().selection.unwrap().probability, Perbill::from_rational(6u32, 20u32));
+	});
+}
+
+#[test]
+fn draw_probabilities_keep_the_expected_sample_within_the_capacity() {
+	use crate::first_draw::DrawProbabilities;
+	let one = Perbill::one();
+	// Everything fits.
+	assert_eq!(DrawProbabilities::new(10, 10, 3, 5), DrawProbabilities { first: one, others: one });
+	// Newcomers fit: the others share the rest.
+	let p = DrawProbabilities::new(10, 40, 2, 3);
+	assert_eq!(p, DrawProbabilities { first: one, others: Perbill::from_rational(5u32, 35u32) });
+	// More newcomers than room: each is drawn with room / newcomers, the others not at all.
+	let p = DrawProbabilities::new(10, 40, 2, 32);
+	assert_eq!(p, DrawProbabilities { first: Perbill::from_rational(8u32, 32u32), others: Perbill::zero() });
+	// More undecided than the capacity: nobody else.
+	let p = DrawProbabilities::new(10, 40, 12, 3);
+	assert_eq!(p, DrawProbabilities { first: Perbill::zero(), others: Perbill::zero() });
+	// Expected sample: undecided + newcomers × first + the rest × others ≤ capacity.
+	for (capacity, committed, undecided, newcomers) in
+		[(10u32, 40u32, 2u32, 3u32), (10, 40, 2, 32), (7, 1000, 1, 0), (359, 100_000, 20, 5_000)]
+	{
+		let p = DrawProbabilities::new(capacity, committed, undecided, newcomers);
+		let rest = committed - undecided - newcomers;
+		let expected = u64::from(undecided) * 1_000_000_000
+			+ u64::from(newcomers) * u64::from(p.first.deconstruct())
+			+ u64::from(rest) * u64::from(p.others.deconstruct());
+		assert!(
+			expected <= u64::from(capacity) * 1_000_000_000,
+			"{capacity} {committed} {undecided} {newcomers}: {expected}"
+		);
+	}
 }

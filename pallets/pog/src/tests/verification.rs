@@ -174,7 +174,10 @@ fn beyond_capacity_a_uniform_sample_is_verified() {
 		run_until(RoundPhase::Reveal);
 		let s = Pog::round().selection.unwrap();
 		assert_eq!(s.capacity, 2);
-		assert_eq!(s.probability, Perbill::from_rational(2u32, 16u32));
+		// All 16 are new: their first draw takes the whole capacity, each drawn with 2/16.
+		let first = FirstDrawOf::<Test>::get(Pog::round().index);
+		assert_eq!((first.newcomers, first.probability), (16, Perbill::from_rational(2u32, 16u32)));
+		assert_eq!(s.probability, Perbill::zero(), "nothing is left for GPUs verified before");
 		let selected = miners
 			.iter()
 			.flat_map(|m| (0..8).map(move |g| (*m, g)))
