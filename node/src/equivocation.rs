@@ -6,8 +6,9 @@
 //! report with `InvalidEquivocationProof`: a validator that authors two blocks in one slot was
 //! never slashed through BABE (only GRANDPA's reports landed, when the twin also voted
 //! differently). [`SealedReports`] wraps BABE's block import and reports each equivocation first,
-//! with both headers sealed as they were signed; BABE's own report of the same slot then meets a
-//! report already in the pool (pallet-babe's tag is the offender and the slot) and is refused.
+//! with both headers sealed as they were signed. BABE's own report of the same slot goes through
+//! the same runtime API, which submits only a report whose proof holds
+//! (`pog_runtime::apis::submit_babe_equivocation_report`), so it never enters the pool.
 //!
 //! The rule is BABE's: two different headers of one slot whose pre-digests name the same
 //! authority, not during initial sync. The headers seen are kept in memory for the last

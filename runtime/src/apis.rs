@@ -21,6 +21,23 @@ use super::{
 	BABE_GENESIS_EPOCH_CONFIG, VERSION,
 };
 
+/// Puts a BABE equivocation report in the node's pool if its proof holds: both headers sealed
+/// by the offender for one slot (`sp_consensus_babe::check_equivocation_proof`, what the report's
+/// dispatch checks). polkadot-sdk's BABE import reports with unsealed headers, which could only
+/// fail at dispatch; refused here, they never enter the pool, where their tag (the offender and
+/// the slot) could otherwise take the place of the node's sealed report of the same slot
+/// (`node/src/equivocation.rs`).
+pub fn submit_babe_equivocation_report(
+	proof: sp_consensus_babe::EquivocationProof<<Block as BlockT>::Header>,
+	key_owner_proof: sp_session::MembershipProof,
+) -> Option<()> {
+	if !sp_consensus_babe::check_equivocation_proof(proof.clone()) {
+		log::debug!(target: "runtime::babe", "not submitting a report whose headers do not prove the equivocation");
+		return None;
+	}
+	Babe::submit_unsigned_equivocation_report(proof, key_owner_proof)
+}
+
 impl_runtime_apis! {
 	impl sp_api::Core<Block> for Runtime {
 		fn version() -> RuntimeVersion {
@@ -135,8 +152,7 @@ impl_runtime_apis! {
 			equivocation_proof: sp_consensus_babe::EquivocationProof<<Block as BlockT>::Header>,
 			key_owner_proof: sp_consensus_babe::OpaqueKeyOwnershipProof,
 		) -> Option<()> {
-			let key_owner_proof = key_owner_proof.decode()?;
-			Babe::submit_unsigned_equivocation_report(equivocation_proof, key_owner_proof)
+			submit_babe_equivocation_report(equivocation_proof, key_owner_proof.decode()?)
 		}
 	}
 

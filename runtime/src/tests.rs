@@ -707,6 +707,49 @@ fn a_babe_equivocation_is_reported_and_costs_the_offender_its_bond_and_seat() {
 	});
 }
 
+/// The node's BABE worker (polkadot-sdk's) reports equivocations with the seals stripped from both
+/// headers; such a report fails at dispatch, and in the pool it would hold the tag of the node's
+/// sealed report of the same slot. The runtime API puts only a report whose proof holds in the
+/// pool.
+#[test]
+fn only_a_babe_report_whose_headers_are_sealed_enters_the_pool() {
+	let mut ext = sp_io::TestExternalities::new(preset_storage("local_testnet"));
+	let (pool, pool_state) = testing::TestTransactionPoolExt::new();
+	ext.register_extension(TransactionPoolExt::new(pool));
+	ext.execute_with(|| {
+		let parent = run_block(1, Hash::repeat_byte(1), SLOT).hash();
+		let bob = Sr25519Keyring::Bob;
+		let offender: sp_consensus_babe::AuthorityId = bob.public().into();
+		let slot = SLOT + 1;
+		let header = |state_root: u8, sealed: bool| {
+			let mut header = babe_header(2, parent, slot, bob, 1);
+			header.set_state_root(Hash::repeat_byte(state_root));
+			if sealed {
+				let seal = bob.pair().sign(header.hash().as_ref());
+				header.digest_mut().push(DigestItem::Seal(sp_consensus_babe::BABE_ENGINE_ID, seal.encode()));
+			}
+			header
+		};
+		let proof = |sealed: bool| sp_consensus_babe::EquivocationProof {
+			offender: offender.clone(),
+			slot: slot.into(),
+			first_header: header(1, sealed),
+			second_header: header(2, sealed),
+		};
+		let owner = || {
+			<Historical as frame_support::traits::KeyOwnerProofSystem<_>>::prove((
+				sp_consensus_babe::KEY_TYPE,
+				offender.clone(),
+			))
+			.expect("Bob's key sits in this session")
+		};
+		assert_eq!(crate::apis::submit_babe_equivocation_report(proof(false), owner()), None);
+		assert!(pool_state.read().transactions.is_empty(), "the unsealed report stays out of the pool");
+		assert_eq!(crate::apis::submit_babe_equivocation_report(proof(true), owner()), Some(()));
+		assert_eq!(pool_state.read().transactions.len(), 1, "the sealed report is in the pool");
+	});
+}
+
 /// What `try-runtime on-runtime-upgrade` checks, against the state of a live chain that has been
 /// through rounds: `tests/local-net.test.mjs` writes every storage pair of its four-validator
 /// network's finalised head to the file named by `POG_SNAPSHOT` (JSON `{ at, specVersion, pairs }`),

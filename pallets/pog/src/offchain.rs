@@ -192,17 +192,25 @@ pub fn verify_challenge<T: Config>(
 /// a challenge needs ⌊2c/3⌋+1 of its c members, and with each member's own order, three members
 /// with time for 2 of every 3 challenges would decide only (2/3)³ ≈ 30% of them, not 67%.
 /// GPUs on probation (left undecided in the round before) come first, so an undecided
-/// verification is decided in the next round unless that round's members have no time at all.
+/// verification is decided in the next round unless that round's members have no time at all;
+/// then the GPUs never verified (the first draw, [`crate::first_draw`]), whose first credit waits
+/// on it; then the others.
 pub fn assigned_to<T: Config>(me: &T::AccountId) -> Vec<(RoundIndex, T::AccountId, GpuIndex)> {
 	let round = Pallet::<T>::round();
 	let Some(selection) = round.selection.as_ref().filter(|_| round.phase == RoundPhase::Reveal) else {
 		return Vec::new();
 	};
-	let mut assigned: Vec<((bool, Hash32), T::AccountId, GpuIndex)> = Verifications::<T>::iter_prefix((round.index,))
+	let mut assigned: Vec<((u8, Hash32), T::AccountId, GpuIndex)> = Verifications::<T>::iter_prefix((round.index,))
 		.filter(|(_, v)| v.committee.contains(me) && !v.votes.iter().any(|(x, _)| x == me))
 		.map(|((miner, gpu), _)| {
-			let later = !Pallet::<T>::on_probation(round.index, &miner, gpu);
-			((later, verification_rank(&selection.seed, &miner, gpu)), miner, gpu)
+			let class = if Pallet::<T>::on_probation(round.index, &miner, gpu) {
+				0
+			} else if Pallet::<T>::in_first_draw(round.index, &miner, gpu) {
+				1
+			} else {
+				2
+			};
+			((class, verification_rank(&selection.seed, &miner, gpu)), miner, gpu)
 		})
 		.collect();
 	assigned.sort_by_key(|a| a.0);

@@ -145,12 +145,20 @@ fn a_new_gpu_is_verified_in_its_first_round_however_diluted_the_sample() {
 		assert_eq!(s.probability, Perbill::from_rational(2u32, 16u32));
 		assert!((0..4).all(|g| Pog::is_selected(&s, index, &eve, g)), "every new GPU is in the sample");
 		assert!(miners.iter().all(|m| !Pog::in_first_draw(index, m, 0)), "verified GPUs are not new");
+		let mut revealed = Vec::new();
 		for (m, rs) in &results {
 			for (g, r) in rs.iter().enumerate().filter(|(g, _)| Pog::is_selected(&s, index, m, *g as u32)) {
 				assert_ok!(reveal(*m, g as u32, r));
-				for v in committee(*m, g as u32) {
-					assert_ok!(verdict_by(v, *m, g as u32, 7));
-				}
+				revealed.push((*m, g as u32));
+			}
+		}
+		// The verifiers take the new GPUs first (after any on probation: none here).
+		let order = offchain::assigned_to::<Test>(&committee(eve, 0)[0]);
+		assert_eq!(order.len(), revealed.len());
+		assert!(order[..4].iter().all(|(_, m, _)| *m == eve), "Eve's four first: {order:?}");
+		for (m, g) in revealed {
+			for v in committee(m, g) {
+				assert_ok!(verdict_by(v, m, g, 7));
 			}
 		}
 		run_until(RoundPhase::Idle);
