@@ -43,8 +43,6 @@ step "node and miner agent, linted (release build)"
 # rebuild the whole node tree once more. The agent is built with its test-only cheating modes,
 # which tests/cheaters.test.mjs runs.
 linted cargo build --release -p pog-node
-# The node's own unit tests (the headers it keeps to report BABE equivocations).
-linted cargo test -q --release -p pog-node
 linted cargo build --release -p offchain-gpu --features adversary
 
 step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it in headless Chromium)"
@@ -55,6 +53,9 @@ step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it 
 # wants the CPU (about 1.5% at nice 19 against nice 0). Their output is printed after the
 # integration tests; either failing fails the run.
 unit_tests() {
+	step "node, linted: the headers it keeps to report BABE equivocations (the test harness only: the node binary the integration tests run is not rebuilt)"
+	linted cargo test -q --release -p pog-node
+
 	step "chain, linted: primitives (generator, known answers, commitment, verification), pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state, benchmarks as tests), runtime (genesis presets, signed OCW extrinsics, upgrades), verifier benchmark shapes (each benchmark run once)"
 	SKIP_WASM_BUILD=1 linted cargo test -q --release "${chain_crates[@]}" --features "$test_features" --all-targets
 
