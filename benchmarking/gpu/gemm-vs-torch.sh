@@ -8,7 +8,7 @@
 # 100 GEMMs (REPS), so that both are measured in the steady state a proof runs in: under the power
 # limit the first GEMMs after a pause run faster (fp8 on an H100: 1,413-1,514 TFLOPS for
 # PyTorch's first 20, 1,308 over 100; gemm/h100-fp8-algos/).
-#   BIN=<agent> OUT=<folder> benchmarking/gpu/gemm-vs-torch.sh
+#   BIN=<agent> OUT=<folder> [PRECISIONS="fp16 bf16 fp8-e4m3"] benchmarking/gpu/gemm-vs-torch.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export LD_LIBRARY_PATH=/usr/local/cuda-13/targets/x86_64-linux/lib:/usr/lib:/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
@@ -16,6 +16,7 @@ BIN=${BIN:-offchain-gpu}
 OUT=${OUT:-/tmp/pog-gemm}
 runs=${RUNS:-4}
 reps=${REPS:-100}
+precisions=${PRECISIONS:-fp16 bf16 fp8-e4m3}
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw,power.limit --format=csv
 torch() {
@@ -26,15 +27,15 @@ agent() {
 		--json "$OUT/selftest-$1-$2.json" >"$OUT/selftest-$1-$2.log" 2>&1
 }
 for r in $(seq "$runs"); do
-	for p in fp16 bf16 fp8-e4m3; do
+	for p in $precisions; do
 		if ((r % 2)); then torch "$p" "$r" && agent "$p" "$r"; else agent "$p" "$r" && torch "$p" "$r"; fi
 	done
 done
-python3 - "$OUT" "$runs" <<'PY'
+python3 - "$OUT" "$runs" $precisions <<'PY'
 import json, statistics, sys
 out, runs = sys.argv[1], int(sys.argv[2])
 summary = {}
-for p in ("fp16", "bf16", "fp8-e4m3"):
+for p in sys.argv[3:]:
     rows = []
     for r in range(1, runs + 1):
         agent = next(g["tflops_beta0"] for g in json.load(open(f"{out}/selftest-{p}-{r}.json"))["gemm_rates"]

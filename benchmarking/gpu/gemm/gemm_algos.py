@@ -12,7 +12,9 @@ script calls the same libcublasLt the agent loads (through ctypes), on operands 
 challenge draws them (a random sign and 3 random mantissa bits on a magnitude in [1, 2)), and
 times, per round: PyTorch; each candidate at the full shape; the candidate the agent's
 sub-shape tuning would choose; and the heuristic's first with scale pointers as PyTorch sets them.
-Writes JSON to --out and prints a table.
+With --variants it also times the heuristic's first with every other cluster shape, CTA
+swizzle and custom option cuBLASLt accepts (2026-11-28: none beat it, tuning/); --keep narrows
+the runs timed. Writes JSON to --out and prints a table.
 """
 import argparse
 import ctypes
@@ -102,6 +104,16 @@ class Lt:
             out[name] = v.value if status == 0 else f"status {status}"
         return out
 
+    def variant(self, algo, **changes):
+        """A copy of `algo` with some of its configuration (CFG's names) changed."""
+        new = Algo()
+        ctypes.memmove(ctypes.byref(new), ctypes.byref(algo), ctypes.sizeof(Algo))
+        for name, value in changes.items():
+            attr, size = CFG[name]
+            v = (ctypes.c_uint16 if size == 2 else ctypes.c_uint32)(value)
+            check(self.lib.cublasLtMatmulAlgoConfigSetAttribute(ctypes.byref(new), attr, ctypes.byref(v), size), f"set {name}")
+        return new
+
     def supports(self, plan, algo):
         r = Heuristic()
         return self.lib.cublasLtMatmulAlgoCheck(self.h, plan["desc"], plan["a"], plan["b"], plan["d"], plan["d"],
@@ -141,6 +153,10 @@ def main():
     ap.add_argument("--candidates", type=int, default=4, help="candidates of each configuration timed")
     ap.add_argument("--out", default="gemm_algos.json")
     ap.add_argument("--precision", choices=sorted(PRECISIONS), default="fp8-e4m3")
+    ap.add_argument("--requested", type=int, default=8, help="candidates asked of the heuristic")
+    ap.add_argument("--variants", action="store_true",
+                    help="also time the heuristic's first with other cluster shapes, CTA swizzling and custom options")
+    ap.add_argument("--keep", default=None, help="time only the runs whose names match this regular expression (and torch)")
     args = ap.parse_args()
     m = n = args.dim
     kc = args.k
@@ -160,7 +176,7 @@ def main():
     b_buf = draw(n, kc)            # [n][kc]: the agent's B chunk, PyTorch's column-major B
     c = torch.empty(m, n, device="cuda", dtype=torch.float32)
     one = torch.ones((), device="cuda")
-    full = lt.plan(m, n, kc, input_type=input_type)
+    full = lt.plan(m, n, kc, input_type=input_type, requested=args.requested)
     sub = lt.plan(min(m, args.tune_rows), n, kc, input_type=input_type)
     fp8 = input_type == CUDA_R_8F_E4M3
     scaled = lt.plan(m, n, kc, scales=one) if fp8 else {"algos": [], "waves": []}
@@ -194,9 +210,34 @@ def main():
         for i, algo in enumerate(kn["algos"][:args.candidates]):
             if lt.supports(kn, algo):
                 runs[f"kn{i}"] = (lambda algo: lambda: lt.run(kn, algo, a_buf, b_kn, c))(algo)
+    res["variants"] = {}
+    if args.variants and full["algos"]:
+        first = full["algos"][0]
+        base = lt.config(first)
+        # cublasLtClusterShape_t: 2 = 1x1x1, 3 = 2x1x1, 4 = 4x1x1, 5 = 1x2x1, 6 = 2x2x1, 8 = 1x4x1
+        # each cluster shape and swizzle with the first's custom option, each custom option with its
+        # cluster shape and swizzle
+        tried = {(c, s, base["custom"]) for c in (2, 3, 4, 5, 6, 8) for s in (0, 1, 2)}
+        tried |= {(base["cluster"], base["swizzle"], o) for o in range(16)}
+        tried.discard((base["cluster"], base["swizzle"], base["custom"]))
+        for cluster, swizzle, custom in sorted(tried):
+            name = f"c{cluster}-s{swizzle}-o{custom}"
+            try:
+                algo = lt.variant(first, cluster=cluster, swizzle=swizzle, custom=custom)
+            except RuntimeError as e:
+                res["variants"][name] = str(e)
+                continue
+            if not lt.supports(full, algo):
+                res["variants"][name] = "refused by cublasLtMatmulAlgoCheck"
+                continue
+            res["variants"][f"var-{name}"] = lt.config(algo)
+            runs[f"var-{name}"] = (lambda algo: lambda: lt.run(full, algo, a_buf, b_buf, c))(algo)
     for i, algo in enumerate(scaled["algos"][:args.candidates]):
         if lt.supports(scaled, algo):
             runs[f"scaled{i}"] = (lambda algo: lambda: lt.run(scaled, algo, a_buf, b_buf, c))(algo)
+    if args.keep:
+        import re
+        runs = {k: v for k, v in runs.items() if k == "torch" or re.search(args.keep, k)}
     names = list(runs)
     for r in range(args.rounds):
         # each round starts at another variant: under the power limit the first after a pause runs faster
@@ -223,6 +264,11 @@ def main():
             k = f"{prefix}{i}"
             if k in med:
                 print(f"{k}: {med[k]:7.1f} TFLOPS ({med[k] / med['torch']:.3f}x torch)  {cfg}")
+    for k, cfg in res["variants"].items():
+        if k not in med:
+            print(f"{k}: {cfg}")
+        else:
+            print(f"{k}: {med[k]:7.1f} TFLOPS ({med[k] / med['torch']:.3f}x torch)  {cfg}")
     print(f"torch: {med['torch']:7.1f} TFLOPS")
 
 

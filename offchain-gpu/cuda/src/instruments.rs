@@ -48,15 +48,18 @@ impl GpuProver {
 
 	/// Pure GEMM time of `spec`'s chunked GEMM in `compute`, generation and hashing left out
 	/// (chunk 0 is generated once and reused by every chunk's GEMM, shapes as in [`Self::prove`]):
-	/// the per-GEMM samples. `max_chunks` cuts it short; without `accumulate` every GEMM
-	/// overwrites C (beta = 0, as a plain library GEMM), else chunks after the first add (beta = 1).
+	/// one sample for the whole run, timed as PyTorch times a run, by two events around all its
+	/// GEMMs (an event between GEMMs costs each a few microseconds: 0.2–0.3% of a 16384² × 8192
+	/// fp8 GEMM on an H100, `benchmarking/gpu/README.md` §3). `max_chunks` cuts it short; without
+	/// `accumulate` every GEMM overwrites C (beta = 0, as a plain library GEMM), else chunks after
+	/// the first add (beta = 1).
 	pub fn gemm_only(
 		&self,
 		spec: &ChallengeSpec,
 		compute: Precision,
 		max_chunks: Option<usize>,
 		accumulate: bool,
-	) -> Result<Vec<GemmSample>, GpuError> {
+	) -> Result<GemmSample, GpuError> {
 		check_spec(spec)?;
 		let mut g = self.lock()?;
 		let dims = spec.dims;
@@ -71,22 +74,18 @@ impl GpuProver {
 		g.tune(compute, path, m, n, &mut full, a.ptr(), b.ptr(), c.ptr(), kc_max)?;
 		let last_kc = parts.last().map(|p| p.1).unwrap_or(kc_max);
 		let short = if last_kc != kc_max { Some(Plan::new(&g.lt, compute, m, n, last_kc, path)?) } else { None };
-		let phase_start = timing_event(&g.ctx)?;
-		let mut evs = Vec::new();
-		phase_start.record(&g.mm_stream)?;
+		let (start, end) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
+		let mut flops = 0.0;
+		start.record(&g.mm_stream)?;
 		for (i, &(_, kc)) in parts.iter().enumerate() {
-			let (s, e) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
-			s.record(&g.mm_stream)?;
 			let plan = if kc == kc_max { &full } else { short.as_ref().unwrap_or(&full) };
 			let beta = if i > 0 && accumulate { 1.0 } else { 0.0 };
 			plan.run(&g.lt, &g.mm_stream, a.ptr(), b.ptr(), c.ptr(), beta)?;
-			e.record(&g.mm_stream)?;
-			evs.push((s, e, plan.flops));
+			flops += plan.flops;
 		}
+		end.record(&g.mm_stream)?;
 		g.mm_stream.synchronize()?;
-		evs.iter()
-			.map(|(s, e, flops)| Ok(GemmSample { start_ms: ms(&phase_start, s)?, ms: ms(s, e)?, flops: *flops }))
-			.collect()
+		Ok(GemmSample { start_ms: 0.0, ms: ms(&start, &end)?, flops })
 	}
 
 	/// Repeated chunk GEMMs (`m×kc · kc×n`, accumulating into one C) for `seconds` of wall time:

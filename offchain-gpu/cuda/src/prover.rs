@@ -28,10 +28,15 @@ const MARGIN_BYTES: u64 = 512 << 20;
 /// each slower at the full shape on an H100 (fp8, 16384 × 16384 × 8192: 0.79x-0.92x of the
 /// first, `benchmarking/gpu/gemm/h100-fp8-algos/`).
 const TUNE_CANDIDATES: usize = 4;
-/// Passes of the GEMM tuning over its candidates, each starting at another one.
-const TUNE_PASSES: usize = 3;
-/// GEMM time a candidate gets in each pass of the tuning, in ms.
-const TUNE_PASS_MS: f64 = 20.0;
+/// GEMM time of the tuning's timed rounds, all candidates together, in ms. Three passes of 20 ms
+/// a candidate chose a candidate 2.3-3.5% slower than the first in two of three fp8 tunings on an
+/// H200 (2026-11-27), five passes of 50 ms in four of four on an H100 (2026-11-28): a pass moved
+/// by up to 15% with the clock (`benchmarking/gpu/gemm/tuning/`).
+const TUNE_MS: f64 = 1_000.0;
+/// Timed rounds at least (each runs every candidate once).
+const TUNE_MIN_ROUNDS: usize = 5;
+/// GEMM time of the heuristic's first before the timed rounds, into the steady state, in ms.
+const TUNE_WARM_MS: f64 = 200.0;
 /// How much faster (median over the passes) a candidate must be to replace the heuristic's first.
 /// At the full shape the candidates' order is what it is in a proof; two were 1.2-1.4% faster
 /// than the first in fp16 and bf16 on an H100 (2026-11-27, `benchmarking/gpu/gemm/h100-steady/`).
@@ -90,10 +95,10 @@ impl Inner {
 	/// miner agent tunes every shape its claims can be given before its first round). `a`, `b` and
 	/// `c` hold a generated chunk of the full shape; `c` is overwritten.
 	///
-	/// Timed as the proof runs them (accumulating, beta = 1), after a warm-up at the heuristic's
-	/// first, in [`TUNE_PASSES`] passes that each start at another candidate, each candidate at
-	/// least [`TUNE_PASS_MS`] of GEMMs a pass: under the power limit a GEMM after a pause runs
-	/// faster than one in the steady state a proof runs in. Until 2026-11-27 the candidates were
+	/// Timed as the proof runs them (accumulating, beta = 1), after each candidate's kernel is
+	/// loaded and [`TUNE_WARM_MS`] of the heuristic's first (under the power limit a GEMM after a
+	/// pause runs faster than one in the steady state a proof runs in), in rounds that run every
+	/// candidate once, interleaved, for [`TUNE_MS`] in all; the median GEMM of each decides. Until 2026-11-27 the candidates were
 	/// timed twice each on the first 8,192 rows, where another tiling wins: an H100's fp8 GEMM at
 	/// 16384 × 16384 × 8192 took a candidate 4% faster there and 21% slower at the full shape.
 	#[allow(clippy::too_many_arguments)]
@@ -135,24 +140,40 @@ impl Inner {
 		};
 		let plan = &*full;
 		let mm = &self.mm_stream;
-		let time = |algo: &cudarc::cublaslt::sys::cublasLtMatmulAlgo_t, reps: u32| -> Result<f64, GpuError> {
-			let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
-			e0.record(mm)?;
-			for _ in 0..reps {
-				plan.run_with(&self.lt, algo, mm, a, b, c, 1.0)?;
-			}
-			e1.record(mm)?;
-			Ok(ms(&e0, &e1)? / f64::from(reps))
-		};
+		// Each candidate's first launch loads its kernel (cuBLASLt loads them lazily): 0.2-0.6 ms of
+		// a 0.03 ms GEMM, and a first pass that made every candidate but the first look slower.
 		plan.run_with(&self.lt, &first, mm, a, b, c, 0.0)?;
-		let one = time(&first, 1)?.max(1e-3);
-		let reps = ((TUNE_PASS_MS / one).ceil() as u32).clamp(1, 256);
-		time(&first, 2 * reps)?; // warm-up: into the steady state
-		let mut times = vec![Vec::with_capacity(TUNE_PASSES); candidates.len()];
-		for pass in 0..TUNE_PASSES {
-			for i in (0..candidates.len()).map(|i| (i + pass) % candidates.len()) {
-				times[i].push(time(&candidates[i], reps)?);
+		for algo in &candidates[1..] {
+			plan.run_with(&self.lt, algo, mm, a, b, c, 1.0)?;
+		}
+		let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
+		e0.record(mm)?;
+		plan.run_with(&self.lt, &first, mm, a, b, c, 1.0)?;
+		e1.record(mm)?;
+		let one = ms(&e0, &e1)?.max(1e-3);
+		// Interleaved: each round runs every candidate once, in a rotating order, each GEMM timed by
+		// its own events. Under the power limit the clock swings by up to 15% over tens of ms (an
+		// H100's 16384² × 8192 fp8 GEMM read 3.26-4.15 ms in passes of 50 ms, 2026-11-28), so
+		// candidates timed in separate passes differ by the swing; interleaved GEMM by GEMM, every
+		// candidate sees the same clock, and the median over the rounds compares the kernels.
+		let warm_reps = ((TUNE_WARM_MS / one).ceil() as u32).clamp(1, 512);
+		for _ in 0..warm_reps {
+			plan.run_with(&self.lt, &first, mm, a, b, c, 1.0)?;
+		}
+		let rounds = ((TUNE_MS / (one * candidates.len() as f64)).ceil() as usize).clamp(TUNE_MIN_ROUNDS, 512);
+		let mut marks = Vec::with_capacity(rounds * candidates.len());
+		for round in 0..rounds {
+			for i in (0..candidates.len()).map(|i| (i + round) % candidates.len()) {
+				let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
+				e0.record(mm)?;
+				plan.run_with(&self.lt, &candidates[i], mm, a, b, c, 1.0)?;
+				e1.record(mm)?;
+				marks.push((i, e0, e1));
 			}
+		}
+		let mut times = vec![Vec::with_capacity(rounds); candidates.len()];
+		for (i, e0, e1) in &marks {
+			times[*i].push(ms(e0, e1)?);
 		}
 		let chosen = choose_algorithm(&times, TUNE_MARGIN);
 		tracing::debug!(
@@ -161,7 +182,7 @@ impl Inner {
 			n,
 			kc,
 			chosen,
-			reps,
+			rounds,
 			?times,
 			ms = started.elapsed().as_millis() as u64,
 			"GEMM tuned"

@@ -2,11 +2,9 @@
 
 use super::*;
 
-/// Rate of the chunk GEMM in TFLOPS: (sum of flops) / (sum of GEMM times).
-pub(super) fn rate(samples: &[pog_prover::trace::GemmSample]) -> f64 {
-	let flops: f64 = samples.iter().map(|s| s.flops).sum();
-	let ms: f64 = samples.iter().map(|s| s.ms).sum();
-	flops / (ms * 1e-3) / 1e12
+/// Rate of a run of chunk GEMMs in TFLOPS.
+pub(super) fn rate(run: &pog_prover::trace::GemmSample) -> f64 {
+	run.flops / (run.ms * 1e-3) / 1e12
 }
 
 pub(super) fn gemm_rates(
@@ -26,8 +24,7 @@ pub(super) fn gemm_rates(
 		let spec = ChallengeSpec { seed: [7; 32], precision: p, dims, chunk_k: args.chunk_k };
 		let _ = prover.gemm_only(&spec, p, Some(3), false)?; // warm-up
 		let plain = rate(&prover.gemm_only(&spec, p, None, false)?);
-		let samples = prover.gemm_only(&spec, p, None, true)?;
-		let tflops = rate(&samples);
+		let tflops = rate(&prover.gemm_only(&spec, p, None, true)?);
 		rates.push((p, tflops));
 		let reference = torch.as_ref().and_then(|t| t["gemm_tflops"][p.name()].as_f64());
 		let ratio = reference.map(|r| plain / r);
@@ -42,7 +39,7 @@ pub(super) fn gemm_rates(
 		));
 		report.push(json!({"precision": p.name(), "tflops_beta0": plain, "tflops_accumulating": tflops,
 			"torch_tflops": reference, "ratio_beta0": ratio, "m": args.rate_dim, "n": args.rate_dim, "kc": args.chunk_k,
-			"gemms": samples.len(), "fp8_path": format!("{:?}", prover.fp8_path())}));
+			"gemms": args.rate_gemms, "fp8_path": format!("{:?}", prover.fp8_path())}));
 		if p == Precision::Fp8E4M3 && prover.fp8_path() != Fp8Path::Int8 {
 			// The int8 path's rate (int8 tensor cores): every int8 alias's rate follows from it.
 			let before = prover.fp8_path();
@@ -100,9 +97,7 @@ pub(super) fn full_size(
 		let mut r = ratios(&spec, &opened.iter().map(|o| (o.leaf, o.values.clone())).collect::<Vec<_>>()[..1]);
 		let worst = r.iter().copied().fold(0.0, f64::max);
 		let _ = median(&mut r);
-		let samples = prover.gemm_only(&spec, p, None, true)?;
-		let gemm_wall = samples.last().map(|s| s.start_ms + s.ms).unwrap_or(0.0)
-			- samples.first().map(|s| s.start_ms).unwrap_or(0.0);
+		let gemm_wall = prover.gemm_only(&spec, p, None, true)?.ms;
 		let total_ms = timing.total.as_secs_f64() * 1e3;
 		let overhead = total_ms / gemm_wall - 1.0;
 		let parts_ms = (timing.generation + timing.hashing + timing.tree).as_secs_f64() * 1e3;
