@@ -1,5 +1,6 @@
 // Integration test: cheating miners end to end. On one dev node, an honest CPU-backend miner and
-// one miner per cheat of the agent's adversarial mode (tests only) answer their challenges. The
+// one miner per cheat of the agent's adversarial mode (tests only) answer their challenges; three
+// of them (the honest one, the corrupt C and the forged path) serve their openings off chain. The
 // honest one is verified and scored; every cheater's challenge fails with the event saying why,
 // and its score does not rise. Then, on the same chain, the explorer page (explorer/) in headless
 // Chromium shows the honest GPU passed and each cheater's reason in words.
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
 import puppeteer from 'puppeteer-core';
 import { serve } from '../explorer/serve.mjs';
-import { connect, outcomeName, runAgent, sendAndWait, startNode, stopAll, waitFinalized } from './lib/node.mjs';
+import { connect, outcomeName, runAgent, sendAndWait, serveFlags, startNode, stopAll, waitFinalized } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-cheat-'));
 let node;
@@ -102,9 +103,11 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   }
 
   // Everyone registers before the first round: all are challenged in the same round.
-  honest = await miner('//Charlie', 'honest', { register: [], nice: 0 });
-  cheats.corrupt = await miner('//Dave', 'corrupt', { run: ['--adversary', 'corrupt'] });
-  cheats.forged = await miner('//Ferdie', 'forged-path', { run: ['--adversary', 'forged-path'] });
+  // The honest miner and two cheaters serve their openings off chain (Alice's off-chain worker
+  // fetches them over HTTP); the others reveal on chain.
+  honest = await miner('//Charlie', 'honest', { register: [], nice: 0, run: await serveFlags() });
+  cheats.corrupt = await miner('//Dave', 'corrupt', { run: ['--adversary', 'corrupt', ...await serveFlags()] });
+  cheats.forged = await miner('//Ferdie', 'forged-path', { run: ['--adversary', 'forged-path', ...await serveFlags()] });
   cheats.lower = await miner('//Eve', 'lower-precision', { run: ['--adversary', 'lower-precision'] });
   cheats.late = await miner('//Alice//stash', 'late-commit', { run: ['--adversary', 'late-commit'] });
   cheats.faster = await miner('//Bob//stash', 'faster-model', { register: ['--profile', fast.name], nice: 19 });
@@ -115,7 +118,7 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   assert.ok(honestScore.total.toNumber() > 0);
   assert.equal(got[cheats.corrupt], 'WrongResult', 'a corrupted C is caught by the validators');
   assert.equal(got[cheats.lower], 'WrongResult', 'a lower-precision C is caught by the validators');
-  assert.equal(got[cheats.forged], 'MissedReveal', 'a forged Merkle path is refused on chain');
+  assert.equal(got[cheats.forged], 'MissedReveal', 'a forged Merkle path served off chain is no delivery: voted unserved');
   assert.equal(got[cheats.late], 'MissedCommit', 'a late root is refused');
   assert.equal(got[cheats.faster], 'MissedCommit', 'a CPU claiming 100× its throughput cannot meet its deadline');
   assert.equal(got[cheats.stale], 'WrongWalk', 'walks through a dataset other than the one asked for are caught');
@@ -127,7 +130,14 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
     const view = (await api.call.pogApi.miner(who)).unwrap();
     assert.ok(view.slashed.toBigInt() > 0n, `${who}'s failure cost part of its deposit`);
   }
-  assert.match(readFileSync(join(dir, 'forged-path.log'), 'utf8'), /InvalidProof/);
+  // The served miners' openings reached Alice's off-chain worker, not the chain. The forged path's
+  // did not lead to its root: no delivery, so Alice voted it unserved once the reveal window
+  // closed (a served GPU fails MissedReveal only so; with no vote at all it stays undecided).
+  for (const name of ['honest', 'corrupt', 'forged-path']) {
+    const log = readFileSync(join(dir, `${name}.log`), 'utf8');
+    assert.match(log, /openings served to the committee/, name);
+    assert.doesNotMatch(log, /openings revealed/, name);
+  }
   // The stale-dataset cheater's walk paths lead to its root: the chain took its reveal, and only
   // the committee's recomputation from the cache caught it.
   const staleLog = readFileSync(join(dir, 'stale-dataset.log'), 'utf8');

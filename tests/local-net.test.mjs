@@ -1,6 +1,7 @@
 // Integration test: the four validators of the `local_testnet` preset on 127.0.0.1. With one of
 // them killed, the other three still finalise (GRANDPA needs more than two thirds) and a CPU
-// miner's challenge still reaches a quorum-of-three verdict, although the network upgrades its
+// miner's challenge, its openings served off chain and fetched by each validator over HTTP,
+// still reaches a quorum-of-three verdict, although the network upgrades its
 // runtime to the next spec_version (`sudo.sudoUncheckedWeight(system.setCode)`) in the middle of
 // that round: the round completes under the new runtime, the miner's deposit and score are intact
 // and blocks keep finalising; the explorer page, open across the upgrade, connects again and shows
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
 import puppeteer from 'puppeteer-core';
 import { serve } from '../explorer/serve.mjs';
-import { connect, nextRuntimeWasm, runAgent, sendAndWait, startNode, waitFinalized, waitForEvent, waitForFinalizedEvents, waitSettled, writeSnapshot } from './lib/node.mjs';
+import { connect, nextRuntimeWasm, runAgent, sendAndWait, serveFlags, startNode, waitFinalized, waitForEvent, waitForFinalizedEvents, waitSettled, writeSnapshot } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-local-'));
 const nodes = {};
@@ -96,8 +97,9 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   // reveals from the pool on purpose).
   const started = waitForEvent(alice, (e) => (alice.events.pog.RootsCommitted.is(e) && e.data.miner.toString() === eve.address ? e : null),
     300_000, `Eve's roots in round ${firstRound}`);
-  miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', join(dir, 'state'), '--exit-after', '1'],
-    { name: 'miner', logDir: dir, background: true });
+  // Eve serves her openings off chain: the committee fetches them over HTTP, nothing is revealed.
+  miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', join(dir, 'state'), '--exit-after', '1',
+    ...await serveFlags()], { name: 'miner', logDir: dir, background: true });
 
   // In the middle of Eve's round, root upgrades the runtime to the next spec_version, with the
   // explorer page open on Alice's node.
@@ -129,6 +131,9 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   assert.ok(score.total.toNumber() > 0, "Eve's score is above zero");
   const ch = (await alice.call.pogApi.challenge(ev.round, eve.address, 0)).unwrap();
   assert.equal(ch.verification.unwrap().toString(), 'Passed');
+  assert.ok((await alice.query.pog.servedIn(ev.round, eve.address)).isSome, "Eve's round was served off chain");
+  assert.match(readFileSync(join(dir, 'miner.log'), 'utf8'), /openings served to the committee/);
+  assert.doesNotMatch(readFileSync(join(dir, 'miner.log'), 'utf8'), /openings revealed/);
   assert.equal(ch.committee.length, 4, 'the committee is all four validators');
   assert.ok(ch.votes.length >= 3, `three matching verdicts (got ${ch.votes.length})`);
   const root = ch.commitment.unwrap().root.toHex();

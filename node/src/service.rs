@@ -230,7 +230,8 @@ pub fn new_full<N: sc_network::NetworkBackend<Block, <Block as sp_runtime::trait
 			offchain_db: backend.offchain_storage(),
 			transaction_pool: Some(OffchainTransactionPoolFactory::new(transaction_pool.clone())),
 			network_provider: Arc::new(network.clone()),
-			enable_http_requests: false,
+			// committees fetch the openings that miners serve off chain (pallet-pog's `served`)
+			enable_http_requests: true,
 			custom_extensions: |_| vec![],
 		})?;
 		task_manager.spawn_handle().spawn(

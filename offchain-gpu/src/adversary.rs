@@ -27,6 +27,9 @@ pub enum Adversary {
 	/// dataset the round's seed demands (a miner reusing a stale dataset): the walks' paths lead
 	/// to the committed root, their results are not the demanded walks'.
 	StaleDataset,
+	/// Serve the openings (with `--serve-openings`) to the first two committee members that ask
+	/// only: fewer than a committee of four's quorum.
+	ServeTwo,
 }
 
 /// What the miner does at each step where a cheater would differ.
@@ -86,6 +89,15 @@ impl Behaviour {
 		stale
 	}
 
+	/// Whom the openings server answers.
+	pub fn audience(self) -> crate::serve::Audience {
+		if self.cheat == Some(Adversary::ServeTwo) {
+			tracing::warn!("adversary: serving the openings to two committee members only");
+			return crate::serve::Audience::FirstMembers(2);
+		}
+		crate::serve::Audience::Everyone
+	}
+
 	/// Changes the openings before they are revealed.
 	pub fn tamper(self, opened: &mut [OpenedLeaf]) {
 		if self.cheat == Some(Adversary::ForgedPath) {
@@ -116,6 +128,11 @@ impl Behaviour {
 	/// The memory phase this miner runs for `challenge`: the one demanded.
 	pub fn memory_challenge(self, challenge: MemoryChallenge) -> MemoryChallenge {
 		challenge
+	}
+
+	/// Whom the openings server answers: every committee member that asks.
+	pub fn audience(self) -> crate::serve::Audience {
+		crate::serve::Audience::Everyone
 	}
 
 	/// Changes the openings before they are revealed: never.

@@ -126,6 +126,15 @@ pub struct RunArgs {
 	/// Exit after this many challenges reached a final status (0 = run until stopped).
 	#[arg(long, default_value_t = 0)]
 	pub exit_after: u32,
+	/// Serve the openings of selected GPUs to their committees from this address (for example
+	/// 0.0.0.0:9955) instead of revealing them on chain; needs `--openings-url`. Registers the
+	/// endpoint on chain; it applies from the next round on.
+	#[arg(long, requires = "openings_url")]
+	pub serve_openings: Option<std::net::SocketAddr>,
+	/// The URL at which validators reach `--serve-openings` (http:// or https://, at most 256
+	/// bytes), for example http://203.0.113.7:9955/pog.
+	#[arg(long, requires = "serve_openings")]
+	pub openings_url: Option<String>,
 	/// Tests only: behave like a cheating miner.
 	#[cfg(feature = "adversary")]
 	#[arg(long, value_enum)]
@@ -154,7 +163,21 @@ impl RunArgs {
 			state_dir: self.state_dir.clone().unwrap_or_else(crate::miner::default_state_dir),
 			exit_after: self.exit_after,
 			behaviour: self.behaviour(),
+			serve: self.serve_config()?,
 		})
+	}
+
+	/// Where the openings are served, if they are: the listen address and the URL, checked as
+	/// the chain checks an endpoint.
+	fn serve_config(&self) -> anyhow::Result<Option<crate::serve::ServeConfig>> {
+		let (Some(listen), Some(url)) = (self.serve_openings, self.openings_url.clone()) else { return Ok(None) };
+		if !pog_primitives::endpoint::valid_endpoint(url.as_bytes()) {
+			anyhow::bail!(
+				"--openings-url {url:?}: an http:// or https:// URL with a host, printable ASCII without spaces, at most \
+				 256 bytes (the chain refuses any other)"
+			);
+		}
+		Ok(Some(crate::serve::ServeConfig { listen, url }))
 	}
 
 	/// How the miner behaves: as the protocol asks, unless a test built it to cheat.

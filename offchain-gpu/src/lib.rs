@@ -5,6 +5,7 @@
 //!   departs from the protocol (cargo feature `adversary`);
 //! - [`chain`]: the subxt client, generated from the runtime's metadata;
 //! - [`miner`]: the loop that answers challenges;
+//! - [`serve`]: the openings served to the committees off chain;
 //! - [`state`]: in-flight challenges persisted across restarts;
 //! - [`hardware`]: what the machine has;
 //! - [`cli`] and [`commands`]: the command line.
@@ -17,6 +18,7 @@ pub mod cli;
 pub mod commands;
 pub mod hardware;
 pub mod miner;
+pub mod serve;
 pub mod state;
 
 /// Logs to stderr with `tracing`; `RUST_LOG` overrides the level set by `-v`.

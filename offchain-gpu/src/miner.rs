@@ -61,6 +61,8 @@ pub struct MinerConfig {
 	pub exit_after: u32,
 	/// How the miner behaves (as the protocol asks, unless a test built it to cheat).
 	pub behaviour: Behaviour,
+	/// Where the openings are served off chain (`None`: revealed on chain).
+	pub serve: Option<crate::serve::ServeConfig>,
 }
 
 /// The default state directory: `$XDG_DATA_HOME/offchain-gpu`, else `~/.local/share/offchain-gpu`.
@@ -91,6 +93,8 @@ struct Ctx {
 	results: Mutex<BTreeMap<Key, Box<dyn Committed>>>,
 	/// Memory phases kept until their round is settled, to open their walks.
 	memory: Mutex<BTreeMap<Key, MemoryCommitment>>,
+	/// The openings served to the committees, when served off chain.
+	served: Option<Arc<crate::serve::Openings>>,
 }
 
 /// Opens the devices that answer for the miner's claimed GPUs, by UUID; those in `int8_fp8` run
@@ -140,12 +144,16 @@ pub fn devices(
 
 /// `offchain-gpu run`.
 pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
-	let MinerConfig { url, key, backend, cpu_threads, state_dir, exit_after, behaviour } = config;
+	let MinerConfig { url, key, backend, cpu_threads, state_dir, exit_after, behaviour, serve } = config;
 	let chain = Chain::connect(&url, key).await?;
 	let account = *chain.account();
 	let miner = chain.miner().await?.ok_or_else(|| {
 		anyhow!("account {account} is not registered as a miner: run `offchain-gpu register` with the same key first")
 	})?;
+	let served = match &serve {
+		Some(config) => Some(serve_openings(&chain, config, behaviour).await?),
+		None => None,
+	};
 	let claimed: Vec<[u8; 16]> = miner.claims.0.iter().flat_map(|c| c.uuids.0.clone()).collect();
 	let profiles = chain.profiles().await?;
 	// GPUs whose fp8 challenges are priced at an int8 rate above their native fp8 run them on the
@@ -203,15 +211,18 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 		bars: MultiProgress::new(),
 		results: Mutex::new(BTreeMap::new()),
 		memory: Mutex::new(BTreeMap::new()),
+		served,
 	});
 
 	// Resume the current round (after a restart, or when started mid-round).
-	let mut committing = BTreeSet::new();
+	// The round seed each round is answered for: a fork can replace the round's start block, and
+	// with it the seed and every challenge of the round.
+	let mut committing: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
 	let mut revealing = BTreeSet::new();
 	let round = ctx.chain.round().await?;
 	match round.phase {
 		RoundPhase::Commit => {
-			committing.insert(round.index);
+			committing.insert(round.index, round.seed);
 			spawn_commit(ctx.clone(), round.index);
 		},
 		RoundPhase::Reveal => {
@@ -235,11 +246,21 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 				let events = at.events().fetch().await?;
 				for ev in events.find::<pog::pog::events::RoundStarted>() {
 					let ev = ev?;
-					if committing.insert(ev.round) {
-						info!(round = ev.round, "round started");
-						spawn_commit(ctx.clone(), ev.round);
-					} else {
-						info!(round = ev.round, "round started event seen again: already answering it");
+					match committing.insert(ev.round, ev.seed) {
+						None => {
+							info!(round = ev.round, "round started");
+							spawn_commit(ctx.clone(), ev.round);
+						},
+						Some(seed) if seed == ev.seed => {
+							info!(round = ev.round, "round started event seen again: already answering it")
+						},
+						Some(_) => {
+							// The challenges being computed are no longer the chain's: each is
+							// dropped before its root goes out (`still_current`), and the new ones
+							// are answered.
+							warn!(round = ev.round, "a fork replaced the round's start block and its seed: answering the new challenges");
+							spawn_commit(ctx.clone(), ev.round);
+						},
 					}
 				}
 				for ev in events.find::<pog::pog::events::SampleDrawn>() {
@@ -549,7 +570,12 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 		for (key, answer) in ready {
 			// A GPU whose computation failed is given up alone; the others still commit.
 			match answer {
-				Ok((deadline_ms, c)) => roots.push((key, deadline_ms, c)),
+				Ok(Some((deadline_ms, c))) => roots.push((key, deadline_ms, c)),
+				Ok(None) => warn!(
+					challenge = %key,
+					"not committed: a fork replaced the round's start block, and this answers a challenge the chain no \
+					 longer has"
+				),
 				Err(e) => give_up(ctx, key, &format!("its computation failed: {e:#}"))?,
 			}
 		}
@@ -558,18 +584,28 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 	Ok(())
 }
 
+/// Whether the chain's challenge of `key` (at the best block) still has the seed `seed`: a fork
+/// that replaces the round's start block draws another round seed, and a root of the old
+/// challenge would fail its verification (and keep the new one from being committed).
+async fn still_current(ctx: &Arc<Ctx>, key: Key, seed: &[u8; 32]) -> anyhow::Result<bool> {
+	let now = ctx.chain.my_challenges().await?;
+	Ok(now.iter().any(|ch| ch.round == key.round && ch.params.gpu == key.gpu && ch.params.seed == *seed))
+}
+
 /// Answers one GPU's challenge up to its GEMM root: the memory phase first where its profile has
 /// one, its root committed as soon as it is ready, then C seeded from that root. Returns the
-/// GEMM's deadline and the committed C.
+/// GEMM's deadline and the committed C, or `None` when a fork replaced the round's start block
+/// meanwhile: the challenge is no longer the chain's, nothing of it is sent or recorded, and the
+/// new challenge is answered by the task its `RoundStarted` started.
 async fn prove_gpu(
 	ctx: &Arc<Ctx>,
 	key: Key,
 	device: &Device,
 	ch: ChallengeView<AccountId32>,
-) -> anyhow::Result<(u64, Box<dyn Committed>)> {
+) -> anyhow::Result<Option<(u64, Box<dyn Committed>)>> {
 	let Some(challenge) = ch.params.memory_challenge() else {
 		let c = compute(ctx, key, device, ch.params.spec(None)).await?;
-		return Ok((ch.params.deadline_ms, c));
+		return Ok(still_current(ctx, key, &ch.params.seed).await?.then_some((ch.params.deadline_ms, c)));
 	};
 	let root = match &ch.memory_commitment {
 		// Resumed after the memory root landed: to open its walks, the phase is run again at the
@@ -588,6 +624,9 @@ async fn prove_gpu(
 				);
 			}
 			let root = m.root();
+			if !still_current(ctx, key, &ch.params.seed).await? {
+				return Ok(None);
+			}
 			let memory_root = pog::runtime_types::pallet_pog::rounds::MemoryRoot { gpu: key.gpu, root };
 			let call = pog::transactions().pog().commit_memory(
 				key.round,
@@ -608,7 +647,7 @@ async fn prove_gpu(
 	};
 	// The GEMM's deadline is fixed on the round's clock: when the memory root landed moves nothing.
 	let c = compute(ctx, key, device, ch.params.spec(Some(&root))).await?;
-	Ok((ch.params.deadline_ms, c))
+	Ok(still_current(ctx, key, &ch.params.seed).await?.then_some((ch.params.deadline_ms, c)))
 }
 
 /// Runs `challenge`'s memory phase on `device` (one phase or GEMM per device at a time).
@@ -687,6 +726,24 @@ async fn commit_roots(ctx: &Arc<Ctx>, round: u32, computed: Vec<(Key, u64, Box<d
 		Err(e) => warn!(round, "commitment rejected: {e:#}"),
 	}
 	Ok(())
+}
+
+/// Starts the openings server of `config` and names its URL on chain as this miner's endpoint
+/// (unless it is already): from the next round on, selected GPUs are served, not revealed.
+async fn serve_openings(
+	chain: &Chain,
+	config: &crate::serve::ServeConfig,
+	behaviour: Behaviour,
+) -> anyhow::Result<Arc<crate::serve::Openings>> {
+	let openings = Arc::new(crate::serve::Openings::new(behaviour.audience()));
+	crate::serve::spawn(config, openings.clone())?;
+	if chain.openings_endpoint().await?.as_deref() != Some(config.url.as_str()) {
+		let endpoint = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(config.url.as_bytes().to_vec());
+		let call = pog::transactions().pog().set_openings_endpoint(Some(endpoint));
+		chain.submit(&call).await.context("cannot name the openings endpoint on chain")?;
+		info!(url = %config.url, "openings endpoint named on chain: selected GPUs are served from the next round on");
+	}
+	Ok(openings)
 }
 
 /// Reveals the sampled leaves (and walks) of every selected GPU of `round`, all at once: each GPU's
@@ -802,6 +859,18 @@ async fn reveal_gpu(ctx: &Arc<Ctx>, key: Key, ch: ChallengeView<AccountId32>) ->
 	let walks = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
 		walks.into_iter().map(convert::walk_opening).collect(),
 	);
+	if ctx.chain.serves(key.round).await.context("reveal: cannot read whether the round is served")? {
+		let Some(served) = &ctx.served else {
+			bail!(
+				"round {} is served off chain (the endpoint was named when its first root landed), but this agent \
+				 runs without --serve-openings: its committee will vote it unserved",
+				key.round
+			);
+		};
+		served.keep(key.round, key.gpu, convert::served_openings(&openings.0, &walks.0));
+		info!(challenge = %key, leaves = ch.leaves.len(), walks = ch.walks.len(), "openings served to the committee");
+		return Ok(true);
+	}
 	let call = pog::transactions().pog().reveal_openings(key.round, key.gpu, openings, walks);
 	ctx.chain.submit(&call).await.context("reveal: the extrinsic was rejected")?;
 	info!(challenge = %key, leaves = ch.leaves.len(), walks = ch.walks.len(), "openings revealed");

@@ -44,6 +44,15 @@ export function freePort() {
 }
 
 /**
+ * `run` flags that serve a miner's openings to its committees off chain, on a free local port
+ * (`docs/protocol.md` §8, "Openings served off chain").
+ */
+export async function serveFlags() {
+  const port = await freePort();
+  return ['--serve-openings', `127.0.0.1:${port}`, '--openings-url', `http://127.0.0.1:${port}/pog`];
+}
+
+/**
  * Start pog-node with `args` plus free ports; resolves once its RPC answers.
  * Returns { proc, rpcPort, p2pPort, log, url, stop() }.
  */

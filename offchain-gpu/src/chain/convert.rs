@@ -28,6 +28,16 @@ pub fn opening(o: OpenedLeaf) -> Opening {
 	Opening { leaf: o.leaf, values: BoundedVec(o.values), proof: BoundedVec(o.proof) }
 }
 
+/// What a miner serving its openings off chain answers a committee member with: the SCALE
+/// encoding of `reveal_openings`' openings and walks (pallet-pog's `Opening` is leaf, values,
+/// proof; `WalkOpening` is walk, result, proof; each bounded vector encodes as its vector).
+pub fn served_openings(openings: &[Opening], walks: &[WalkOpening]) -> Vec<u8> {
+	use subxt::ext::codec::Encode;
+	let openings: Vec<_> = openings.iter().map(|o| (o.leaf, &o.values.0, &o.proof.0)).collect();
+	let walks: Vec<_> = walks.iter().map(|w| (w.walk, &w.result, &w.proof.0)).collect();
+	(openings, walks).encode()
+}
+
 /// The machine's CPU, memory and disk as registration claims them.
 pub fn hardware(m: &crate::hardware::Machine) -> Hardware {
 	let mut model = m.cpu_model.as_bytes().to_vec();

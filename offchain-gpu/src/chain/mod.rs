@@ -235,6 +235,22 @@ impl Chain {
 		Ok(out)
 	}
 
+	/// Whether this miner serves round `round`'s openings off chain (`ServedIn`).
+	pub async fn serves(&self, round: u32) -> anyhow::Result<bool> {
+		let at = self.best().await?;
+		Ok(at.storage().try_fetch(pog::storage().pog().served_in(), (round, self.account)).await?.is_some())
+	}
+
+	/// The endpoint this miner serves its openings at, as named on chain.
+	pub async fn openings_endpoint(&self) -> anyhow::Result<Option<String>> {
+		let at = self.best().await?;
+		let v = at.storage().try_fetch(pog::storage().pog().openings_endpoints(), (self.account,)).await?;
+		Ok(match v {
+			Some(v) => Some(String::from_utf8_lossy(&v.decode()?.0).into_owned()),
+			None => None,
+		})
+	}
+
 	/// The protocol configuration.
 	pub async fn config(&self) -> anyhow::Result<ProtocolConfig> {
 		let at = self.best().await?;

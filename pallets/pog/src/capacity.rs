@@ -13,6 +13,12 @@
 //!   same blocks. So no selected honest GPU misses its reveal for want of block space
 //!   (`docs/protocol.md` §8; before, 64 validators selected 460 GPUs a round, and 10 blocks
 //!   carried about 315 reveals of an H100 even when nobody else sent anything).
+//! - **Served GPUs.** A GPU whose openings are served off chain ([`crate::served`]) takes no
+//!   bytes of the window. With `served` of `committed` GPUs served, the window's reveals bound
+//!   the sample only through the GPUs revealed on chain: the capacity is the validators', and
+//!   each GPU revealed on chain that the draw selects stays in the sample with the probability
+//!   [`Pallet::reveal_share`], so that the revealed part stays within the window's reveals
+//!   whatever the draw gave each class.
 
 use codec::Encode;
 use frame_support::{dispatch::DispatchClass, traits::Get, BoundedVec};
@@ -53,10 +59,36 @@ pub fn reveal_bytes(openings: u32, leaf_depth: u32, walks: u32, walk_height: u32
 }
 
 impl<T: Config> Pallet<T> {
-	/// GPUs a round verifies: the smaller of [`Self::verifier_capacity`] and
-	/// [`Self::reveal_capacity`].
+	/// GPUs a round verifies when all reveal on chain: the smaller of
+	/// [`Self::verifier_capacity`] and [`Self::reveal_capacity`].
 	pub fn capacity() -> u32 {
-		Self::verifier_capacity().min(Self::reveal_capacity())
+		Self::capacity_for(0)
+	}
+
+	/// GPUs a round verifies when `served` of its committed GPUs are served off chain: with
+	/// nothing served, [`Self::capacity`]; else the validators' capacity, the GPUs revealed on
+	/// chain kept within the window by [`Self::reveal_share`].
+	pub fn capacity_for(served: u32) -> u32 {
+		if served == 0 {
+			Self::verifier_capacity().min(Self::reveal_capacity())
+		} else {
+			Self::verifier_capacity()
+		}
+	}
+
+	/// The probability with which a GPU revealing on chain that the draw selected stays in a
+	/// sample of `capacity` from `committed` GPUs, `served` of them served off chain: one while the
+	/// revealing GPUs, however many of them the draw takes (at most min(revealing, capacity)),
+	/// fit the window's reveals; else the share that fits. With nothing served it is one, since
+	/// the capacity is within the window's reveals already.
+	pub fn reveal_share(capacity: u32, committed: u32, served: u32) -> Perbill {
+		let drawn_at_most = committed.saturating_sub(served).min(capacity);
+		let reveals = Self::reveal_capacity();
+		if drawn_at_most <= reveals {
+			Perbill::one()
+		} else {
+			Perbill::from_rational(reveals, drawn_at_most)
+		}
 	}
 
 	/// Verifications the validators can do in a round: validators × per-validator capacity /

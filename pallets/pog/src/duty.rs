@@ -231,12 +231,10 @@ impl<T: Config> Pallet<T> {
 			Call::reveal_openings { openings, walks, .. } => {
 				T::WeightInfo::reveal_openings(openings.len() as u32, walks.len() as u32).saturating_add(spend(1))
 			},
-			Call::submit_verdict { .. } => {
-				T::WeightInfo::submit_verdict(T::MaxValidators::get()).saturating_add(spend(1))
+			Call::submit_verdict { .. } => Pallet::<T>::verdicts_weight(1).saturating_add(spend(1)),
+			Call::submit_verdicts { verdicts, .. } => {
+				Pallet::<T>::verdicts_weight(verdicts.len() as u32).saturating_add(spend(verdicts.len()))
 			},
-			Call::submit_verdicts { verdicts, .. } => T::WeightInfo::submit_verdict(T::MaxValidators::get())
-				.saturating_mul(verdicts.len() as u64)
-				.saturating_add(spend(verdicts.len())),
 			_ => Weight::zero(),
 		}
 	}

@@ -78,7 +78,15 @@ impl<T: Config> Pallet<T> {
 		);
 		if round.phase != RoundPhase::Idle {
 			ensure!(committed <= round.committed, TryRuntimeError::Other("round counts fewer commits than stored"));
+			ensure!(
+				ServedGpus::<T>::get(round.index) <= round.committed,
+				TryRuntimeError::Other("more GPUs served off chain than committed")
+			);
 		}
+		ensure!(
+			ServedIn::<T>::iter_key_prefix(round.index).all(|m| Commitments::<T>::contains_key(round.index, &m)),
+			TryRuntimeError::Other("a miner serves the round it committed nothing in")
+		);
 		ensure!(
 			Openings::<T>::iter_keys().all(|(r, m, g)| r == round.index && Verifications::<T>::contains_key((r, m, g))),
 			TryRuntimeError::Other("openings kept outside the current round's revealed challenges")

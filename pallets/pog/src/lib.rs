@@ -66,6 +66,7 @@ pub mod profiles;
 pub mod rewards;
 pub mod rounds;
 pub mod scoring;
+pub mod served;
 #[cfg(test)]
 mod tests;
 pub mod types;
@@ -156,7 +157,7 @@ pub mod pallet {
 	/// Opened walks as stored for the committee: the walk, its result and, in a per-core unit's
 	/// lane phase, the digest of its parents from its path (`pog_primitives::lanes`; zeros in a
 	/// GPU's phase). Their paths are checked at reveal.
-	pub type WalkResultsOf = BoundedVec<(u64, Hash32, Hash32), MaxWalkOpenings>;
+	pub type WalkResultsOf = BoundedVec<WalkResult, MaxWalkOpenings>;
 	/// Outcomes of one miner's GPUs in a round, in GPU order.
 	pub type OutcomesOf<T> = BoundedVec<(GpuUuid, RoundOutcome), <T as Config>::MaxGpusPerMiner>;
 
@@ -438,6 +439,25 @@ pub mod pallet {
 	/// settled (what validators are paid by; drained when the round's emission is paid).
 	#[pallet::storage]
 	pub type AgreedVerdicts<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, u32, ValueQuery>;
+
+	/// Where each miner that serves its openings off chain serves them ([`served`]).
+	#[pallet::storage]
+	pub type OpeningsEndpoints<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, served::Endpoint>;
+
+	/// The miners serving a round's openings off chain, with the endpoint of their first commit
+	/// of the round (pruned with the round's records).
+	#[pallet::storage]
+	pub type ServedIn<T: Config> =
+		StorageDoubleMap<_, Twox64Concat, RoundIndex, Blake2_128Concat, T::AccountId, served::Endpoint>;
+
+	/// A round's committed GPUs whose openings are served off chain.
+	#[pallet::storage]
+	pub type ServedGpus<T> = StorageMap<_, Twox64Concat, RoundIndex, u32, ValueQuery>;
+
+	/// The probability with which a GPU revealing on chain that a round's draw selected stays in
+	/// its sample, where it is below one ([`capacity`]): absent, one.
+	#[pallet::storage]
+	pub type RevealShare<T> = StorageMap<_, Twox64Concat, RoundIndex, Perbill, OptionQuery>;
 
 	/// Protocol configuration.
 	#[pallet::storage]
@@ -789,6 +809,14 @@ pub mod pallet {
 			/// Why its dispatch failed.
 			error: DispatchError,
 		},
+		/// A miner set (`Some`) or cleared (`None`) where it serves its openings, from its next
+		/// round's first commit on.
+		OpeningsEndpointSet {
+			/// The miner.
+			miner: T::AccountId,
+			/// The endpoint.
+			endpoint: Option<served::Endpoint>,
+		},
 		/// Weight shares were recomputed for an epoch.
 		SharesUpdated {
 			/// The epoch.
@@ -887,7 +915,9 @@ pub mod pallet {
 		AlreadyVoted,
 		/// The verdict window has closed; only verdicts inside it count.
 		VerdictWindowClosed,
-		/// A failing verdict must name one of the opened leaves, a passing one none.
+		/// A failing verdict must name one of the opened (or, when served off chain, sampled)
+		/// leaves or walks, a passing one none; only a GPU served off chain may be voted unserved
+		/// (failing, naming none).
 		InconsistentVerdict,
 		/// The claimed profile has no throughput in any precision.
 		NoPrecision,
@@ -924,6 +954,16 @@ pub mod pallet {
 		DutySpent,
 		/// The reward schedule breaks the rule named (`RewardRule`: which field to fix).
 		InvalidRewards(rewards::RewardRule),
+		/// An openings endpoint is an `http://` or `https://` URL with a host, printable ASCII
+		/// without spaces, at most 256 bytes.
+		InvalidEndpoint,
+		/// The miner serves this round's openings off chain (it had an endpoint when its first
+		/// root of the round landed): its committee fetches them from there, and they are not
+		/// revealed on chain.
+		ServedOffChain,
+		/// An unserved vote (failing, naming no leaf or walk) counts only once the reveal window,
+		/// the miner's time to serve its openings, has closed.
+		UnservedTooEarly,
 	}
 
 	#[pallet::hooks]
@@ -1038,7 +1078,7 @@ pub mod pallet {
 		/// Committee member: submit a verdict on a revealed challenge. A duty
 		/// ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(5)]
-		#[pallet::weight((T::WeightInfo::submit_verdict(T::MaxValidators::get()), DispatchClass::Operational))]
+		#[pallet::weight((Pallet::<T>::verdicts_weight(1), DispatchClass::Operational))]
 		pub fn submit_verdict(
 			origin: OriginFor<T>,
 			round: RoundIndex,
@@ -1139,10 +1179,7 @@ pub mod pallet {
 		/// (at most [`MaxVerdicts`]), each checked as `submit_verdict` checks one, all or none.
 		/// Weighed per verdict. A duty ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(17)]
-		#[pallet::weight((
-			T::WeightInfo::submit_verdict(T::MaxValidators::get()).saturating_mul(verdicts.len() as u64),
-			DispatchClass::Operational
-		))]
+		#[pallet::weight((Pallet::<T>::verdicts_weight(verdicts.len() as u32), DispatchClass::Operational))]
 		pub fn submit_verdicts(
 			origin: OriginFor<T>,
 			round: RoundIndex,
@@ -1151,6 +1188,17 @@ pub mod pallet {
 			let who = ensure_signed(origin)?;
 			Self::do_verdicts(who, round, verdicts)?;
 			Ok(Pays::No.into())
+		}
+
+		/// Miner: serve the openings of its selected GPUs at `endpoint` (an `http://` or
+		/// `https://` URL; validators fetch `{endpoint}/openings/{round}/{gpu}`) instead of
+		/// revealing them on chain, or with `None` reveal them on chain again; from the first
+		/// commit of its next round on ([`served`]).
+		#[pallet::call_index(18)]
+		#[pallet::weight(T::DbWeight::get().reads_writes(1, 1).saturating_add(Weight::from_parts(20_000_000, 300)))]
+		pub fn set_openings_endpoint(origin: OriginFor<T>, endpoint: Option<served::Endpoint>) -> DispatchResult {
+			let who = ensure_signed(origin)?;
+			Self::do_set_openings_endpoint(who, endpoint)
 		}
 
 		/// Root: set the rules validators answer by (judged from the next settled round on).

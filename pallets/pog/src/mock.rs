@@ -214,6 +214,8 @@ pub fn validators() -> Vec<AccountId> {
 pub struct TestEnv {
 	pub ext: sp_io::TestExternalities,
 	pub pool: Arc<parking_lot::RwLock<testing::PoolState>>,
+	/// The off-chain state: HTTP requests the worker is expected to make, with their responses.
+	pub offchain: Arc<parking_lot::RwLock<testing::OffchainState>>,
 }
 
 pub fn new_test_ext() -> sp_io::TestExternalities {
@@ -238,7 +240,7 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 	.assimilate_storage(&mut storage)
 	.unwrap();
 	let mut ext = sp_io::TestExternalities::new(storage);
-	let (offchain, _state) = testing::TestOffchainExt::new();
+	let (offchain, offchain_state) = testing::TestOffchainExt::new();
 	let (pool, pool_state) = testing::TestTransactionPoolExt::new();
 	let keystore = Arc::new(MemoryKeystore::new());
 	for name in local_keys {
@@ -257,7 +259,7 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 		System::set_block_number(1);
 		Timestamp::set_timestamp(BLOCK_MS);
 	});
-	TestEnv { ext, pool: pool_state }
+	TestEnv { ext, pool: pool_state, offchain: offchain_state }
 }
 
 /// A session change as pallet-session makes it, with its one-session delay collapsed: the

@@ -9,12 +9,19 @@
 //! but one, through the host functions of [`crate::host`].
 //! Committees split the work, so V validators verify about V / committee times what one does.
 //!
+//! A GPU whose openings are served off chain ([`crate::served`]) is verified from openings
+//! fetched over HTTP from the miner's endpoint (`{endpoint}/openings/{round}/{gpu}`, the SCALE
+//! encoding of its openings and walks, the member's account in the `X-Pog-Validator` header),
+//! checked against the committed roots by the rule a reveal on chain is checked by. A member that
+//! gets nothing valid votes *unserved* once the reveal window has closed, and until then tries
+//! again at every block.
+//!
 //! Runs are serialised by a storage lock. What was sent is remembered in one local-storage entry
 //! for [`RESEND_AFTER`] blocks (older marks are pruned on every write), so overlapping runs and
 //! consecutive blocks do not submit twice and local storage does not grow.
 
 use alloc::vec::Vec;
-use codec::Encode;
+use codec::{DecodeAll, Encode};
 use frame_support::{traits::Get, BoundedVec};
 use frame_system::{
 	offchain::{Account, SendSignedTransaction, Signer},
@@ -22,6 +29,7 @@ use frame_system::{
 };
 use pog_primitives::verify::{check_openings_with, CheckReport};
 use sp_runtime::offchain::{
+	http,
 	storage::StorageValueRef,
 	storage_lock::{BlockAndTime, StorageLock},
 	Duration,
@@ -37,6 +45,11 @@ pub const SENT_KEY: &[u8] = b"pog::ocw::sent";
 pub const RESEND_AFTER: u32 = 5;
 /// Most verifications by one validator in one run (each is up to a few seconds of CPU).
 pub const MAX_VERIFICATIONS_PER_RUN: usize = 8;
+/// How long a member waits for a miner's endpoint to answer (ms).
+pub const FETCH_TIMEOUT_MS: u64 = 5_000;
+/// The largest openings response a member reads (an H100's openings are about 131 kB).
+pub const MAX_OPENINGS_BYTES: usize = 1 << 20;
+pub use pog_primitives::endpoint::VALIDATOR_HEADER;
 
 /// Why the worker did nothing in a run, or skipped a challenge (as `pallet-im-online`'s
 /// `OffchainErr`).
@@ -52,6 +65,9 @@ pub enum OffchainErr {
 	NotRevealed,
 	/// The signed verdict could not be put in the pool.
 	SubmitFailed,
+	/// The miner's endpoint served nothing whose paths lead to the committed roots (yet): the
+	/// member tries again until the reveal window closes, then votes unserved.
+	NotServed,
 }
 
 /// Run the off-chain worker for block `now`.
@@ -137,6 +153,17 @@ fn first_send<T: Config>(what: &[u8], now: BlockNumberFor<T>) -> bool {
 	})
 }
 
+/// Forgets that `what` was sent (it was not, after all: a served GPU whose openings are not ready
+/// yet is asked again at the next block, not after [`RESEND_AFTER`]).
+fn unmark<T: Config>(what: &[u8], now: BlockNumberFor<T>) {
+	let key = sp_io::hashing::blake2_128(what);
+	update_marks::<T>(now, |marks| {
+		let before = marks.len();
+		marks.retain(|(k, _)| *k != key);
+		marks.len() != before
+	});
+}
+
 /// Drops the marks older than [`RESEND_AFTER`] blocks.
 fn prune_sent_marks<T: Config>(now: BlockNumberFor<T>) {
 	update_marks::<T>(now, |_| true);
@@ -156,16 +183,29 @@ pub fn verify_challenge<T: Config>(
 	gpu: GpuIndex,
 	entropy: &Hash32,
 ) -> Option<(Verdict, CheckReport, Option<u64>)> {
-	let commitment = Commitments::<T>::get(round, miner)?.get(gpu as usize).cloned().flatten()?;
 	let openings = Openings::<T>::get((round, miner, gpu))?;
+	let walks = WalkResults::<T>::get((round, miner, gpu)).unwrap_or_default();
+	verify_openings::<T>(round, miner, gpu, &openings, &walks, entropy)
+}
+
+/// The verification of `miner`'s GPU `gpu` in `round` from its `openings` and its opened walks'
+/// `walks` (walk, result, parents), already checked against the committed roots.
+pub fn verify_openings<T: Config>(
+	round: RoundIndex,
+	miner: &T::AccountId,
+	gpu: GpuIndex,
+	openings: &[Opening],
+	walks: &[WalkResult],
+	entropy: &Hash32,
+) -> Option<(Verdict, CheckReport, Option<u64>)> {
+	let commitment = Commitments::<T>::get(round, miner)?.get(gpu as usize).cloned().flatten()?;
 	let spec = commitment.spec();
 	let per_leaf = Configuration::<T>::get().entries_per_opening;
 	// the arithmetic runs natively in the node (`host`); the rule and the verdict stay here
 	let report =
 		check_openings_with(&host::Host, &spec, openings.iter().map(|o| (o.leaf, &o.values[..])), per_leaf, entropy);
-	let walks = WalkResults::<T>::get((round, miner, gpu)).unwrap_or_default();
 	let wrong_walk = match commitment.params.memory_challenge() {
-		Some(challenge) if !walks.is_empty() => host::pog_verifier::first_wrong_walk(challenge, &walks[..]),
+		Some(challenge) if !walks.is_empty() => host::pog_verifier::first_wrong_walk(challenge, walks),
 		_ => None,
 	};
 	let ratio_ppm = (report.worst_ratio_sq * 1e6).min(u64::MAX as f64) as u64;
@@ -183,8 +223,47 @@ pub fn verify_challenge<T: Config>(
 	Some((verdict, report, wrong_walk))
 }
 
-/// The current round's revealed challenges whose committee holds `me` and that `me` has not
-/// voted on, in the round's verification order: by a hash of the round's sample seed (drawn
+/// The openings of `miner`'s served GPU `gpu` in `round`, fetched by `me` from the miner's
+/// endpoint and checked against the committed roots ([`Pallet::ensure_openings`]): the leaves,
+/// and the walks as the committee recomputes them.
+pub fn fetch_openings<T: Config>(
+	me: &T::AccountId,
+	round: RoundIndex,
+	miner: &T::AccountId,
+	gpu: GpuIndex,
+) -> Result<(OpeningsOf<T>, Vec<WalkResult>), OffchainErr> {
+	let endpoint = Pallet::<T>::served_in(round, miner).ok_or(OffchainErr::NotRevealed)?;
+	let selection = Pallet::<T>::round().selection.ok_or(OffchainErr::NotRevealed)?;
+	let commitment = Commitments::<T>::get(round, miner)
+		.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
+		.ok_or(OffchainErr::NotRevealed)?;
+	let base = core::str::from_utf8(&endpoint).map_err(|_| OffchainErr::NotServed)?;
+	let url = pog_primitives::endpoint::openings_url(base, round, gpu);
+	let caller: alloc::string::String = me.encode().iter().map(|b| alloc::format!("{b:02x}")).collect();
+	let deadline = sp_io::offchain::timestamp().add(Duration::from_millis(FETCH_TIMEOUT_MS));
+	let pending = http::Request::get(&url)
+		.add_header(VALIDATOR_HEADER, &caller)
+		.deadline(deadline)
+		.send()
+		.map_err(|_| OffchainErr::NotServed)?;
+	let response =
+		pending.try_wait(deadline).map_err(|_| OffchainErr::NotServed)?.map_err(|_| OffchainErr::NotServed)?;
+	if response.code != 200 {
+		return Err(OffchainErr::NotServed);
+	}
+	let body: Vec<u8> = response.body().take(MAX_OPENINGS_BYTES + 1).collect();
+	if body.len() > MAX_OPENINGS_BYTES {
+		return Err(OffchainErr::NotServed);
+	}
+	let (openings, walks) =
+		<(OpeningsOf<T>, WalkOpeningsOf)>::decode_all(&mut &body[..]).map_err(|_| OffchainErr::NotServed)?;
+	Pallet::<T>::ensure_openings(&selection, &commitment, &openings, &walks).map_err(|_| OffchainErr::NotServed)?;
+	let walks = Pallet::<T>::walk_results(commitment.params.memory_challenge(), &walks);
+	Ok((openings, walks))
+}
+
+/// The current round's revealed or served challenges whose committee holds `me` and that `me`
+/// has not voted on, in the round's verification order: by a hash of the round's sample seed (drawn
 /// after every root landed), the miner and the GPU. No miner influences it: storage order (a
 /// hash of the miner's account) let a miner grind an account that sorts last and have its
 /// challenges dropped when members ran out of time. Every member goes in the same order, so
@@ -200,9 +279,26 @@ pub fn assigned_to<T: Config>(me: &T::AccountId) -> Vec<(RoundIndex, T::AccountI
 	let Some(selection) = round.selection.as_ref().filter(|_| round.phase == RoundPhase::Reveal) else {
 		return Vec::new();
 	};
-	let mut assigned: Vec<((u8, Hash32), T::AccountId, GpuIndex)> = Verifications::<T>::iter_prefix((round.index,))
+	let revealed = Verifications::<T>::iter_prefix((round.index,))
 		.filter(|(_, v)| v.committee.contains(me) && !v.votes.iter().any(|(x, _)| x == me))
-		.map(|((miner, gpu), _)| {
+		.map(|(key, _)| key);
+	// served GPUs nobody has voted on yet have no verification record: their committees are drawn
+	// here as the chain draws them at the first verdict
+	let served = ServedIn::<T>::iter_key_prefix(round.index).flat_map(|miner| {
+		let slots = Commitments::<T>::get(round.index, &miner).unwrap_or_default();
+		(0..slots.len() as GpuIndex)
+			.filter(|g| slots.get(*g as usize).is_some_and(|c| c.is_some()))
+			.map(move |g| (miner.clone(), g))
+			.collect::<Vec<_>>()
+	});
+	let unvoted_served = served.filter(|(miner, gpu)| {
+		!Verifications::<T>::contains_key((round.index, miner, *gpu))
+			&& Pallet::<T>::is_selected(selection, round.index, miner, *gpu)
+			&& Pallet::<T>::committee_for(&selection.seed, miner, *gpu).contains(me)
+	});
+	let mut assigned: Vec<((u8, Hash32), T::AccountId, GpuIndex)> = revealed
+		.chain(unvoted_served)
+		.map(|(miner, gpu)| {
 			let class = if Pallet::<T>::on_probation(round.index, &miner, gpu) {
 				0
 			} else if Pallet::<T>::in_first_draw(round.index, &miner, gpu) {
@@ -229,12 +325,26 @@ pub fn verification_rank<AccountId: Encode>(seed: &Hash32, miner: &AccountId, gp
 fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> u32 {
 	let entropy = sp_io::offchain::random_seed();
 	let mut verdicts: Vec<(RoundIndex, T::AccountId, GpuIndex, Verdict)> = Vec::new();
+	// a miner whose endpoint served nothing is not asked again in this run: each try may wait
+	// `FETCH_TIMEOUT_MS`
+	let mut not_serving: Vec<T::AccountId> = Vec::new();
+	let closed = Pallet::<T>::round().selection.is_some_and(|s| now > s.reveal_deadline);
 	for (round, miner, gpu) in assigned_to::<T>(&me.id) {
 		if verdicts.len() >= budget {
 			break;
 		}
-		match verify_one::<T>(me, now, &entropy, round, &miner, gpu) {
-			Ok(verdict) => verdicts.push((round, miner, gpu, verdict)),
+		let failed_before = not_serving.contains(&miner);
+		if failed_before && !closed {
+			continue;
+		}
+		match verify_one::<T>(me, now, &entropy, round, &miner, gpu, failed_before) {
+			Ok(verdict) => {
+				if verdict.is_unserved() && !failed_before {
+					not_serving.push(miner.clone());
+				}
+				verdicts.push((round, miner, gpu, verdict))
+			},
+			Err(OffchainErr::NotServed) => not_serving.push(miner),
 			Err(e) => log::trace!(target: crate::LOG_TARGET, "round {round} GPU {gpu} skipped: {e:?}"),
 		}
 	}
@@ -252,7 +362,9 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 	sent
 }
 
-/// Verifies `miner`'s GPU `gpu` in `round`: `me`'s verdict, unless `me` sent it recently.
+/// Verifies `miner`'s GPU `gpu` in `round`: `me`'s verdict, unless `me` sent it recently. A
+/// served GPU is fetched from the miner's endpoint, unless `not_serving` (it served nothing to
+/// `me` in this run already).
 fn verify_one<T: Config>(
 	me: &Account<T>,
 	now: BlockNumberFor<T>,
@@ -260,13 +372,35 @@ fn verify_one<T: Config>(
 	round: RoundIndex,
 	miner: &T::AccountId,
 	gpu: GpuIndex,
+	not_serving: bool,
 ) -> Result<Verdict, OffchainErr> {
-	if !first_send::<T>(&(b'v', round, miner, gpu, &me.id).encode(), now) {
+	let mark = (b'v', round, miner, gpu, &me.id).encode();
+	if !first_send::<T>(&mark, now) {
 		return Err(OffchainErr::AlreadySent);
 	}
 	let started = sp_io::offchain::timestamp();
-	let (verdict, report, wrong_walk) =
-		verify_challenge::<T>(round, miner, gpu, entropy).ok_or(OffchainErr::NotRevealed)?;
+	let checked = if Pallet::<T>::served_in(round, miner).is_some() {
+		let fetched =
+			if not_serving { Err(OffchainErr::NotServed) } else { fetch_openings::<T>(&me.id, round, miner, gpu) };
+		match fetched {
+			Ok((openings, walks)) => verify_openings::<T>(round, miner, gpu, &openings, &walks, entropy),
+			Err(OffchainErr::NotServed) => {
+				if Pallet::<T>::round().selection.is_none_or(|s| now <= s.reveal_deadline) {
+					unmark::<T>(&mark, now);
+					return Err(OffchainErr::NotServed);
+				}
+				log::warn!(
+					target: crate::LOG_TARGET,
+					"round {round} miner {miner:?} GPU {gpu}: nothing valid served by the reveal deadline; voting unserved"
+				);
+				return Ok(Verdict::unserved(SelfReported { entries_checked: 0, worst_permille: 0, walks_checked: 0 }));
+			},
+			Err(e) => return Err(e),
+		}
+	} else {
+		verify_challenge::<T>(round, miner, gpu, entropy)
+	};
+	let (verdict, report, wrong_walk) = checked.ok_or(OffchainErr::NotRevealed)?;
 	let ms = sp_io::offchain::timestamp().diff(&started).millis();
 	if let Some(f) = report.failure {
 		log::warn!(

@@ -626,6 +626,7 @@ impl<T: Config> Pallet<T> {
 		Commitments::<T>::insert(index, &who, slots);
 		Round::<T>::put(round);
 		Self::enter_first_draw(index, &who, &landed);
+		Self::enter_served(index, &who, landed.len() as u32);
 		Self::deposit_event(Event::RootsCommitted {
 			round: index,
 			miner: who,
@@ -640,9 +641,16 @@ impl<T: Config> Pallet<T> {
 	/// come next, all of them while they fit; the others share what remains of the capacity:
 	/// p = (capacity − undecided − newcomers) / (committed − undecided − newcomers), so that the
 	/// expected sample is at most the capacity (the reveal window carries it, [`crate::capacity`]).
+	/// With openings served off chain, the GPUs revealed on chain are kept within the window by
+	/// [`RevealShare`].
 	fn draw_sample(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
 		let config = Configuration::<T>::get();
-		let capacity = Self::capacity();
+		let served = ServedGpus::<T>::get(round.index);
+		let capacity = Self::capacity_for(served);
+		let share = Self::reveal_share(capacity, round.committed, served);
+		if share < Perbill::one() {
+			RevealShare::<T>::insert(round.index, share);
+		}
 		let undecided = ProbationNext::<T>::take();
 		let mut first = FirstDrawOf::<T>::get(round.index);
 		let p = DrawProbabilities::new(capacity, round.committed, undecided, first.newcomers);
@@ -670,24 +678,36 @@ impl<T: Config> Pallet<T> {
 	/// the round before (a probation draw: an undecided verification is decided in the next
 	/// round), and otherwise a hash of the sample seed, the miner and the GPU below the selection
 	/// probability: the first draw's for a GPU never verified ([`crate::first_draw`]), the
-	/// sample's for the others.
+	/// sample's for the others; a GPU revealed on chain then stays in the sample with the round's
+	/// [`RevealShare`] (one unless openings served off chain let the sample outgrow the reveal
+	/// window, [`crate::capacity`]).
 	pub fn is_selected(
 		selection: &Selection<BlockNumberFor<T>>,
 		round: RoundIndex,
 		miner: &T::AccountId,
 		gpu: GpuIndex,
 	) -> bool {
-		if selection.probability == Perbill::one() || Self::on_probation(round, miner, gpu) {
+		if Self::on_probation(round, miner, gpu) {
 			return true;
 		}
-		let probability = if Self::in_first_draw(round, miner, gpu) {
-			FirstDrawOf::<T>::get(round).probability
-		} else {
-			selection.probability
+		let below = |purpose: &[u8], probability: Perbill| {
+			let h = sp_io::hashing::blake2_256(&(purpose, selection.seed, miner, gpu).encode());
+			let draw = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
+			Perbill::from_rational(u64::from(draw), u64::from(u32::MAX) + 1) < probability
 		};
-		let h = sp_io::hashing::blake2_256(&(b"pog/select", selection.seed, miner, gpu).encode());
-		let draw = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
-		Perbill::from_rational(u64::from(draw), u64::from(u32::MAX) + 1) < probability
+		let drawn = selection.probability == Perbill::one() || {
+			let probability = if Self::in_first_draw(round, miner, gpu) {
+				FirstDrawOf::<T>::get(round).probability
+			} else {
+				selection.probability
+			};
+			below(b"pog/select", probability)
+		};
+		drawn
+			&& match RevealShare::<T>::get(round) {
+				Some(share) if Self::served_in(round, miner).is_none() => below(b"pog/reveal-share", share),
+				_ => true,
+			}
 	}
 
 	/// Whether `miner`'s GPU `gpu` was selected and left undecided (`Inconclusive`) in the round
@@ -767,10 +787,10 @@ impl<T: Config> Pallet<T> {
 		let Some(old) = PruneRound::<T>::get() else { return Weight::zero() };
 		let per_item = T::DbWeight::get().reads_writes(1, 1);
 		let limit = (remaining.ref_time() / per_item.ref_time().max(1)).min(1024) as u32;
-		if limit < 7 {
+		if limit < 8 {
 			return Weight::zero();
 		}
-		let share = limit / 7;
+		let share = limit / 8;
 		let results = [
 			Commitments::<T>::clear_prefix(old, share, None),
 			MemoryCommitments::<T>::clear_prefix(old, share, None),
@@ -779,9 +799,12 @@ impl<T: Config> Pallet<T> {
 			WalkResults::<T>::clear_prefix((old,), share, None),
 			SpentDuties::<T>::clear_prefix(old, share, None),
 			FirstDraws::<T>::clear_prefix(old, share, None),
+			ServedIn::<T>::clear_prefix(old, share, None),
 		];
 		if results.iter().all(|r| r.maybe_cursor.is_none()) {
 			FirstDrawOf::<T>::remove(old);
+			ServedGpus::<T>::remove(old);
+			RevealShare::<T>::remove(old);
 			PruneRound::<T>::kill();
 		}
 		let loops: u32 = results.iter().map(|r| r.loops).sum();

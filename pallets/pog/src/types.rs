@@ -27,6 +27,8 @@ pub type MaxTraceLen = ConstU32<{ pog_primitives::MAX_TRACE_LEN }>;
 pub type MaxWalkOpenings = ConstU32<128>;
 /// Most verdicts in one `submit_verdicts`: what an off-chain worker verifies in a run, and more.
 pub type MaxVerdicts = ConstU32<64>;
+/// An opened walk as the committee recomputes it: (walk, result, its link's parents' digest).
+pub type WalkResult = (u64, Hash32, Hash32);
 /// Longest Merkle proof of a walk (one sibling per level of a tree over at most 2^64 walks).
 pub type MaxWalkProofLen = ConstU32<64>;
 

@@ -9,6 +9,7 @@
 use alloc::vec::Vec;
 use codec::Encode;
 use frame_support::{ensure, pallet_prelude::*};
+use frame_system::pallet_prelude::BlockNumberFor;
 use pog_primitives::commitment;
 
 use crate::{
@@ -132,6 +133,17 @@ pub fn committee_size(committee: u32, eligible: u32) -> u32 {
 }
 
 impl<T: Config> Pallet<T> {
+	/// The weight of `n` verdicts: the benchmark's each, plus what a verdict on a GPU served off
+	/// chain reads to draw its verification (the round's served marker, the commitment, the
+	/// GPU's standing and first draw, and the reveal share: 5 reads), which the benchmark
+	/// predates.
+	pub fn verdicts_weight(n: u32) -> Weight {
+		use crate::weights::WeightInfo;
+		T::WeightInfo::submit_verdict(T::MaxValidators::get())
+			.saturating_add(T::DbWeight::get().reads(5))
+			.saturating_mul(u64::from(n))
+	}
+
 	pub(crate) fn ensure_validator(who: &T::AccountId) -> DispatchResult {
 		ensure!(Validators::<T>::get().contains(who), Error::<T>::NotValidator);
 		Ok(())
@@ -177,10 +189,27 @@ impl<T: Config> Pallet<T> {
 			.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
 			.ok_or(Error::<T>::NotCommitted)?;
 		ensure!(Self::is_selected(&selection, index, who, gpu), Error::<T>::NotSelected);
+		Self::ensure_not_served(index, who)?;
 		ensure!(!Verifications::<T>::contains_key((index, who, gpu)), Error::<T>::AlreadyRevealed);
 		Self::ensure_unspent(&DutyKey { kind: DutyKind::Reveal, round: index, miner: who, gpu, validator: None })?;
 
-		let expected = Self::leaves_for(&selection, &commitment);
+		Self::ensure_openings(&selection, &commitment, openings, walks)?;
+		let sample_seed = Self::sample_seed_for(&selection, &commitment);
+		let committee = Self::committee_for(&selection.seed, who, gpu);
+		Ok(RevealPlan { sample_seed, committee, memory: commitment.params.memory_challenge() })
+	}
+
+	/// Whether `openings` and `walks` are exactly what `commitment` must open under `selection`:
+	/// the sampled leaves and walks, in sample order, each with a path to the committed root. A
+	/// reveal on chain and openings fetched from a miner's endpoint ([`crate::served`]) are
+	/// checked by this one rule.
+	pub fn ensure_openings(
+		selection: &Selection<BlockNumberFor<T>>,
+		commitment: &Commitment,
+		openings: &[Opening],
+		walks: &[WalkOpening],
+	) -> DispatchResult {
+		let expected = Self::leaves_for(selection, commitment);
 		ensure!(openings.len() == expected.len(), Error::<T>::WrongOpeningCount);
 		for (opening, leaf) in openings.iter().zip(expected) {
 			ensure!(opening.leaf == leaf, Error::<T>::WrongOpeningIndex);
@@ -195,7 +224,7 @@ impl<T: Config> Pallet<T> {
 				Error::<T>::InvalidProof
 			);
 		}
-		let expected = Self::walks_for(&selection, &commitment);
+		let expected = Self::walks_for(selection, commitment);
 		ensure!(walks.len() == expected.len(), Error::<T>::WrongWalkCount);
 		let (memory_root, total) = match (commitment.memory_root, commitment.params.memory) {
 			(Some(root), Some(m)) => (root, m.challenge.walks),
@@ -209,9 +238,20 @@ impl<T: Config> Pallet<T> {
 				Error::<T>::InvalidWalkProof
 			);
 		}
-		let sample_seed = Self::sample_seed_for(&selection, &commitment);
-		let committee = Self::committee_for(&selection.seed, who, gpu);
-		Ok(RevealPlan { sample_seed, committee, memory: commitment.params.memory_challenge() })
+		Ok(())
+	}
+
+	/// What the committee recomputes of opened `walks` of a GPU with memory phase `memory`: each
+	/// walk, its result, and for a per-core unit's lanes its link's parents (read from its path).
+	pub fn walk_results(
+		memory: Option<pog_primitives::memory::MemoryChallenge>,
+		walks: &[WalkOpening],
+	) -> Vec<WalkResult> {
+		let parents = |w: &WalkOpening| match memory {
+			Some(c) if c.spec.lanes > 0 => pog_primitives::lanes::parents_digest(&c, w.walk, &w.proof),
+			_ => [0; 32],
+		};
+		walks.iter().map(|w| (w.walk, w.result, parents(w))).collect()
 	}
 
 	pub(crate) fn do_reveal(
@@ -233,11 +273,7 @@ impl<T: Config> Pallet<T> {
 		);
 		Openings::<T>::insert((index, &who, gpu), openings);
 		if !walks.is_empty() {
-			let parents = |w: &WalkOpening| match memory {
-				Some(c) if c.spec.lanes > 0 => pog_primitives::lanes::parents_digest(&c, w.walk, &w.proof),
-				_ => [0; 32],
-			};
-			let results = walks.iter().map(|w| (w.walk, w.result, parents(w))).collect::<Vec<_>>();
+			let results = Self::walk_results(memory, &walks);
 			WalkResults::<T>::insert((index, &who, gpu), BoundedVec::truncate_from(results));
 		}
 		Self::deposit_event(Event::OpeningsRevealed { round: index, miner: who, gpu, sample_seed });
@@ -247,7 +283,10 @@ impl<T: Config> Pallet<T> {
 	/// The verdict by `who` on `miner`'s GPU `gpu` in round `index`, checked exactly as it would
 	/// land: a validator on the challenge's committee, the verdict window open, no vote from `who`
 	/// yet, its duty not spent, and a failing verdict naming one opened leaf or walk (a passing one
-	/// none). Called by the pool and the dispatch alike. Returns the verification record.
+	/// none). A GPU served off chain ([`crate::served`]) has no reveal: its verification starts
+	/// with its first verdict, a failing verdict names one of its sampled leaves or walks, and an
+	/// unserved vote (naming none) counts once the reveal window has closed. Called by the pool
+	/// and the dispatch alike. Returns the verification record.
 	pub(crate) fn verdict_due(
 		who: &T::AccountId,
 		index: RoundIndex,
@@ -261,21 +300,38 @@ impl<T: Config> Pallet<T> {
 		let selection = round.selection.ok_or(Error::<T>::WrongPhase)?;
 		ensure!(round.phase == RoundPhase::Reveal, Error::<T>::VerdictWindowClosed);
 		ensure!(Self::now() <= selection.verdict_deadline, Error::<T>::VerdictWindowClosed);
-		let v = Verifications::<T>::get((index, miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
+		let served = Self::served_in(index, miner).is_some();
+		let (v, leaves, walks) = if served {
+			let commitment = Commitments::<T>::get(index, miner)
+				.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
+				.ok_or(Error::<T>::NotCommitted)?;
+			ensure!(Self::is_selected(&selection, index, miner, gpu), Error::<T>::NotSelected);
+			let v = Verifications::<T>::get((index, miner, gpu)).unwrap_or_else(|| Verification {
+				sample_seed: Self::sample_seed_for(&selection, &commitment),
+				committee: BoundedVec::truncate_from(Self::committee_for(&selection.seed, miner, gpu)),
+				votes: BoundedVec::new(),
+				status: VerificationStatus::Pending,
+			});
+			(v, Self::leaves_for(&selection, &commitment), Self::walks_for(&selection, &commitment))
+		} else {
+			let v = Verifications::<T>::get((index, miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
+			let opened = Openings::<T>::get((index, miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
+			let walks = WalkResults::<T>::get((index, miner, gpu)).unwrap_or_default();
+			(v, opened.iter().map(|o| o.leaf).collect(), walks.iter().map(|w| w.0).collect())
+		};
 		ensure!(v.committee.contains(who), Error::<T>::NotInCommittee);
 		ensure!(!v.votes.iter().any(|(x, _)| x == who), Error::<T>::AlreadyVoted);
 		Self::ensure_unspent(&DutyKey { kind: DutyKind::Verdict, round: index, miner, gpu, validator: Some(who) })?;
-		let opened = Openings::<T>::get((index, miner, gpu)).ok_or(Error::<T>::NotRevealed)?;
 		let consistent = match (verdict.failed_leaf, verdict.failed_walk) {
-			(None, None) => verdict.passed,
-			(Some(leaf), None) => !verdict.passed && opened.iter().any(|o| o.leaf == leaf),
-			(None, Some(walk)) => {
-				!verdict.passed
-					&& WalkResults::<T>::get((index, miner, gpu)).is_some_and(|w| w.iter().any(|o| o.0 == walk))
-			},
+			(None, None) => verdict.passed || served,
+			(Some(leaf), None) => !verdict.passed && leaves.contains(&leaf),
+			(None, Some(walk)) => !verdict.passed && walks.contains(&walk),
 			(Some(_), Some(_)) => false,
 		};
 		ensure!(consistent, Error::<T>::InconsistentVerdict);
+		if verdict.is_unserved() {
+			ensure!(Self::now() > selection.reveal_deadline, Error::<T>::UnservedTooEarly);
+		}
 		Ok(v)
 	}
 
@@ -370,20 +426,36 @@ impl<T: Config> Pallet<T> {
 			return RoundOutcome::Unverified(UnverifiedReason::NotSelected);
 		}
 		let key = (round.index, miner, gpu);
+		let served = Self::served_in(round.index, miner).is_some();
 		let Some(v) = Verifications::<T>::get(key) else {
+			// Served off chain and no member voted: a silent committee, not a silent miner, as far
+			// as the chain can tell; the members answer for their silence.
+			if served {
+				return RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
+			}
 			return RoundOutcome::Failed(FailReason::MissedReveal);
 		};
 		Openings::<T>::remove(key);
 		WalkResults::<T>::remove(key);
+		let unserved = v.votes.iter().filter(|(_, x)| x.is_unserved()).count() as u32;
 		let outcome = match v.status {
 			VerificationStatus::Passed => Some(true),
 			VerificationStatus::Failed => Some(false),
+			// Served to fewer than a quorum: at least ⌈c/3⌉ members, more than lie, got nothing.
+			VerificationStatus::Pending
+				if served && unserved >= crate::served::unserved_to_fail(v.committee.len() as u32) =>
+			{
+				Some(false)
+			},
 			VerificationStatus::Pending => None,
 		};
 		for member in v.committee.iter() {
 			let mut work = ValidatorRecord { assigned: 1, ..Default::default() };
 			match (v.votes.iter().find(|(x, _)| x == member), outcome) {
 				(None, _) => work.silent = 1,
+				// a claim about delivery, not about the result: a miner that chose not to serve a
+				// member cannot make it contradict the GPU's passing
+				(Some((_, vote)), Some(true)) if vote.is_unserved() => {},
 				(Some((_, vote)), Some(passed)) if vote.passed == passed => {
 					work.agreed = 1;
 					Self::count_agreed(member);
@@ -400,14 +472,21 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// Why a failed verification failed: `WrongWalk` when more of the failing verdicts name a
-	/// walk than a leaf, else `WrongResult`.
+	/// Why a failed verification failed: `MissedReveal` when more of the failing verdicts say
+	/// nothing was served than name a leaf or a walk, else `WrongWalk` when more name a walk than
+	/// a leaf, else `WrongResult`.
 	fn fail_reason(v: &VerificationOf<T>) -> FailReason {
 		let failing = v.votes.iter().filter(|(_, x)| !x.passed);
-		let (walks, leaves) = failing.fold((0u32, 0u32), |(w, l), (_, x)| {
-			(w + u32::from(x.failed_walk.is_some()), l + u32::from(x.failed_leaf.is_some()))
+		let (walks, leaves, unserved) = failing.fold((0u32, 0u32, 0u32), |(w, l, u), (_, x)| {
+			(
+				w + u32::from(x.failed_walk.is_some()),
+				l + u32::from(x.failed_leaf.is_some()),
+				u + u32::from(x.is_unserved()),
+			)
 		});
-		if walks > leaves {
+		if unserved > walks.max(leaves) {
+			FailReason::MissedReveal
+		} else if walks > leaves {
 			FailReason::WrongWalk
 		} else {
 			FailReason::WrongResult

@@ -28,6 +28,7 @@ pub mod challenge;
 pub mod commitment;
 pub mod cpu;
 pub mod deposit;
+pub mod endpoint;
 pub mod generator;
 pub mod lanes;
 pub mod memory;

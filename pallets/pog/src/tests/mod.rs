@@ -23,6 +23,7 @@ mod miners;
 mod rewards;
 mod rounds;
 mod scores;
+mod served;
 mod validators;
 mod verification;
 

@@ -1,0 +1,235 @@
+//! Openings served off chain ([`crate::served`]): committees fetch them from the miner's
+//! endpoint, non-delivery is a negative vote, and served GPUs take no reveal bytes.
+
+use super::*;
+use crate::{offchain, served::unserved_to_fail};
+use sp_core::offchain::testing::PendingRequest;
+
+const ENDPOINT: &[u8] = b"http://miner1.example:9955/pog";
+
+fn endpoint(url: &[u8]) -> crate::served::Endpoint {
+	url.to_vec().try_into().unwrap()
+}
+
+fn serve(who: AccountId) {
+	assert_ok!(Pog::set_openings_endpoint(RuntimeOrigin::signed(who), Some(endpoint(ENDPOINT))));
+}
+
+/// `validator`'s verdict on `who`'s served GPU `gpu` from the openings it was served, recomputed
+/// as the off-chain worker does.
+fn served_verdict_by(
+	validator: AccountId,
+	who: AccountId,
+	gpu: GpuIndex,
+	served: &OpeningsOf<Test>,
+) -> DispatchResultOf {
+	let index = Pog::round().index;
+	let (v, ..) = offchain::verify_openings::<Test>(index, &who, gpu, served, &[], &[7; 32]).expect("committed");
+	Pog::submit_verdict(RuntimeOrigin::signed(validator), index, who, gpu, v).map(|_| ()).map_err(|e| e.error)
+}
+
+fn unserved_by(validator: AccountId, who: AccountId, gpu: GpuIndex) -> DispatchResultOf {
+	let v = Verdict::unserved(SelfReported { entries_checked: 0, worst_permille: 0, walks_checked: 0 });
+	Pog::submit_verdict(RuntimeOrigin::signed(validator), Pog::round().index, who, gpu, v)
+		.map(|_| ())
+		.map_err(|e| e.error)
+}
+
+fn past_the_reveal_deadline() {
+	let deadline = Pog::round().selection.unwrap().reveal_deadline;
+	while System::block_number() <= deadline {
+		next_block();
+	}
+}
+
+#[test]
+fn an_endpoint_is_an_http_url_that_a_registered_miner_sets() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		let set = |url: &[u8]| Pog::set_openings_endpoint(RuntimeOrigin::signed(m), Some(endpoint(url)));
+		assert_noop!(set(ENDPOINT), Error::<Test>::NotRegistered);
+		register_cpu_miner(m, &[uuid(1)]);
+		for bad in
+			[&b"ftp://miner.example"[..], b"http://", b"https:///path", b"http://miner .example", b"miner.example"]
+		{
+			assert_noop!(set(bad), Error::<Test>::InvalidEndpoint);
+		}
+		assert_ok!(set(ENDPOINT));
+		assert_eq!(OpeningsEndpoints::<Test>::get(m).unwrap().to_vec(), ENDPOINT.to_vec());
+		assert_ok!(Pog::set_openings_endpoint(RuntimeOrigin::signed(m), None));
+		assert!(!OpeningsEndpoints::<Test>::contains_key(m));
+	});
+}
+
+/// The whole path of a served GPU: the endpoint is copied into the round at the miner's first
+/// commit, a reveal on chain is refused, the validator's off-chain worker fetches the openings
+/// over HTTP (its account in the request), checks them against the root and votes, and the GPU
+/// passes on its committee's verdicts.
+#[test]
+fn a_served_gpu_is_verified_from_its_endpoint_and_passes() {
+	let mut e = env(&["Alice"]);
+	let (pool, offchain) = (e.pool.clone(), e.offchain.clone());
+	e.ext.execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		serve(m);
+		let r = next_round();
+		let results = answer(m, Compute::Honest);
+		assert_eq!(Pog::served_in(r, &m).unwrap().to_vec(), ENDPOINT.to_vec());
+		assert_eq!(ServedGpus::<Test>::get(r), 1);
+		run_until(RoundPhase::Reveal);
+		assert_eq!(reveal(m, 0, &results[0]), Err(Error::<Test>::ServedOffChain.into()));
+		let served = openings_for(m, 0, &results[0]);
+		let alice_hex: String = account("Alice").encode().iter().map(|b| format!("{b:02x}")).collect();
+		offchain.write().expect_request(PendingRequest {
+			method: "GET".into(),
+			uri: format!("http://miner1.example:9955/pog/openings/{r}/0"),
+			headers: vec![(offchain::VALIDATOR_HEADER.into(), alice_hex)],
+			response: Some((served.clone(), WalkOpeningsOf::default()).encode()),
+			sent: true,
+			..Default::default()
+		});
+		let sent = run_ocw_and_include(&pool);
+		assert_eq!(verdicts_in(&sent), 1, "Alice fetched, checked and voted: {sent:?}");
+		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		let v = Verifications::<Test>::get((r, m, 0)).expect("the first verdict drew the verification");
+		assert!(v.votes.iter().all(|(who, x)| *who == account("Alice") && x.passed));
+		for member in ["Bob", "Charlie"] {
+			assert_ok!(served_verdict_by(account(member), m, 0, &served));
+		}
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+		try_state();
+	});
+}
+
+/// Four validators, committees of all four (quorum 3). Miner1 serves Alice and Bob only: the two
+/// others vote unserved once the reveal window has closed, and the GPU fails (`MissedReveal`),
+/// not undecided. Miner2 serves everyone and Dave lies that it did not: three passing verdicts
+/// pass it, and Dave's claim is not counted against him as a contradiction either.
+#[test]
+fn serving_fewer_than_a_quorum_fails_and_one_member_alone_cannot_fail_a_served_gpu() {
+	new_test_ext().execute_with(|| {
+		let dave = account("Dave");
+		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
+		change_session();
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
+		assert_eq!(unserved_to_fail(4), 2, "more than the one liar four members tolerate");
+		let (partial, honest) = (account("Miner1"), account("Miner2"));
+		for (i, m) in [partial, honest].into_iter().enumerate() {
+			register_cpu_miner(m, &[uuid(i as u8 + 1)]);
+			serve(m);
+		}
+		next_round();
+		let results = [answer(partial, Compute::Honest), answer(honest, Compute::Honest)];
+		run_until(RoundPhase::Reveal);
+		let served = [openings_for(partial, 0, &results[0][0]), openings_for(honest, 0, &results[1][0])];
+		let [alice, bob, charlie] = ["Alice", "Bob", "Charlie"].map(account);
+		// non-delivery is claimed only once the miner's time to serve is over
+		assert_eq!(unserved_by(charlie, partial, 0), Err(Error::<Test>::UnservedTooEarly.into()));
+		for v in [alice, bob] {
+			assert_ok!(served_verdict_by(v, partial, 0, &served[0]));
+		}
+		for v in [alice, bob, charlie] {
+			assert_ok!(served_verdict_by(v, honest, 0, &served[1]));
+		}
+		past_the_reveal_deadline();
+		for v in [charlie, dave] {
+			assert_ok!(unserved_by(v, partial, 0));
+		}
+		assert_ok!(unserved_by(dave, honest, 0));
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(partial), vec![RoundOutcome::Failed(FailReason::MissedReveal)]);
+		assert_eq!(settled(honest), vec![RoundOutcome::Passed]);
+		let dave_stats = ValidatorStats::<Test>::get(dave);
+		assert_eq!(dave_stats.contradicted, 0, "a delivery claim is no vote on the result: {dave_stats:?}");
+		assert_eq!(dave_stats.assigned, 2);
+		assert_eq!(ValidatorStats::<Test>::get(charlie).agreed, 2, "Charlie agreed on both outcomes");
+		try_state();
+	});
+}
+
+/// Served openings of a wrong C: the members name a failing leaf and the GPU fails
+/// `WrongResult`; a failing verdict must name one of its sampled leaves.
+#[test]
+fn wrong_openings_served_fail_wrong_result() {
+	new_test_ext().execute_with(|| {
+		let (cheat, revealing) = (account("Miner1"), account("Miner2"));
+		register_cpu_miner(cheat, &[uuid(1)]);
+		register_cpu_miner(revealing, &[uuid(2)]);
+		serve(cheat);
+		next_round();
+		let wrong = answer(cheat, Compute::Corrupt(100));
+		let honest = answer(revealing, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(revealing, 0, &honest[0]));
+		let served = openings_for(cheat, 0, &wrong[0]);
+		let not_sampled = (0..).find(|l| !served.iter().any(|o| o.leaf == *l)).unwrap();
+		assert_eq!(
+			Pog::submit_verdict(
+				RuntimeOrigin::signed(account("Alice")),
+				Pog::round().index,
+				cheat,
+				0,
+				false_verdict(false, Some(not_sampled))
+			)
+			.map_err(|e| e.error),
+			Err(Error::<Test>::InconsistentVerdict.into())
+		);
+		for v in validators() {
+			assert_ok!(served_verdict_by(v, cheat, 0, &served));
+			assert_ok!(verdict_by(v, revealing, 0, 7));
+		}
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(cheat), vec![RoundOutcome::Failed(FailReason::WrongResult)]);
+		assert_eq!(settled(revealing), vec![RoundOutcome::Passed]);
+		try_state();
+	});
+}
+
+#[test]
+fn an_unserved_vote_counts_only_for_a_served_gpu() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		next_round();
+		let results = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(m, 0, &results[0]));
+		past_the_reveal_deadline();
+		assert_eq!(unserved_by(account("Alice"), m, 0), Err(Error::<Test>::InconsistentVerdict.into()));
+	});
+}
+
+/// Served GPUs take no bytes of the reveal window: with one block to reveal in and 32 openings a
+/// GPU (16 reveals of the table's largest kind), 16 served GPUs and 32 revealed on chain, the
+/// sample is the validators' 80 (every GPU drawn), where all revealing it would have been 16, and
+/// a GPU revealed on chain stays in it with probability 16 / 32.
+#[test]
+fn served_gpus_take_no_reveal_bytes() {
+	new_test_ext().execute_with(|| {
+		let config = ProtocolConfig { reveal_window: 1, openings: 32, ..test_config() };
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), config));
+		let reveals = Pog::reveal_capacity();
+		assert_eq!(reveals, 16, "one block carries 16 reveals of the table's largest kind");
+		let miners = register_eight_each(&["Miner1", "Miner2", "Miner3", "Miner4", "Dave", "Eve"]);
+		for m in &miners[..2] {
+			serve(*m);
+		}
+		let r = next_round();
+		commit_eight_each(&miners);
+		assert_eq!(ServedGpus::<Test>::get(r), 16);
+		run_until(RoundPhase::Reveal);
+		let s = Pog::round().selection.unwrap();
+		assert_eq!(s.capacity, Pog::verifier_capacity(), "not the {} the window carries", Pog::capacity());
+		assert_eq!(Pog::capacity(), 16);
+		assert_eq!(s.probability, Perbill::one());
+		assert_eq!(RevealShare::<Test>::get(r), Some(Perbill::from_rational(16u32, 32)));
+		for m in &miners[..2] {
+			assert!((0..8).all(|g| Pog::is_selected(&s, r, m, g)), "every served GPU is verified");
+		}
+		let on_chain = miners[2..].iter().flat_map(|m| (0..8).filter(|g| Pog::is_selected(&s, r, m, *g))).count();
+		assert!((8..=24).contains(&on_chain), "about half of the 32 revealing GPUs stay: {on_chain}");
+		try_state();
+	});
+}
