@@ -343,11 +343,12 @@ impl<T: Config> Pallet<T> {
 	/// them and the emission paid to the most validators.
 	pub fn settle_weight(settled: u32, last: Option<u32>) -> Weight {
 		// + the count of GPUs left undecided (`ProbationNext`), once a block, and each GPU's
-		// first draw (`FirstDraws`, `FirstDrawOf`), which the benchmark predates
+		// first draw (`FirstDraws`, `FirstDrawOf`) and whether its openings were served and kept
+		// (`ServedIn`, `RevealShare`), which the benchmark predates
 		let gpus = u64::from(settled).saturating_mul(u64::from(T::MaxGpusPerMiner::get()));
 		let batch = T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get())
 			.saturating_add(T::DbWeight::get().reads_writes(1, 1))
-			.saturating_add(T::DbWeight::get().reads(gpus.saturating_mul(2)));
+			.saturating_add(T::DbWeight::get().reads(gpus.saturating_mul(4)));
 		match last {
 			Some(miners) => batch
 				.saturating_add(T::WeightInfo::update_shares(miners))
