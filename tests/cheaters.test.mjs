@@ -2,7 +2,8 @@
 // one miner per cheat of the agent's adversarial mode (tests only) answer their challenges; three
 // of them (the honest one, the corrupt C and the forged path) serve their openings off chain. The
 // honest one is verified and scored; every cheater's challenge fails with the event saying why,
-// and its score does not rise. Then, on the same chain, the explorer page (explorer/) in headless
+// and its score does not rise. One more honest miner serves no one (its endpoint unreachable):
+// Alice votes it unserved, it rebuts by revealing on chain, and it passes. Then, on the same chain, the explorer page (explorer/) in headless
 // Chromium shows the honest GPU passed and each cheater's reason in words.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ let node;
 let api;
 const agents = [];
 let honest;
+let unreachable;
 const cheats = {};
 
 after(() => stopAll({ agents, api, node }));
@@ -108,12 +110,18 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   honest = await miner('//Charlie', 'honest', { register: [], nice: 0, run: await serveFlags() });
   cheats.corrupt = await miner('//Dave', 'corrupt', { run: ['--adversary', 'corrupt', ...await serveFlags()] });
   cheats.forged = await miner('//Ferdie', 'forged-path', { run: ['--adversary', 'forged-path', ...await serveFlags()] });
+  unreachable = await miner('//Bob', 'unreachable', { run: ['--adversary', 'unreachable', ...await serveFlags()] });
   cheats.lower = await miner('//Eve', 'lower-precision', { run: ['--adversary', 'lower-precision'] });
   cheats.late = await miner('//Alice//stash', 'late-commit', { run: ['--adversary', 'late-commit'] });
   cheats.faster = await miner('//Bob//stash', 'faster-model', { register: ['--profile', fast.name], nice: 19 });
   cheats.stale = await miner('//Charlie//stash', 'stale-dataset', { run: ['--adversary', 'stale-dataset'] });
-  const got = await outcomes([honest, ...Object.values(cheats)], 480_000);
+  const got = await outcomes([honest, unreachable, ...Object.values(cheats)], 480_000);
   assert.equal(got[honest], 'Passed', 'the honest miner passes in the same round');
+  const unreachableLog = readFileSync(join(dir, 'unreachable.log'), 'utf8');
+  assert.equal(got[unreachable], 'Passed', `a miner nobody could reach rebuts on chain and passes:\n${
+    unreachableLog.split('\n').filter((l) => /WARN|ERROR|unserved|revealed/.test(l)).join('\n')}`);
+  assert.match(unreachableLog, /voted unserved/);
+  assert.match(unreachableLog, /openings revealed on chain: the unserved votes are void/);
   const honestScore = (await api.query.pog.scores(honest)).unwrap();
   assert.ok(honestScore.total.toNumber() > 0);
   assert.equal(got[cheats.corrupt], 'WrongResult', 'a corrupted C is caught by the validators');

@@ -28,8 +28,12 @@ pub enum Adversary {
 	/// to the committed root, their results are not the demanded walks'.
 	StaleDataset,
 	/// Serve the openings (with `--serve-openings`) to the first two committee members that ask
-	/// only: fewer than a committee of four's quorum.
+	/// only, fewer than a committee of four's quorum, and never rebut the unserved votes on chain.
 	ServeTwo,
+	/// Serve the openings (with `--serve-openings`) to no one, as a miner whose endpoint the
+	/// validators cannot reach, and rebut the unserved votes by revealing on chain: honest
+	/// results, so it passes.
+	Unreachable,
 }
 
 /// What the miner does at each step where a cheater would differ.
@@ -91,11 +95,23 @@ impl Behaviour {
 
 	/// Whom the openings server answers.
 	pub fn audience(self) -> crate::serve::Audience {
-		if self.cheat == Some(Adversary::ServeTwo) {
-			tracing::warn!("adversary: serving the openings to two committee members only");
-			return crate::serve::Audience::FirstMembers(2);
+		match self.cheat {
+			Some(Adversary::ServeTwo) => {
+				tracing::warn!("adversary: serving the openings to two committee members only");
+				return crate::serve::Audience::FirstMembers(2);
+			},
+			Some(Adversary::Unreachable) => {
+				tracing::warn!("adversary: serving the openings to no one");
+				return crate::serve::Audience::FirstMembers(0);
+			},
+			_ => {},
 		}
 		crate::serve::Audience::Everyone
+	}
+
+	/// Whether an unserved vote is rebutted by revealing the GPU on chain.
+	pub fn rebuts(self) -> bool {
+		self.cheat != Some(Adversary::ServeTwo)
 	}
 
 	/// Changes the openings before they are revealed.
@@ -133,6 +149,11 @@ impl Behaviour {
 	/// Whom the openings server answers: every committee member that asks.
 	pub fn audience(self) -> crate::serve::Audience {
 		crate::serve::Audience::Everyone
+	}
+
+	/// Whether an unserved vote is rebutted by revealing the GPU on chain: always.
+	pub fn rebuts(self) -> bool {
+		true
 	}
 
 	/// Changes the openings before they are revealed: never.

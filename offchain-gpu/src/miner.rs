@@ -95,7 +95,20 @@ struct Ctx {
 	memory: Mutex<BTreeMap<Key, MemoryCommitment>>,
 	/// The openings served to the committees, when served off chain.
 	served: Option<Arc<crate::serve::Openings>>,
+	/// The reveal of each GPU served this round, kept to rebut an unserved vote on chain (taken
+	/// once; dropped with the round).
+	rebuttals: Mutex<BTreeMap<Key, Reveal>>,
 }
+
+/// What `reveal_openings` carries: the opened leaves and walks.
+type Reveal = (
+	pog::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+		pog::runtime_types::pallet_pog::verification::Opening,
+	>,
+	pog::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+		pog::runtime_types::pallet_pog::verification::WalkOpening,
+	>,
+);
 
 /// Opens the devices that answer for the miner's claimed GPUs, by UUID; those in `int8_fp8` run
 /// fp8 challenges on the int8 path.
@@ -212,6 +225,7 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 		results: Mutex::new(BTreeMap::new()),
 		memory: Mutex::new(BTreeMap::new()),
 		served,
+		rebuttals: Mutex::new(BTreeMap::new()),
 	});
 
 	// Resume the current round (after a restart, or when started mid-round).
@@ -272,6 +286,17 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 						info!(round = ev.round, "sample drawn event seen again: already revealing");
 					}
 				}
+				// A member that got nothing from the endpoint voted unserved: the GPU is revealed
+				// on chain, which voids such votes (the rebuttal, `pallet_pog::served`).
+				for ev in events.find::<pog::pog::events::VerdictSubmitted>() {
+					let ev = ev?;
+					let v = &ev.verdict;
+					if ev.miner == account && !v.passed && v.failed_leaf.is_none() && v.failed_walk.is_none() {
+						let key = Key { round: ev.round, gpu: ev.gpu };
+						warn!(challenge = %key, validator = %ev.validator, "voted unserved");
+						spawn_rebuttal(ctx.clone(), key);
+					}
+				}
 				for ev in events.find::<pog::pog::events::MinerSettled>() {
 					let ev = ev?;
 					if ev.miner != account {
@@ -293,6 +318,7 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 					}
 					ctx.results.lock().expect("results lock").retain(|k, _| k.round > ev.round);
 					ctx.memory.lock().expect("memory lock").retain(|k, _| k.round > ev.round);
+					ctx.rebuttals.lock().expect("rebuttals lock").retain(|k, _| k.round > ev.round);
 					if exit_after > 0 && settled >= exit_after {
 						info!(settled, "done");
 						return Ok(());
@@ -350,6 +376,20 @@ fn spawn_reveal(ctx: Arc<Ctx>, round: u32) {
 	tokio::spawn(async move {
 		if let Err(e) = reveal_round(&ctx, round).await {
 			error!(round, "{e:#}");
+		}
+	});
+}
+
+/// Reveals served GPU `key` on chain, once, to void the unserved votes it drew.
+fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
+	let Some((openings, walks)) = ctx.rebuttals.lock().expect("rebuttals lock").remove(&key) else {
+		return;
+	};
+	tokio::spawn(async move {
+		let call = pog::transactions().pog().reveal_openings(key.round, key.gpu, openings, walks);
+		match ctx.chain.submit(&call).await {
+			Ok(_) => info!(challenge = %key, "openings revealed on chain: the unserved votes are void"),
+			Err(e) => error!(challenge = %key, "the rebuttal was rejected: {e:#}"),
 		}
 	});
 }
@@ -560,7 +600,10 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 		tasks.spawn(async move { (key, prove_gpu(&ctx2, key, &device, ch).await) });
 	}
 	// Each root is committed as soon as it is ready, with those ready at the same moment in one
-	// extrinsic: a GPU that takes longer never makes the others miss their deadlines.
+	// extrinsic: a GPU that takes longer never makes the others miss their deadlines. Nor does a
+	// commit waiting for its block: each is sent on its own task (with its own nonce), so roots
+	// ready a moment later go out at once, not a block later.
+	let mut commits = tokio::task::JoinSet::new();
 	while let Some(first) = tasks.join_next().await {
 		let mut ready = vec![first.context("the compute task panicked")?];
 		while let Some(more) = tasks.try_join_next() {
@@ -579,7 +622,11 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 				Err(e) => give_up(ctx, key, &format!("its computation failed: {e:#}"))?,
 			}
 		}
-		commit_roots(ctx, round, roots).await?;
+		let ctx = ctx.clone();
+		commits.spawn(async move { commit_roots(&ctx, round, roots).await });
+	}
+	while let Some(done) = commits.join_next().await {
+		done.context("the commit task panicked")??;
 	}
 	Ok(())
 }
@@ -868,6 +915,9 @@ async fn reveal_gpu(ctx: &Arc<Ctx>, key: Key, ch: ChallengeView<AccountId32>) ->
 			);
 		};
 		served.keep(key.round, key.gpu, convert::served_openings(&openings.0, &walks.0));
+		if ctx.behaviour.rebuts() {
+			ctx.rebuttals.lock().expect("rebuttals lock").insert(key, (openings, walks));
+		}
 		info!(challenge = %key, leaves = ch.leaves.len(), walks = ch.walks.len(), "openings served to the committee");
 		return Ok(true);
 	}

@@ -33,7 +33,10 @@ const TUNE_CANDIDATES: usize = 4;
 /// H200 (2026-11-27), five passes of 50 ms in four of four on an H100 (2026-11-28): a pass moved
 /// by up to 15% with the clock (`benchmarking/gpu/gemm/tuning/`).
 const TUNE_MS: f64 = 1_000.0;
-/// Timed rounds at least (each runs every candidate once).
+/// GEMM time of one candidate's batch in a timed round, in ms: its GEMMs run back to back, as a
+/// proof runs them, between one pair of events.
+const TUNE_BATCH_MS: f64 = 20.0;
+/// Timed rounds at least (each runs every candidate's batch once).
 const TUNE_MIN_ROUNDS: usize = 5;
 /// GEMM time of the heuristic's first before the timed rounds, into the steady state, in ms.
 const TUNE_WARM_MS: f64 = 200.0;
@@ -98,7 +101,8 @@ impl Inner {
 	/// Timed as the proof runs them (accumulating, beta = 1), after each candidate's kernel is
 	/// loaded and [`TUNE_WARM_MS`] of the heuristic's first (under the power limit a GEMM after a
 	/// pause runs faster than one in the steady state a proof runs in), in rounds that run every
-	/// candidate once, interleaved, for [`TUNE_MS`] in all; the median GEMM of each decides. Until 2026-11-27 the candidates were
+	/// candidate's batch of [`TUNE_BATCH_MS`] back to back, interleaved, for [`TUNE_MS`] in all;
+	/// the median batch of each decides. Until 2026-11-27 the candidates were
 	/// timed twice each on the first 8,192 rows, where another tiling wins: an H100's fp8 GEMM at
 	/// 16384 × 16384 × 8192 took a candidate 4% faster there and 21% slower at the full shape.
 	#[allow(clippy::too_many_arguments)]
@@ -151,29 +155,36 @@ impl Inner {
 		plan.run_with(&self.lt, &first, mm, a, b, c, 1.0)?;
 		e1.record(mm)?;
 		let one = ms(&e0, &e1)?.max(1e-3);
-		// Interleaved: each round runs every candidate once, in a rotating order, each GEMM timed by
-		// its own events. Under the power limit the clock swings by up to 15% over tens of ms (an
-		// H100's 16384² × 8192 fp8 GEMM read 3.26-4.15 ms in passes of 50 ms, 2026-11-28), so
-		// candidates timed in separate passes differ by the swing; interleaved GEMM by GEMM, every
-		// candidate sees the same clock, and the median over the rounds compares the kernels.
+		// Interleaved: each round runs every candidate once, in a rotating order, each as a batch of
+		// GEMMs back to back between one pair of events. Under the power limit the clock swings by
+		// up to 15% over tens of ms (an H100's 16384² × 8192 fp8 GEMM read 3.26-4.15 ms in passes of
+		// 50 ms, 2026-11-28), so candidates timed in separate passes differ by the swing; interleaved,
+		// every candidate sees the same clock, and the median over the rounds compares the kernels.
+		// Batched, because a proof runs its GEMMs back to back: one GEMM between two events hides
+		// how a kernel's tail meets the next one's start, and an H200's second fp8 candidate, 2%
+		// faster so, was slower back to back (`benchmarking/gpu/gemm/tuning/`).
 		let warm_reps = ((TUNE_WARM_MS / one).ceil() as u32).clamp(1, 512);
 		for _ in 0..warm_reps {
 			plan.run_with(&self.lt, &first, mm, a, b, c, 1.0)?;
 		}
-		let rounds = ((TUNE_MS / (one * candidates.len() as f64)).ceil() as usize).clamp(TUNE_MIN_ROUNDS, 512);
+		let batch = ((TUNE_BATCH_MS / one).ceil() as u32).clamp(1, 64);
+		let per_round = one * f64::from(batch) * candidates.len() as f64;
+		let rounds = ((TUNE_MS / per_round).ceil() as usize).clamp(TUNE_MIN_ROUNDS, 512);
 		let mut marks = Vec::with_capacity(rounds * candidates.len());
 		for round in 0..rounds {
 			for i in (0..candidates.len()).map(|i| (i + round) % candidates.len()) {
 				let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
 				e0.record(mm)?;
-				plan.run_with(&self.lt, &candidates[i], mm, a, b, c, 1.0)?;
+				for _ in 0..batch {
+					plan.run_with(&self.lt, &candidates[i], mm, a, b, c, 1.0)?;
+				}
 				e1.record(mm)?;
 				marks.push((i, e0, e1));
 			}
 		}
 		let mut times = vec![Vec::with_capacity(rounds); candidates.len()];
 		for (i, e0, e1) in &marks {
-			times[*i].push(ms(e0, e1)?);
+			times[*i].push(ms(e0, e1)? / f64::from(batch));
 		}
 		let chosen = choose_algorithm(&times, TUNE_MARGIN);
 		tracing::debug!(
@@ -183,6 +194,7 @@ impl Inner {
 			kc,
 			chosen,
 			rounds,
+			batch,
 			?times,
 			ms = started.elapsed().as_millis() as u64,
 			"GEMM tuned"

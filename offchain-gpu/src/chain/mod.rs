@@ -322,8 +322,38 @@ impl Chain {
 					attempt += 1;
 					tokio::time::sleep(RESUBMIT_PAUSE).await;
 				},
-				Err(Unlanded::Dropped(why) | Unlanded::Final(why)) => return Err(why),
+				Err(Unlanded::Dropped(why) | Unlanded::Final(why)) => {
+					self.fill_nonce_gap().await;
+					return Err(why);
+				},
 			}
+		}
+	}
+
+	/// After a transaction that will not land: if the node's next nonce for the miner is free
+	/// while a later one is in flight (signed while this one was pending: a late root's reveals),
+	/// those wait in the pool's future queue for a nonce nothing would send, and would miss
+	/// their windows. A remark signed with it lets them land.
+	async fn fill_nonce_gap(&self) {
+		let in_flight = self.in_flight.lock().await;
+		let Ok(floor) = self.rpc.system_account_next_index(&self.account).await else { return };
+		let Some(gap) = in_flight.gap(floor) else { return };
+		let params =
+			subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(gap).mortal(64).build();
+		let remark = pog::transactions().system().remark(b"pog: nonce gap".to_vec());
+		let sent = match self.best().await {
+			Ok(best) => {
+				best.transactions().sign_and_submit(&remark, &self.signer, params).await.map_err(anyhow::Error::from)
+			},
+			Err(e) => Err(e),
+		};
+		match sent {
+			Ok(_) => warn!(
+				nonce = gap,
+				"a transaction that will not land left its nonce free below others in flight: a remark takes it so that \
+				 they can land"
+			),
+			Err(e) => warn!(nonce = gap, "could not fill the nonce gap below the transactions in flight: {e:#}"),
 		}
 	}
 
@@ -400,6 +430,12 @@ impl InFlight {
 	fn release(&mut self, nonce: u64) {
 		self.0.remove(&nonce);
 	}
+
+	/// `floor` (the node's next nonce), if no transaction in flight holds it while a later one
+	/// does: a gap that holds back every later one.
+	fn gap(&self, floor: u64) -> Option<u64> {
+		(!self.0.contains(&floor) && self.0.iter().any(|n| *n > floor)).then_some(floor)
+	}
 }
 
 /// The code of an `InvalidTransaction::Custom` refusal in a node's error: the node's RPC error
@@ -422,6 +458,18 @@ mod refusal_tests {
 		assert_eq!(super::pool_error_code("Invalid(Custom(32))"), Some(32));
 		assert_eq!(super::pool_error_code("Invalid Transaction (1010)"), None);
 		assert_eq!(super::pool_error_code("Custom error: 300"), None, "not a u8");
+	}
+
+	#[test]
+	fn a_free_nonce_below_one_in_flight_is_a_gap() {
+		let mut in_flight = super::InFlight::default();
+		assert_eq!(in_flight.gap(7), None, "nothing in flight");
+		for n in [8, 9] {
+			in_flight.hold(n);
+		}
+		assert_eq!(in_flight.gap(7), Some(7), "7 will not land and 8, 9 wait for it");
+		assert_eq!(in_flight.gap(9), None, "9 is in flight");
+		assert_eq!(in_flight.gap(10), None, "nothing in flight above 10");
 	}
 
 	#[test]

@@ -817,6 +817,18 @@ pub mod pallet {
 			/// The endpoint.
 			endpoint: Option<served::Endpoint>,
 		},
+		/// A served GPU that drew unserved votes was revealed on chain (a rebuttal): those votes
+		/// are void, and their members verify the revealed openings.
+		UnservedVoided {
+			/// The round.
+			round: RoundIndex,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPU.
+			gpu: GpuIndex,
+			/// Unserved votes voided.
+			votes: u32,
+		},
 		/// Weight shares were recomputed for an epoch.
 		SharesUpdated {
 			/// The epoch.
@@ -964,6 +976,9 @@ pub mod pallet {
 		/// An unserved vote (failing, naming no leaf or walk) counts only once the reveal window,
 		/// the miner's time to serve its openings, has closed.
 		UnservedTooEarly,
+		/// A served GPU's rebuttal (its reveal on chain against unserved votes) comes by two thirds
+		/// of the verdict window (`served::rebuttal_deadline`), so that its committee can verify it.
+		RebuttalWindowClosed,
 	}
 
 	#[pallet::hooks]
@@ -1053,7 +1068,8 @@ pub mod pallet {
 		}
 
 		/// Miner: reveal a selected GPU's sampled leaves and (with a memory phase) its sampled
-		/// walks with their Merkle proofs, in sample order, within the reveal window. A duty
+		/// walks with their Merkle proofs, in sample order, within the reveal window; a GPU served
+		/// off chain, only to rebut unserved votes, by `served::rebuttal_deadline`. A duty
 		/// ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(4)]
 		// Plus whether the GPU is in the first draw (`FirstDraws`, `FirstDrawOf`), which the

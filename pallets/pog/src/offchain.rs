@@ -14,7 +14,8 @@
 //! encoding of its openings and walks, the member's account in the `X-Pog-Validator` header),
 //! checked against the committed roots by the rule a reveal on chain is checked by. A member that
 //! gets nothing valid votes *unserved* once the reveal window has closed, and until then tries
-//! again at every block.
+//! again at every block. A served GPU revealed on chain since (a rebuttal of unserved votes) is
+//! verified from the chain like any revealed GPU.
 //!
 //! Runs are serialised by a storage lock. What was sent is remembered in one local-storage entry
 //! for [`RESEND_AFTER`] blocks (older marks are pruned on every write), so overlapping runs and
@@ -374,12 +375,16 @@ fn verify_one<T: Config>(
 	gpu: GpuIndex,
 	not_serving: bool,
 ) -> Result<Verdict, OffchainErr> {
-	let mark = (b'v', round, miner, gpu, &me.id).encode();
+	// Served and not revealed on chain since (a rebuttal, `crate::served`): fetched from the
+	// miner's endpoint. The two are marked apart, so that a member whose unserved vote a rebuttal
+	// voided verifies the revealed openings at once.
+	let served = Pallet::<T>::served_in(round, miner).is_some() && !Pallet::<T>::rebutted(round, miner, gpu);
+	let mark = (if served { b's' } else { b'v' }, round, miner, gpu, &me.id).encode();
 	if !first_send::<T>(&mark, now) {
 		return Err(OffchainErr::AlreadySent);
 	}
 	let started = sp_io::offchain::timestamp();
-	let checked = if Pallet::<T>::served_in(round, miner).is_some() {
+	let checked = if served {
 		let fetched =
 			if not_serving { Err(OffchainErr::NotServed) } else { fetch_openings::<T>(&me.id, round, miner, gpu) };
 		match fetched {

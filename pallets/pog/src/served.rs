@@ -12,8 +12,9 @@
 //! ([`crate::capacity`]).
 //!
 //! The rule, with c committee members and a quorum of ⌊2c/3⌋+1:
-//! - a quorum of passing verdicts passes the GPU and a quorum of failing ones fails it, as for a
-//!   revealed GPU;
+//! - a quorum of passing verdicts passes the GPU and a quorum of failing ones naming a leaf or a
+//!   walk fails it, as for a revealed GPU; unserved votes decide nothing before settlement (the
+//!   miner may rebut them until then, below);
 //! - at settlement, a served GPU still undecided with at least ⌈c/3⌉ unserved votes fails
 //!   (`MissedReveal`). ⌈c/3⌉ is one more than the ⌊(c−1)/3⌋ members a committee tolerates
 //!   lying: members that lie about delivery alone never fail a GPU that was served to every
@@ -24,10 +25,20 @@
 //! - a served GPU that no member voted on is undecided (`Inconclusive`, then on probation): the
 //!   chain cannot tell a silent committee from a silent miner, and the members answer for their
 //!   silence ([`crate::validators`]).
+//!
+//! **The rebuttal.** ⌈c/3⌉ members that collude to vote unserved would fail a GPU served to
+//! every member. So a served GPU that drew unserved votes and is still undecided may be revealed
+//! on chain, as any GPU is revealed, until [`rebuttal_deadline`]: the reveal voids every unserved
+//! vote (`UnservedVoided`), an unserved vote is refused from then on (the openings are there for
+//! every member), and the members whose votes were voided verify the revealed openings like those
+//! of any revealed GPU. A miner that served everyone pays nothing; one that a member could not
+//! reach pays one reveal's bytes, the cost every GPU paid before serving existed.
 
 use frame_support::{ensure, pallet_prelude::*};
+use frame_system::pallet_prelude::BlockNumberFor;
+use sp_runtime::traits::AtLeast32BitUnsigned;
 
-use crate::{pallet::*, types::*};
+use crate::{pallet::*, types::*, verification::VerificationStatus};
 
 /// Longest endpoint URL, in bytes.
 pub type MaxEndpointLen = ConstU32<{ pog_primitives::endpoint::MAX_ENDPOINT_LEN }>;
@@ -52,6 +63,17 @@ impl Verdict {
 /// Unserved votes that fail a served GPU left undecided: ⌈c/3⌉ of c members.
 pub fn unserved_to_fail(members: u32) -> u32 {
 	members.div_ceil(3).max(1)
+}
+
+/// The last block in which a served GPU that drew unserved votes may be revealed on chain (the
+/// rebuttal): two thirds of the verdict window after the reveal deadline, so that its members
+/// have the last third (at least one block) to verify what it revealed. Unserved votes come in
+/// the window's first blocks (a member votes unserved at the first block after the reveal
+/// deadline), so the miner has the blocks between to answer them.
+pub fn rebuttal_deadline<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
+	let window = selection.verdict_deadline.saturating_sub(selection.reveal_deadline);
+	let for_members = (window / 3u32.into()).max(1u32.into()).min(window);
+	selection.verdict_deadline.saturating_sub(for_members)
 }
 
 impl<T: Config> Pallet<T> {
@@ -89,10 +111,37 @@ impl<T: Config> Pallet<T> {
 		ServedGpus::<T>::mutate(index, |n| *n = n.saturating_add(landed));
 	}
 
-	/// A served GPU cannot be revealed on chain: its openings would take the window's bytes that
-	/// the sample was not sized for.
-	pub(crate) fn ensure_not_served(index: RoundIndex, who: &T::AccountId) -> DispatchResult {
-		ensure!(!ServedIn::<T>::contains_key(index, who), Error::<T>::ServedOffChain);
+	/// A served GPU is revealed on chain only as a rebuttal of unserved votes (its openings would
+	/// otherwise take the reveal window's bytes that the sample was not sized for): while it is
+	/// undecided with at least one unserved vote, until [`rebuttal_deadline`], once.
+	pub(crate) fn ensure_rebuttal(
+		selection: &Selection<BlockNumberFor<T>>,
+		index: RoundIndex,
+		who: &T::AccountId,
+		gpu: GpuIndex,
+	) -> DispatchResult {
+		ensure!(!Openings::<T>::contains_key((index, who, gpu)), Error::<T>::AlreadyRevealed);
+		let contested = Verifications::<T>::get((index, who, gpu))
+			.is_some_and(|v| v.status == VerificationStatus::Pending && v.votes.iter().any(|(_, x)| x.is_unserved()));
+		ensure!(contested, Error::<T>::ServedOffChain);
+		ensure!(Self::now() <= rebuttal_deadline(selection), Error::<T>::RebuttalWindowClosed);
 		Ok(())
+	}
+
+	/// Whether `miner`'s GPU `gpu` of round `index` was served and then revealed on chain (a
+	/// rebuttal): its committee verifies the revealed openings, and no unserved vote counts.
+	pub fn rebutted(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex) -> bool {
+		ServedIn::<T>::contains_key(index, miner) && Openings::<T>::contains_key((index, miner, gpu))
+	}
+
+	/// Voids the unserved votes on `miner`'s GPU `gpu` of round `index`, which it has just
+	/// revealed on chain: their members vote again on the revealed openings. Returns how many.
+	pub(crate) fn void_unserved(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex) -> u32 {
+		Verifications::<T>::mutate((index, miner, gpu), |v| {
+			let Some(v) = v else { return 0 };
+			let before = v.votes.len();
+			v.votes.retain(|(_, x)| !x.is_unserved());
+			(before - v.votes.len()) as u32
+		})
 	}
 }

@@ -115,6 +115,9 @@ pub(crate) struct RevealPlan<T: Config> {
 	pub committee: Vec<T::AccountId>,
 	/// The GPU's memory phase, if it has one.
 	pub memory: Option<pog_primitives::memory::MemoryChallenge>,
+	/// A served GPU revealed to rebut unserved votes: its verification exists, and keeps its
+	/// committee and every vote but the unserved ones.
+	pub rebuttal: bool,
 }
 
 /// Sets of at most this many eligible validators vote as a whole on every challenge.
@@ -184,19 +187,26 @@ impl<T: Config> Pallet<T> {
 		ensure!(round.index == index && index > 0, Error::<T>::WrongRound);
 		ensure!(round.phase == RoundPhase::Reveal, Error::<T>::WrongPhase);
 		let selection = round.selection.ok_or(Error::<T>::WrongPhase)?;
-		ensure!(Self::now() <= selection.reveal_deadline, Error::<T>::RevealWindowClosed);
+		// a served GPU reveals only as a rebuttal, in its own window ([`crate::served`])
+		let rebuttal = Self::served_in(index, who).is_some();
+		if !rebuttal {
+			ensure!(Self::now() <= selection.reveal_deadline, Error::<T>::RevealWindowClosed);
+		}
 		let commitment = Commitments::<T>::get(index, who)
 			.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
 			.ok_or(Error::<T>::NotCommitted)?;
 		ensure!(Self::is_selected(&selection, index, who, gpu), Error::<T>::NotSelected);
-		Self::ensure_not_served(index, who)?;
-		ensure!(!Verifications::<T>::contains_key((index, who, gpu)), Error::<T>::AlreadyRevealed);
+		if rebuttal {
+			Self::ensure_rebuttal(&selection, index, who, gpu)?;
+		} else {
+			ensure!(!Verifications::<T>::contains_key((index, who, gpu)), Error::<T>::AlreadyRevealed);
+		}
 		Self::ensure_unspent(&DutyKey { kind: DutyKind::Reveal, round: index, miner: who, gpu, validator: None })?;
 
 		Self::ensure_openings(&selection, &commitment, openings, walks)?;
 		let sample_seed = Self::sample_seed_for(&selection, &commitment);
 		let committee = Self::committee_for(&selection.seed, who, gpu);
-		Ok(RevealPlan { sample_seed, committee, memory: commitment.params.memory_challenge() })
+		Ok(RevealPlan { sample_seed, committee, memory: commitment.params.memory_challenge(), rebuttal })
 	}
 
 	/// Whether `openings` and `walks` are exactly what `commitment` must open under `selection`:
@@ -261,16 +271,22 @@ impl<T: Config> Pallet<T> {
 		openings: OpeningsOf<T>,
 		walks: WalkOpeningsOf,
 	) -> DispatchResult {
-		let RevealPlan { sample_seed, committee, memory } = Self::reveal_due(&who, index, gpu, &openings, &walks)?;
-		Verifications::<T>::insert(
-			(index, &who, gpu),
-			Verification {
-				sample_seed,
-				committee: BoundedVec::truncate_from(committee),
-				votes: BoundedVec::new(),
-				status: VerificationStatus::Pending,
-			},
-		);
+		let RevealPlan { sample_seed, committee, memory, rebuttal } =
+			Self::reveal_due(&who, index, gpu, &openings, &walks)?;
+		if rebuttal {
+			let votes = Self::void_unserved(index, &who, gpu);
+			Self::deposit_event(Event::UnservedVoided { round: index, miner: who.clone(), gpu, votes });
+		} else {
+			Verifications::<T>::insert(
+				(index, &who, gpu),
+				Verification {
+					sample_seed,
+					committee: BoundedVec::truncate_from(committee),
+					votes: BoundedVec::new(),
+					status: VerificationStatus::Pending,
+				},
+			);
+		}
 		Openings::<T>::insert((index, &who, gpu), openings);
 		if !walks.is_empty() {
 			let results = Self::walk_results(memory, &walks);
@@ -322,8 +338,10 @@ impl<T: Config> Pallet<T> {
 		ensure!(v.committee.contains(who), Error::<T>::NotInCommittee);
 		ensure!(!v.votes.iter().any(|(x, _)| x == who), Error::<T>::AlreadyVoted);
 		Self::ensure_unspent(&DutyKey { kind: DutyKind::Verdict, round: index, miner, gpu, validator: Some(who) })?;
+		// once a served GPU is revealed on chain (a rebuttal), every member has its openings
+		let unservable = served && !Self::rebutted(index, miner, gpu);
 		let consistent = match (verdict.failed_leaf, verdict.failed_walk) {
-			(None, None) => verdict.passed || served,
+			(None, None) => verdict.passed || unservable,
 			(Some(leaf), None) => !verdict.passed && leaves.contains(&leaf),
 			(None, Some(walk)) => !verdict.passed && walks.contains(&walk),
 			(Some(_), Some(_)) => false,
@@ -390,7 +408,9 @@ impl<T: Config> Pallet<T> {
 		if v.status == VerificationStatus::Pending {
 			let quorum = Self::quorum_of(v.committee.len() as u32);
 			let passes = v.votes.iter().filter(|(_, x)| x.passed).count() as u32;
-			let fails = v.votes.len() as u32 - passes;
+			// Unserved votes decide nothing before settlement: until the rebuttal deadline the
+			// miner may reveal the GPU on chain and void them ([`crate::served`]).
+			let fails = v.votes.iter().filter(|(_, x)| !x.passed && !x.is_unserved()).count() as u32;
 			let decided = if passes >= quorum {
 				Some(VerificationStatus::Passed)
 			} else if fails >= quorum {

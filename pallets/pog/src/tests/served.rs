@@ -2,7 +2,10 @@
 //! endpoint, non-delivery is a negative vote, and served GPUs take no reveal bytes.
 
 use super::*;
-use crate::{offchain, served::unserved_to_fail};
+use crate::{
+	offchain,
+	served::{rebuttal_deadline, unserved_to_fail},
+};
 use sp_core::offchain::testing::PendingRequest;
 
 const ENDPOINT: &[u8] = b"http://miner1.example:9955/pog";
@@ -145,6 +148,111 @@ fn serving_fewer_than_a_quorum_fails_and_one_member_alone_cannot_fail_a_served_g
 		assert_eq!(dave_stats.contradicted, 0, "a delivery claim is no vote on the result: {dave_stats:?}");
 		assert_eq!(dave_stats.assigned, 2);
 		assert_eq!(ValidatorStats::<Test>::get(charlie).agreed, 2, "Charlie agreed on both outcomes");
+		try_state();
+	});
+}
+
+/// Alice's worker is served nothing valid (the miner's endpoint answers her with garbage) and
+/// votes unserved once the reveal window closed, which with a committee of three would fail the
+/// GPU at settlement although Bob and Charlie passed it. The miner rebuts: it reveals the GPU on
+/// chain, which voids Alice's vote, and her worker verifies the revealed openings at its next
+/// run (no request to the endpoint) and passes it. Unserved votes are refused from then on.
+#[test]
+fn a_rebuttal_on_chain_voids_unserved_votes_and_the_member_verifies_it() {
+	let mut e = env(&["Alice"]);
+	let (pool, offchain) = (e.pool.clone(), e.offchain.clone());
+	e.ext.execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		serve(m);
+		let r = next_round();
+		let results = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		let served = openings_for(m, 0, &results[0]);
+		for member in ["Bob", "Charlie"] {
+			assert_ok!(served_verdict_by(account(member), m, 0, &served));
+		}
+		past_the_reveal_deadline();
+		offchain.write().expect_request(PendingRequest {
+			method: "GET".into(),
+			uri: format!("http://miner1.example:9955/pog/openings/{r}/0"),
+			headers: vec![(
+				offchain::VALIDATOR_HEADER.into(),
+				account("Alice").encode().iter().map(|b| format!("{b:02x}")).collect(),
+			)],
+			response: Some(b"not the openings".to_vec()),
+			sent: true,
+			..Default::default()
+		});
+		let sent = run_ocw_and_include(&pool);
+		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		let v = Verifications::<Test>::get((r, m, 0)).unwrap();
+		assert!(v.votes.iter().any(|(who, x)| *who == account("Alice") && x.is_unserved()), "{v:?}");
+		assert_eq!(unserved_to_fail(3), 1, "with three members, one unserved vote fails an undecided GPU");
+
+		assert_ok!(reveal(m, 0, &results[0]));
+		System::assert_has_event(Event::UnservedVoided { round: r, miner: m, gpu: 0, votes: 1 }.into());
+		assert_eq!(reveal(m, 0, &results[0]), Err(Error::<Test>::AlreadyRevealed.into()));
+		assert_eq!(unserved_by(account("Bob"), m, 0), Err(Error::<Test>::AlreadyVoted.into()));
+		let sent = run_ocw_and_include(&pool);
+		assert_eq!(verdicts_in(&sent), 1, "Alice verified the revealed openings: {sent:?}");
+		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		assert_eq!(Verifications::<Test>::get((r, m, 0)).unwrap().status, VerificationStatus::Passed);
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+		assert_eq!(ValidatorStats::<Test>::get(account("Alice")).agreed, 1);
+		try_state();
+	});
+}
+
+/// Four validators, committees of all four (quorum 3): Charlie and Dave collude and vote a GPU
+/// served to everyone unserved. After a rebuttal their unserved votes are refused (the openings
+/// are on chain); they can only stay silent, and the GPU is not failed. A rebuttal comes only
+/// after an unserved vote, by the rebuttal deadline: a second miner's comes one block late.
+#[test]
+fn colluding_unserved_votes_cannot_fail_a_miner_that_rebuts_in_time() {
+	new_test_ext().execute_with(|| {
+		let dave = account("Dave");
+		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
+		change_session();
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
+		let (prompt, late) = (account("Miner1"), account("Miner2"));
+		for (i, m) in [prompt, late].into_iter().enumerate() {
+			register_cpu_miner(m, &[uuid(i as u8 + 1)]);
+			serve(m);
+		}
+		next_round();
+		let results = [answer(prompt, Compute::Honest), answer(late, Compute::Honest)];
+		run_until(RoundPhase::Reveal);
+		let [alice, bob, charlie] = ["Alice", "Bob", "Charlie"].map(account);
+		for (i, m) in [prompt, late].into_iter().enumerate() {
+			let served = openings_for(m, 0, &results[i][0]);
+			for v in [alice, bob] {
+				assert_ok!(served_verdict_by(v, m, 0, &served));
+			}
+		}
+		assert_eq!(reveal(prompt, 0, &results[0][0]), Err(Error::<Test>::ServedOffChain.into()), "nothing to rebut");
+		past_the_reveal_deadline();
+		for m in [prompt, late] {
+			for v in [charlie, dave] {
+				assert_ok!(unserved_by(v, m, 0));
+			}
+		}
+		let deadline = rebuttal_deadline(&Pog::round().selection.unwrap());
+		assert!(deadline < Pog::round().selection.unwrap().verdict_deadline, "members keep time to verify");
+		assert_ok!(reveal(prompt, 0, &results[0][0]));
+		System::assert_has_event(
+			Event::UnservedVoided { round: Pog::round().index, miner: prompt, gpu: 0, votes: 2 }.into(),
+		);
+		assert_eq!(unserved_by(charlie, prompt, 0), Err(Error::<Test>::InconsistentVerdict.into()));
+		while System::block_number() <= deadline {
+			next_block();
+		}
+		assert_eq!(reveal(late, 0, &results[1][0]), Err(Error::<Test>::RebuttalWindowClosed.into()));
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(prompt), vec![RoundOutcome::Unverified(UnverifiedReason::Inconclusive)]);
+		assert_eq!(settled(late), vec![RoundOutcome::Failed(FailReason::MissedReveal)]);
+		assert_eq!(ValidatorStats::<Test>::get(dave).silent, 1, "voided, then silent on the rebutted GPU");
 		try_state();
 	});
 }
