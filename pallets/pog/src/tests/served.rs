@@ -38,6 +38,39 @@ fn unserved_by(validator: AccountId, who: AccountId, gpu: GpuIndex) -> DispatchR
 		.map_err(|e| e.error)
 }
 
+/// Alice's off-chain worker's request for GPU 0 of Miner1 in round `r`, answered with `body`.
+fn alice_fetches(
+	offchain: &std::sync::Arc<parking_lot::RwLock<sp_core::offchain::testing::OffchainState>>,
+	r: RoundIndex,
+	body: Vec<u8>,
+) {
+	offchain.write().expect_request(PendingRequest {
+		method: "GET".into(),
+		uri: format!("http://miner1.example:9955/pog/openings/{r}/0"),
+		headers: vec![(
+			offchain::VALIDATOR_HEADER.into(),
+			account("Alice").encode().iter().map(|b| format!("{b:02x}")).collect(),
+		)],
+		response: Some(body),
+		sent: true,
+		..Default::default()
+	});
+}
+
+/// Dave joins the validators and committees take all four (quorum 3); Miner1 and Miner2
+/// register one CPU GPU each and serve their openings.
+fn four_members_and_two_serving_miners() -> [AccountId; 2] {
+	assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")));
+	change_session();
+	assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
+	let miners = [account("Miner1"), account("Miner2")];
+	for (i, m) in miners.into_iter().enumerate() {
+		register_cpu_miner(m, &[uuid(i as u8 + 1)]);
+		serve(m);
+	}
+	miners
+}
+
 fn past_the_reveal_deadline() {
 	let deadline = Pog::round().selection.unwrap().reveal_deadline;
 	while System::block_number() <= deadline {
@@ -83,15 +116,7 @@ fn a_served_gpu_is_verified_from_its_endpoint_and_passes() {
 		run_until(RoundPhase::Reveal);
 		assert_eq!(reveal(m, 0, &results[0]), Err(Error::<Test>::ServedOffChain.into()));
 		let served = openings_for(m, 0, &results[0]);
-		let alice_hex: String = account("Alice").encode().iter().map(|b| format!("{b:02x}")).collect();
-		offchain.write().expect_request(PendingRequest {
-			method: "GET".into(),
-			uri: format!("http://miner1.example:9955/pog/openings/{r}/0"),
-			headers: vec![(offchain::VALIDATOR_HEADER.into(), alice_hex)],
-			response: Some((served.clone(), WalkOpeningsOf::default()).encode()),
-			sent: true,
-			..Default::default()
-		});
+		alice_fetches(&offchain, r, (served.clone(), WalkOpeningsOf::default()).encode());
 		let sent = run_ocw_and_include(&pool);
 		assert_eq!(verdicts_in(&sent), 1, "Alice fetched, checked and voted: {sent:?}");
 		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
@@ -113,16 +138,9 @@ fn a_served_gpu_is_verified_from_its_endpoint_and_passes() {
 #[test]
 fn serving_fewer_than_a_quorum_fails_and_one_member_alone_cannot_fail_a_served_gpu() {
 	new_test_ext().execute_with(|| {
+		let [partial, honest] = four_members_and_two_serving_miners();
 		let dave = account("Dave");
-		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
-		change_session();
-		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
 		assert_eq!(unserved_to_fail(4), 2, "more than the one liar four members tolerate");
-		let (partial, honest) = (account("Miner1"), account("Miner2"));
-		for (i, m) in [partial, honest].into_iter().enumerate() {
-			register_cpu_miner(m, &[uuid(i as u8 + 1)]);
-			serve(m);
-		}
 		next_round();
 		let results = [answer(partial, Compute::Honest), answer(honest, Compute::Honest)];
 		run_until(RoundPhase::Reveal);
@@ -173,17 +191,7 @@ fn a_rebuttal_on_chain_voids_unserved_votes_and_the_member_verifies_it() {
 			assert_ok!(served_verdict_by(account(member), m, 0, &served));
 		}
 		past_the_reveal_deadline();
-		offchain.write().expect_request(PendingRequest {
-			method: "GET".into(),
-			uri: format!("http://miner1.example:9955/pog/openings/{r}/0"),
-			headers: vec![(
-				offchain::VALIDATOR_HEADER.into(),
-				account("Alice").encode().iter().map(|b| format!("{b:02x}")).collect(),
-			)],
-			response: Some(b"not the openings".to_vec()),
-			sent: true,
-			..Default::default()
-		});
+		alice_fetches(&offchain, r, b"not the openings".to_vec());
 		let sent = run_ocw_and_include(&pool);
 		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
 		let v = Verifications::<Test>::get((r, m, 0)).unwrap();
@@ -212,15 +220,8 @@ fn a_rebuttal_on_chain_voids_unserved_votes_and_the_member_verifies_it() {
 #[test]
 fn colluding_unserved_votes_cannot_fail_a_miner_that_rebuts_in_time() {
 	new_test_ext().execute_with(|| {
+		let [prompt, late] = four_members_and_two_serving_miners();
 		let dave = account("Dave");
-		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
-		change_session();
-		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
-		let (prompt, late) = (account("Miner1"), account("Miner2"));
-		for (i, m) in [prompt, late].into_iter().enumerate() {
-			register_cpu_miner(m, &[uuid(i as u8 + 1)]);
-			serve(m);
-		}
 		next_round();
 		let results = [answer(prompt, Compute::Honest), answer(late, Compute::Honest)];
 		run_until(RoundPhase::Reveal);
