@@ -116,7 +116,8 @@ pub(crate) struct RevealPlan<T: Config> {
 	/// The GPU's memory phase, if it has one.
 	pub memory: Option<pog_primitives::memory::MemoryChallenge>,
 	/// A served GPU revealed to rebut unserved votes: its verification exists, and keeps its
-	/// committee and every vote but the unserved ones.
+	/// committee (`committee` is left empty, not drawn again) and every vote but the unserved
+	/// ones.
 	pub rebuttal: bool,
 }
 
@@ -205,7 +206,8 @@ impl<T: Config> Pallet<T> {
 
 		Self::ensure_openings(&selection, &commitment, openings, walks)?;
 		let sample_seed = Self::sample_seed_for(&selection, &commitment);
-		let committee = Self::committee_for(&selection.seed, who, gpu);
+		// a rebuttal keeps the committee its verification drew at the first verdict
+		let committee = if rebuttal { Vec::new() } else { Self::committee_for(&selection.seed, who, gpu) };
 		Ok(RevealPlan { sample_seed, committee, memory: commitment.params.memory_challenge(), rebuttal })
 	}
 
