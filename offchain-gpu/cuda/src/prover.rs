@@ -44,16 +44,6 @@ const TUNE_WARM_MS: f64 = 200.0;
 /// At the full shape the candidates' order is what it is in a proof; two were 1.2-1.4% faster
 /// than the first in fp16 and bf16 on an H100 (2026-11-27, `benchmarking/gpu/gemm/h100-steady/`).
 const TUNE_MARGIN: f64 = 0.005;
-/// GEMM time of one sustained turn of the duel between the heuristic's first and the interleaved
-/// rounds' winner, in ms, timed after [`DUEL_RUN_IN_MS`] of the same candidate unmeasured.
-/// Interleaved batches of 20 ms cannot see what a kernel's own power draw does to the clock under
-/// the power limit: an H200's second fp8 candidate read 2-3% faster so, and the rate check, 1,000
-/// GEMMs back to back, then read 0.992x PyTorch (`benchmarking/gpu/gemm/tuning/`, 2026-11-28).
-const DUEL_TURN_MS: f64 = 500.0;
-/// GEMM time run before each sustained turn, unmeasured, for the clock to settle on the kernel.
-const DUEL_RUN_IN_MS: f64 = 250.0;
-/// Sustained turns of each duellist, alternating (the winner first).
-const DUEL_TURNS: usize = 3;
 
 pub(crate) struct Inner {
 	pub(crate) ctx: Arc<CudaContext>,
@@ -112,9 +102,7 @@ impl Inner {
 	/// loaded and [`TUNE_WARM_MS`] of the heuristic's first (under the power limit a GEMM after a
 	/// pause runs faster than one in the steady state a proof runs in), in rounds that run every
 	/// candidate's batch of [`TUNE_BATCH_MS`] back to back, interleaved, for [`TUNE_MS`] in all;
-	/// the median batch of each screens. A screened winner other than the heuristic's first then
-	/// duels it in sustained turns ([`DUEL_TURN_MS`]), and keeps the shape only if its median turn
-	/// is faster by [`TUNE_MARGIN`] too. Until 2026-11-27 the candidates were
+	/// the median batch of each decides. Until 2026-11-27 the candidates were
 	/// timed twice each on the first 8,192 rows, where another tiling wins: an H100's fp8 GEMM at
 	/// 16384 × 16384 × 8192 took a candidate 4% faster there and 21% slower at the full shape.
 	#[allow(clippy::too_many_arguments)]
@@ -198,40 +186,16 @@ impl Inner {
 		for (i, e0, e1) in &marks {
 			times[*i].push(ms(e0, e1)? / f64::from(batch));
 		}
-		let screened = choose_algorithm(&times, TUNE_MARGIN);
-		// A winner other than cuBLAS's own choice must also win sustained, each kernel alone long
-		// enough for the clock to settle on its power draw, as in a proof's 1,000s of GEMMs.
-		let mut duel: [Vec<f64>; 2] = [Vec::with_capacity(DUEL_TURNS), Vec::with_capacity(DUEL_TURNS)];
-		if screened != 0 {
-			let duellists = [first, candidates[screened]];
-			let run_in = ((DUEL_RUN_IN_MS / one).ceil() as u32).clamp(1, 4096);
-			let turn = ((DUEL_TURN_MS / one).ceil() as u32).clamp(1, 4096);
-			for t in 0..2 * DUEL_TURNS {
-				let d = 1 - t % 2;
-				for _ in 0..run_in {
-					plan.run_with(&self.lt, &duellists[d], mm, a, b, c, 1.0)?;
-				}
-				let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
-				e0.record(mm)?;
-				for _ in 0..turn {
-					plan.run_with(&self.lt, &duellists[d], mm, a, b, c, 1.0)?;
-				}
-				e1.record(mm)?;
-				duel[d].push(ms(&e0, &e1)? / f64::from(turn));
-			}
-		}
-		let chosen = if screened != 0 && choose_algorithm(&duel, TUNE_MARGIN) == 1 { screened } else { 0 };
+		let chosen = choose_algorithm(&times, TUNE_MARGIN);
 		tracing::debug!(
 			?compute,
 			m,
 			n,
 			kc,
-			screened,
 			chosen,
 			rounds,
 			batch,
 			?times,
-			?duel,
 			ms = started.elapsed().as_millis() as u64,
 			"GEMM tuned"
 		);
