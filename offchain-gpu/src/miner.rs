@@ -290,8 +290,7 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 				// on chain, which voids such votes (the rebuttal, `pallet_pog::served`).
 				for ev in events.find::<pog::pog::events::VerdictSubmitted>() {
 					let ev = ev?;
-					let v = &ev.verdict;
-					if ev.miner == account && !v.passed && v.failed_leaf.is_none() && v.failed_walk.is_none() {
+					if ev.miner == account && ev.verdict.0.is_unserved() {
 						let key = Key { round: ev.round, gpu: ev.gpu };
 						warn!(challenge = %key, validator = %ev.validator, "voted unserved");
 						spawn_rebuttal(ctx.clone(), key);

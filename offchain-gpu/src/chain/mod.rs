@@ -18,10 +18,11 @@ use subxt::{
 use subxt_signer::{sr25519::Keypair, SecretUri};
 use tracing::warn;
 
-/// Types and calls generated from PoG chain's runtime metadata. A challenge and a profile's
-/// figures decode straight into `pog-primitives`' own types, so the agent derives its seeds and
-/// sizes its units through the same methods as the pallet (`ChallengeParams::spec`,
-/// `ChallengeParams::memory_challenge`, `ProfileFigures::for_cores`).
+/// Types and calls generated from PoG chain's runtime metadata. A challenge, a profile's figures
+/// and a verdict decode straight into `pog-primitives`' own types, so the agent derives its seeds,
+/// sizes its units and reads votes through the same methods as the pallet
+/// (`ChallengeParams::spec`, `ChallengeParams::memory_challenge`, `ProfileFigures::for_cores`,
+/// `Verdict::is_unserved`).
 #[subxt::subxt(
 	runtime_metadata_path = "metadata/pog.scale",
 	derive_for_all_types = "Clone",
@@ -37,6 +38,10 @@ use tracing::warn;
 	substitute_type(
 		path = "pog_primitives::profiles::ProfileFigures",
 		with = "::subxt::utils::Static<::pog_primitives::profiles::ProfileFigures>"
+	),
+	substitute_type(
+		path = "pog_primitives::verdict::Verdict",
+		with = "::subxt::utils::Static<::pog_primitives::verdict::Verdict>"
 	)
 )]
 pub mod pog {}

@@ -1,8 +1,9 @@
 //! How many committed GPUs a round verifies: what the validators can check, and what the reveal
 //! window is sure to carry, whichever is smaller.
 //!
-//! - **Verifications.** Validators × `verifications_per_validator` / committee size (each
-//!   selected GPU takes a committee).
+//! - **Verifications.** Validators × the verifications a validator does in a round, as measured
+//!   from the rounds before ([`crate::throughput`]), / committee size (each selected GPU takes a
+//!   committee).
 //! - **Bytes.** Every selected GPU reveals its openings on chain, in the `reveal_window` blocks
 //!   after the draw. A reveal is a duty (`DispatchClass::Operational`), and the part of a block
 //!   that normal transactions can never take is the operational class's length beyond the
@@ -91,13 +92,13 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// Verifications the validators can do in a round: validators × per-validator capacity /
-	/// committee size.
+	/// Verifications the validators can do in a round: validators × the measured verifications
+	/// per validator ([`crate::throughput`]) / committee size.
 	pub fn verifier_capacity() -> u32 {
 		let config = Configuration::<T>::get();
 		let validators = Validators::<T>::get().len() as u32;
 		let committee = crate::verification::committee_size(config.committee, validators).max(1);
-		validators.saturating_mul(config.verifications_per_validator) / committee
+		validators.saturating_mul(Self::verifications_per_validator()) / committee
 	}
 
 	/// Reveals of the table's largest kind that fit [`REVEAL_SHARE`] of the duty space of the

@@ -39,7 +39,8 @@ pub struct ProtocolConfig {
 	pub entries_per_opening: u32,
 	/// Validators verifying each selected challenge (capped at the validators other than the miner).
 	pub committee: u32,
-	/// Challenges one validator verifies per round (measured: see `docs/protocol.md`).
+	/// Challenges one validator verifies per round, where the measurement starts
+	/// ([`crate::throughput`]: the figure moves with what the validators deliver).
 	pub verifications_per_validator: u32,
 	/// Blocks after the selection in which selected GPUs reveal.
 	pub reveal_window: u32,
@@ -108,11 +109,17 @@ pub enum ConfigRule {
 }
 
 impl ProtocolConfig {
+	/// The most verifications a validator's off-chain worker can send in a round: its budget of
+	/// `MAX_VERIFICATIONS_PER_RUN` a block over the verdict window. Neither the configured nor the
+	/// measured figure ([`crate::throughput`]) goes above it.
+	pub fn verifications_ceiling(&self) -> u32 {
+		(crate::offchain::MAX_VERIFICATIONS_PER_RUN as u32).saturating_mul(self.verdict_window)
+	}
+
 	/// The first rule this configuration breaks, given the runtime's bounds on opened leaves
 	/// (`max_openings`), validators (`max_validators`) and opened walks (`max_walk_openings`).
 	pub fn validate(&self, max_openings: u32, max_validators: u32, max_walk_openings: u32) -> Result<(), ConfigRule> {
 		use ConfigRule::*;
-		let per_window = u64::from(crate::offchain::MAX_VERIFICATIONS_PER_RUN as u32) * u64::from(self.verdict_window);
 		let m = &self.memory;
 		let rules = [
 			(self.period > 0, ZeroPeriod),
@@ -125,7 +132,8 @@ impl ProtocolConfig {
 			),
 			(self.committee > 0 && self.committee <= max_validators, Committee),
 			(
-				self.verifications_per_validator > 0 && u64::from(self.verifications_per_validator) <= per_window,
+				self.verifications_per_validator > 0
+					&& self.verifications_per_validator <= self.verifications_ceiling(),
 				VerificationsPerValidator,
 			),
 			(self.reveal_window > 0, ZeroRevealWindow),
@@ -209,6 +217,8 @@ impl<T: Config> Pallet<T> {
 		Self::validate_config(&config)?;
 		Self::ensure_no_open_round()?;
 		Configuration::<T>::put(config);
+		// the measurement starts again from the new figure
+		MeasuredThroughput::<T>::kill();
 		Self::deposit_event(Event::ConfigUpdated { config });
 		Ok(())
 	}

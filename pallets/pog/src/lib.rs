@@ -69,6 +69,7 @@ pub mod scoring;
 pub mod served;
 #[cfg(test)]
 mod tests;
+pub mod throughput;
 pub mod types;
 pub mod validators;
 pub mod verification;
@@ -292,6 +293,12 @@ pub mod pallet {
 	/// remains of the capacity; the draw takes the count.
 	#[pallet::storage]
 	pub type ProbationNext<T> = StorageValue<_, u32, ValueQuery>;
+
+	/// Verifications a validator does in a round, as measured from the rounds settled so far
+	/// ([`crate::throughput`]); none until a round has moved the configuration's figure, and
+	/// none again after a configuration is set.
+	#[pallet::storage]
+	pub type MeasuredThroughput<T> = StorageValue<_, u32, OptionQuery>;
 
 	/// Each round's GPUs that committed never verified: its first draw, which selects them before
 	/// the others (`crate::first_draw`). Removed with the round's records.
@@ -782,6 +789,16 @@ pub mod pallet {
 		RewardsUpdated {
 			/// The new schedule.
 			rules: rewards::RewardRules,
+		},
+		/// A settled round's committee work moved (or kept) the verifications per validator that
+		/// size the next samples.
+		ThroughputMeasured {
+			/// The round settled.
+			round: RoundIndex,
+			/// Verifications per validator per round from now on.
+			per_validator: u32,
+			/// What the round's work said.
+			measured: throughput::Measured,
 		},
 		/// Every miner of the round is settled.
 		RoundSettled {

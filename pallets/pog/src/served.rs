@@ -47,19 +47,6 @@ pub type MaxEndpointLen = ConstU32<{ pog_primitives::endpoint::MAX_ENDPOINT_LEN 
 /// ([`pog_primitives::endpoint`]). Validators fetch `{endpoint}/openings/{round}/{gpu}`.
 pub type Endpoint = BoundedVec<u8, MaxEndpointLen>;
 
-impl Verdict {
-	/// A committee member's vote that it got no openings whose paths lead to the committed
-	/// roots from the miner's endpoint by the reveal deadline.
-	pub fn unserved(reported: SelfReported) -> Self {
-		Verdict { passed: false, failed_leaf: None, failed_walk: None, reported }
-	}
-
-	/// Whether this is an unserved vote ([`Self::unserved`]).
-	pub fn is_unserved(&self) -> bool {
-		!self.passed && self.failed_leaf.is_none() && self.failed_walk.is_none()
-	}
-}
-
 /// Unserved votes that fail a served GPU left undecided: ⌈c/3⌉ of c members.
 pub fn unserved_to_fail(members: u32) -> u32 {
 	members.div_ceil(3).max(1)

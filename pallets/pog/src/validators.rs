@@ -328,6 +328,7 @@ impl<T: Config> Pallet<T> {
 		let rules = Accountability::<T>::get();
 		let seated = Seated::<T>::get();
 		let work: Vec<(T::AccountId, ValidatorRecord)> = RoundWork::<T>::drain().collect();
+		Self::measure_throughput(round, &work.iter().map(|(_, record)| *record).collect::<Vec<_>>());
 		for (signer, record) in work {
 			// Work is judged against the validator whose `pog!` account did it, while it is
 			// bonded (a validator that rotated its key since answers for its new key only).

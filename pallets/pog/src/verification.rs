@@ -11,6 +11,7 @@ use codec::Encode;
 use frame_support::{ensure, pallet_prelude::*};
 use frame_system::pallet_prelude::BlockNumberFor;
 use pog_primitives::commitment;
+pub use pog_primitives::verdict::{SelfReported, Verdict};
 
 use crate::{
 	duty::{DutyKey, DutyKind},
@@ -60,31 +61,6 @@ pub struct ValidatorRecord {
 	pub contradicted: u32,
 	/// Challenges it said nothing about.
 	pub silent: u32,
-}
-
-/// What the validator's own recomputation found (self-reported: the chain cannot check it).
-#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
-pub struct SelfReported {
-	/// Entries recomputed.
-	pub entries_checked: u32,
-	/// Largest error over threshold seen, in permille (1000 = at the threshold).
-	pub worst_permille: u32,
-	/// Opened walks recomputed from the cache.
-	pub walks_checked: u32,
-}
-
-/// A validator's verdict on a revealed challenge.
-#[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
-pub struct Verdict {
-	/// Whether every checked entry was within tolerance and every opened walk right (the vote).
-	pub passed: bool,
-	/// The first failing leaf, or else the first wrong walk: a failing verdict names exactly one
-	/// of the opened leaves or walks (checked on chain), a passing one none.
-	pub failed_leaf: Option<u32>,
-	/// See `failed_leaf`.
-	pub failed_walk: Option<u64>,
-	/// The validator's own figures (not checked).
-	pub reported: SelfReported,
 }
 
 /// One opened leaf with its Merkle proof.

@@ -38,6 +38,7 @@ pub mod pricing;
 pub mod profiles;
 pub mod sampling;
 pub mod sizing;
+pub mod verdict;
 pub mod verify;
 
 pub use commitment::{Hash32, Keccak256, LEAF_BYTES, LEAF_VALUES};

@@ -102,18 +102,20 @@ fn gpus_left_undecided_are_selected_again_within_the_next_rounds_capacity() {
 		run_until(RoundPhase::Idle);
 		assert_eq!(ProbationNext::<Test>::get(), undecided.len() as u32);
 
-		// Round 2: they are selected whatever the draw, and the draw gives the others what remains.
+		// Round 2: they are selected whatever the draw, and the draw gives the others what remains
+		// of a capacity halved: the validators were silent on everything (`crate::throughput`).
 		next_round();
 		for m in &miners {
 			answer(*m, Compute::Honest);
 		}
 		let second = run_until(RoundPhase::Reveal);
 		let s = Pog::round().selection.unwrap();
+		assert_eq!(s.capacity, 3);
 		let u = undecided.len() as u32;
 		// The others are still new (never verified): the first draw gets what remains.
 		let first = FirstDrawOf::<Test>::get(second);
 		assert_eq!(first.newcomers, 16 - u, "GPUs on probation are not in the first draw");
-		assert_eq!(first.probability, Perbill::from_rational(6u32.saturating_sub(u), 16 - u));
+		assert_eq!(first.probability, Perbill::from_rational(3u32.saturating_sub(u), 16 - u));
 		assert_eq!(ProbationNext::<Test>::get(), 0, "the draw took the count");
 		assert!(undecided.iter().all(|(m, g)| Pog::is_selected(&s, second, m, *g)));
 	});
@@ -163,14 +165,17 @@ fn a_new_gpu_is_verified_in_its_first_round_however_diluted_the_sample() {
 		}
 		run_until(RoundPhase::Idle);
 		assert_eq!(settled(eve), vec![RoundOutcome::Passed; 4], "Eve's GPUs are credited in their first round");
-		// Round 3: nothing is new any more; everyone shares the capacity.
+		// Round 3: nothing is new any more; everyone shares the capacity (as measured in round 2:
+		// `crate::throughput`).
 		let third = next_round();
 		for m in [miners[0], miners[1], eve] {
 			answer(m, Compute::Honest);
 		}
 		run_until(RoundPhase::Reveal);
 		assert_eq!(FirstDrawOf::<Test>::get(third).newcomers, 0);
-		assert_eq!(Pog::round().selection.unwrap().probability, Perbill::from_rational(6u32, 20u32));
+		let s = Pog::round().selection.unwrap();
+		assert!(s.capacity >= 6, "the validators kept up: {}", s.capacity);
+		assert_eq!(s.probability, Perbill::from_rational(s.capacity, 20u32));
 	});
 }
 
@@ -203,4 +208,99 @@ fn draw_probabilities_keep_the_expected_sample_within_the_capacity() {
 			"{capacity} {committed} {undecided} {newcomers}: {expected}"
 		);
 	}
+}
+
+#[test]
+fn the_measured_figure_falls_with_silence_grows_with_work_kept_up_and_holds_against_a_minority() {
+	use crate::throughput::{next_figure, Measured};
+	let r = |assigned: u32, silent: u32| ValidatorRecord { assigned, silent, ..Default::default() };
+	let bounds = (2, 160);
+	// Two of three silent on more than a tenth: the median delivered (5 of 10), at most halved.
+	assert_eq!(next_figure(10, &[r(10, 6), r(10, 5), r(10, 0)], bounds), (5, Measured::Saturated));
+	// Nobody delivered: halved, not emptied (an outage is not a measurement of zero).
+	assert_eq!(next_figure(10, &[r(10, 10), r(10, 10), r(10, 10)], bounds), (5, Measured::Saturated));
+	// One silent validator of three cannot shrink the sample; the others were loaded and kept up.
+	assert_eq!(next_figure(10, &[r(10, 10), r(10, 0), r(9, 0)], bounds), (12, Measured::KeptUp));
+	// A silence of a tenth is keeping up.
+	assert_eq!(next_figure(10, &[r(10, 1), r(10, 1), r(10, 1)], bounds), (12, Measured::KeptUp));
+	// A sample smaller than the capacity says nothing about more.
+	assert_eq!(next_figure(10, &[r(6, 0), r(6, 0), r(3, 0)], bounds), (10, Measured::Unloaded));
+	assert_eq!(next_figure(10, &[], bounds), (10, Measured::Unloaded));
+	// Within the bounds: at least one more, at most the worker's ceiling, never under the floor.
+	assert_eq!(next_figure(1, &[r(1, 0)], (1, 160)), (2, Measured::KeptUp));
+	assert_eq!(next_figure(150, &[r(150, 0)], bounds), (160, Measured::KeptUp));
+	assert_eq!(next_figure(3, &[r(3, 3)], bounds), (2, Measured::Saturated));
+	// One step above what the validators can do leaves each silent on at most GROWTH / (1 +
+	// GROWTH) of its work: under mainnet's silence tolerance, so an overshoot is no strike.
+	let growth = crate::throughput::GROWTH.deconstruct();
+	let silent_after_overshoot = Perbill::from_rational(growth, Perbill::one().deconstruct() + growth);
+	assert!(silent_after_overshoot < crate::validators::ValidatorRules::mainnet().silence_tolerance);
+	assert!(silent_after_overshoot > crate::throughput::SATURATED, "and the next settlement brings it back");
+}
+
+#[test]
+fn the_sample_follows_what_the_validators_deliver_and_a_new_configuration_restarts_it() {
+	use crate::throughput::Measured;
+	new_test_ext().execute_with(|| {
+		// 3 validators × 8 verifications / the whole set of 3 = capacity 8, of 16 committed GPUs.
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { verifications_per_validator: 8, ..test_config() }
+		));
+		let miners = register_eight_each(&["Miner1", "Miner2"]);
+		// Round 1: the selected GPUs reveal and nobody votes: the validators did not keep up.
+		next_round();
+		let results: Vec<Vec<CommittedMatrix>> = miners.iter().map(|m| answer(*m, Compute::Honest)).collect();
+		let first = run_until(RoundPhase::Reveal);
+		let s = Pog::round().selection.unwrap();
+		assert_eq!(s.capacity, 8);
+		for (m, result) in miners.iter().zip(&results) {
+			for g in (0..8).filter(|g| Pog::is_selected(&s, first, m, *g)) {
+				assert_ok!(reveal(*m, g, &result[g as usize]));
+			}
+		}
+		run_until(RoundPhase::Idle);
+		System::assert_has_event(
+			Event::ThroughputMeasured { round: first, per_validator: 4, measured: Measured::Saturated }.into(),
+		);
+		assert_eq!(Pog::verifications_per_validator(), 4, "halved, no lower in one round");
+
+		// Round 2: capacity 4. The GPUs left undecided are selected again; every member votes on
+		// everything selected: loaded, and kept up.
+		next_round();
+		let results: Vec<Vec<CommittedMatrix>> = miners.iter().map(|m| answer(*m, Compute::Honest)).collect();
+		let second = run_until(RoundPhase::Reveal);
+		let s = Pog::round().selection.unwrap();
+		assert_eq!(s.capacity, 4);
+		let mut verified = 0;
+		for (m, result) in miners.iter().zip(&results) {
+			for g in (0..8).filter(|g| Pog::is_selected(&s, second, m, *g)) {
+				assert_ok!(reveal(*m, g, &result[g as usize]));
+				for v in committee(*m, g) {
+					assert_ok!(verdict_by(v, *m, g, 7));
+				}
+				verified += 1;
+			}
+		}
+		assert!(verified >= 3, "at least three of every member's assignments (75% of 4): {verified}");
+		run_until(RoundPhase::Idle);
+		System::assert_has_event(
+			Event::ThroughputMeasured { round: second, per_validator: 5, measured: Measured::KeptUp }.into(),
+		);
+		next_round();
+		for m in &miners {
+			answer(*m, Compute::Honest);
+		}
+		run_until(RoundPhase::Reveal);
+		assert_eq!(Pog::round().selection.unwrap().capacity, 5);
+		run_until(RoundPhase::Idle);
+
+		// Governance's figure restarts the measurement.
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { verifications_per_validator: 6, ..test_config() }
+		));
+		assert_eq!(MeasuredThroughput::<Test>::get(), None);
+		assert_eq!(Pog::verifier_capacity(), 6);
+	});
 }
