@@ -89,6 +89,29 @@ pub(crate) fn choose_algorithm(times: &[Vec<f64>], margin: f64) -> usize {
 	}
 }
 
+/// The turns of a sustained duel between the heuristic's first (0) and the screened winner (1):
+/// the Thue-Morse order, in which both duellists' turns have the same mean position and the same
+/// mean squared position (0, 3, 5, 6 against 1, 2, 4, 7), so that a clock drifting linearly or
+/// quadratically over the duel adds as much to one as to the other. Alternating turns (1, 0, 1,
+/// 0, ...) let a drift of 2-4% over the duel decide it: on an H100 every turn ran faster than the
+/// one before, and the duellist that ran second won (`benchmarking/gpu/gemm/tuning/h100-duel/`).
+pub(crate) const DUEL_ORDER: [usize; 8] = [0, 1, 1, 0, 1, 0, 0, 1];
+
+/// Whether the challenger wins a sustained duel, from its `turns` (duellist, ms per GEMM): its
+/// mean turn must be lower than the first's by more than `margin` (a fraction). Means, not
+/// medians: the order cancels a drift in the means only. A duellist without a finite timing in
+/// every turn loses.
+pub(crate) fn challenger_wins(turns: &[(usize, f64)], margin: f64) -> bool {
+	let mean = |d: usize| -> Option<f64> {
+		let t: Vec<f64> = turns.iter().filter(|(who, _)| *who == d).map(|(_, ms)| *ms).collect();
+		(!t.is_empty() && t.iter().all(|x| x.is_finite())).then(|| t.iter().sum::<f64>() / t.len() as f64)
+	};
+	match (mean(0), mean(1)) {
+		(Some(first), Some(challenger)) => challenger < first * (1.0 - margin),
+		_ => false,
+	}
+}
+
 /// cuBLASLt types of a compute precision: (input type, compute type).
 fn types(compute: Precision, fp8: Fp8Path) -> (ltsys::cudaDataType, ltsys::cublasComputeType_t) {
 	use ltsys::{cublasComputeType_t as C, cudaDataType_t as D};
@@ -294,7 +317,7 @@ impl Drop for Plan {
 
 #[cfg(test)]
 mod tests {
-	use super::choose_algorithm;
+	use super::{challenger_wins, choose_algorithm, DUEL_ORDER};
 
 	#[test]
 	fn the_heuristics_first_stays_unless_clearly_beaten() {
@@ -316,5 +339,52 @@ mod tests {
 		assert_eq!(choose_algorithm(&[], 0.02), 0);
 		assert_eq!(choose_algorithm(&[vec![1.0], vec![], vec![f64::NAN, f64::NAN]], 0.02), 0);
 		assert_eq!(choose_algorithm(&[vec![], vec![0.5]], 0.02), 0);
+	}
+
+	/// A duel's turns in [`DUEL_ORDER`], each kernel at `rates[d]` ms a GEMM, under a clock that
+	/// makes turn `t` take `drift(t)` times as long.
+	fn duel(rates: [f64; 2], drift: impl Fn(f64) -> f64) -> Vec<(usize, f64)> {
+		DUEL_ORDER.iter().enumerate().map(|(t, &d)| (d, rates[d] * drift(t as f64))).collect()
+	}
+
+	#[test]
+	fn a_drifting_clock_does_not_decide_a_duel() {
+		// the H100's duels: every turn 0.5-0.7% faster than the one before
+		let drifts: [fn(f64) -> f64; 3] =
+			[|t| 1.0 - 0.006 * t, |t| 1.0 + 0.006 * t, |t| 1.0 - 0.004 * t + 0.0004 * t * t];
+		for drift in drifts {
+			// equal kernels: the first stays, whichever way the clock drifts
+			assert!(!challenger_wins(&duel([6.80, 6.80], drift), 0.005));
+			// a challenger 1.5% faster (the H100's fp16 candidate) wins, whichever way it drifts
+			assert!(challenger_wins(&duel([6.80, 6.70], drift), 0.005));
+			// a challenger 0.8% slower (the H200's fp8 candidate, sustained) loses
+			assert!(!challenger_wins(&duel([3.50, 3.53], drift), 0.005));
+		}
+		// alternating turns, the challenger second: one 0.3% slower won under the same drift
+		let alternating: Vec<(usize, f64)> =
+			(0..8).map(|t| (t % 2, [6.80, 6.82][t % 2] * (1.0 - 0.006 * t as f64))).collect();
+		assert!(challenger_wins(&alternating, 0.001));
+		assert!(!challenger_wins(&duel([6.80, 6.82], |t| 1.0 - 0.006 * t), 0.001));
+	}
+
+	#[test]
+	fn the_duels_measured_on_an_h200_keep_fp16s_faster_kernel_and_fp8s_first() {
+		use crate::prover::DUEL_MARGIN;
+		// `benchmarking/gpu/gemm/tuning/h200-abba/`, 16384 x 16384 x 8192, ms a GEMM, turns in order
+		let fp16 = [6.8016, 6.7747, 6.6392, 6.8552, 6.6630, 6.8113, 6.8077, 6.7002];
+		let bf16 = [6.5465, 6.3088, 6.4468, 6.4328, 6.3941, 6.4647, 6.4485, 6.4306];
+		// a 0.7% win here that 1,000 GEMMs did not keep
+		let fp8 = [3.5755, 3.5435, 3.5407, 3.5661, 3.5373, 3.5902, 3.5422, 3.5528];
+		let turns = |t: [f64; 8]| -> Vec<(usize, f64)> { DUEL_ORDER.iter().copied().zip(t).collect() };
+		assert!(challenger_wins(&turns(fp16), DUEL_MARGIN));
+		assert!(challenger_wins(&turns(bf16), DUEL_MARGIN));
+		assert!(!challenger_wins(&turns(fp8), DUEL_MARGIN));
+	}
+
+	#[test]
+	fn a_duellist_without_every_turn_loses() {
+		assert!(!challenger_wins(&[], 0.005));
+		assert!(!challenger_wins(&[(0, 1.0), (0, 1.0)], 0.005));
+		assert!(!challenger_wins(&[(0, 1.0), (1, 0.5), (1, f64::NAN)], 0.005));
 	}
 }

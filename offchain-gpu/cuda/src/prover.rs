@@ -17,7 +17,7 @@ use pog_prover::{
 
 use crate::{
 	device::{DevBuf, Kernels, Plain},
-	gemm::{choose_algorithm, Fp8Path, Lt, Plan},
+	gemm::{challenger_wins, choose_algorithm, Fp8Path, Lt, Plan, DUEL_ORDER},
 	kernels::storage_bytes,
 	GpuError, GpuInfo,
 };
@@ -44,6 +44,23 @@ const TUNE_WARM_MS: f64 = 200.0;
 /// At the full shape the candidates' order is what it is in a proof; two were 1.2-1.4% faster
 /// than the first in fp16 and bf16 on an H100 (2026-11-27, `benchmarking/gpu/gemm/h100-steady/`).
 const TUNE_MARGIN: f64 = 0.005;
+/// GEMM time of the heuristic's first before a sustained duel, unmeasured, in ms: the clock
+/// settles on a kernel's own power draw over hundreds of ms (an H100's fp16 turns of 500 ms still
+/// fell by 2-4% from the first to the last after 250 ms run-ins, 2026-11-28).
+const DUEL_RUN_IN_MS: f64 = 1_000.0;
+/// GEMM time of one sustained turn of a duel, in ms, after [`DUEL_SETTLE_MS`] of the same
+/// kernel unmeasured. Interleaved batches of 20 ms cannot see what a kernel's own power draw does
+/// to the clock under the power limit: an H200's second fp8 candidate read 2-3% faster so, and
+/// 1,000 GEMMs back to back then read 0.992x PyTorch (`benchmarking/gpu/gemm/tuning/`).
+const DUEL_TURN_MS: f64 = 400.0;
+/// GEMM time of a duellist before each of its turns, unmeasured, in ms.
+const DUEL_SETTLE_MS: f64 = 100.0;
+/// How much faster (mean over its turns) the screened winner must be in the sustained duel to
+/// replace the heuristic's first. On an H200 (2026-11-28, `gemm/tuning/h200-abba/`) the fp16 and
+/// bf16 winners were 1.2-1.8% faster in six duels of six, and 1.5-2.5% above PyTorch over 1,000
+/// GEMMs; the fp8 winner was 0.7-0.8% faster in its duels, and over 1,000 accumulating GEMMs ran
+/// at the first's rate (1,240 TFLOPS against 1,241), 0.7% slower without accumulation.
+pub(crate) const DUEL_MARGIN: f64 = 0.01;
 
 pub(crate) struct Inner {
 	pub(crate) ctx: Arc<CudaContext>,
@@ -102,7 +119,10 @@ impl Inner {
 	/// loaded and [`TUNE_WARM_MS`] of the heuristic's first (under the power limit a GEMM after a
 	/// pause runs faster than one in the steady state a proof runs in), in rounds that run every
 	/// candidate's batch of [`TUNE_BATCH_MS`] back to back, interleaved, for [`TUNE_MS`] in all;
-	/// the median batch of each decides. Until 2026-11-27 the candidates were
+	/// the median batch of each screens. A screened winner other than the heuristic's first then
+	/// duels it in sustained turns of [`DUEL_TURN_MS`] in [`DUEL_ORDER`], which cancels the
+	/// clock's drift, and takes the shape only if its mean turn is faster by [`DUEL_MARGIN`].
+	/// Until 2026-11-27 the candidates were
 	/// timed twice each on the first 8,192 rows, where another tiling wins: an H100's fp8 GEMM at
 	/// 16384 × 16384 × 8192 took a candidate 4% faster there and 21% slower at the full shape.
 	#[allow(clippy::too_many_arguments)]
@@ -186,16 +206,46 @@ impl Inner {
 		for (i, e0, e1) in &marks {
 			times[*i].push(ms(e0, e1)? / f64::from(batch));
 		}
-		let chosen = choose_algorithm(&times, TUNE_MARGIN);
+		let screened = choose_algorithm(&times, TUNE_MARGIN);
+		// A winner other than cuBLAS's own choice must also win sustained: each kernel alone long
+		// enough for the clock to settle on its power draw, as over a proof's GEMMs.
+		let mut turns = Vec::with_capacity(DUEL_ORDER.len());
+		if screened != 0 {
+			let duellists = [first, candidates[screened]];
+			let reps = |ms: f64| ((ms / one).ceil() as u32).clamp(1, 1 << 14);
+			for _ in 0..reps(DUEL_RUN_IN_MS) {
+				plan.run_with(&self.lt, &first, mm, a, b, c, 1.0)?;
+			}
+			let turn = reps(DUEL_TURN_MS);
+			let mut marks = Vec::with_capacity(DUEL_ORDER.len());
+			for d in DUEL_ORDER {
+				for _ in 0..reps(DUEL_SETTLE_MS) {
+					plan.run_with(&self.lt, &duellists[d], mm, a, b, c, 1.0)?;
+				}
+				let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
+				e0.record(mm)?;
+				for _ in 0..turn {
+					plan.run_with(&self.lt, &duellists[d], mm, a, b, c, 1.0)?;
+				}
+				e1.record(mm)?;
+				marks.push((d, e0, e1));
+			}
+			for (d, e0, e1) in &marks {
+				turns.push((*d, ms(e0, e1)? / f64::from(turn)));
+			}
+		}
+		let chosen = if screened != 0 && challenger_wins(&turns, DUEL_MARGIN) { screened } else { 0 };
 		tracing::debug!(
 			?compute,
 			m,
 			n,
 			kc,
+			screened,
 			chosen,
 			rounds,
 			batch,
 			?times,
+			?turns,
 			ms = started.elapsed().as_millis() as u64,
 			"GEMM tuned"
 		);
