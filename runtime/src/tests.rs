@@ -376,6 +376,37 @@ fn at_mainnet_the_sample_fits_the_reveal_window_and_a_real_h100_reveal_its_count
 	});
 }
 
+/// Issue 24: at mainnet settings the sample is no larger than the verdict window's blocks carry
+/// the committees' verdicts of, in the compute normal transactions can never take: with 64
+/// validators at the worker's ceiling (64 checks a block over 20 blocks, 1,280 a round) the
+/// validators could verify 16,384 GPUs a round, and the verdicts bound it.
+#[test]
+fn at_mainnet_the_sample_fits_the_verdicts_the_verdict_window_carries() {
+	sp_io::TestExternalities::new(preset_storage(genesis::PRODUCTION_RUNTIME_PRESET)).execute_with(|| {
+		let config = pallet_pog::Configuration::<Runtime>::get();
+		let sixty_four = (0..64u8).map(|i| AccountId::from([i; 32])).collect::<Vec<_>>();
+		pallet_pog::Validators::<Runtime>::put(frame_support::BoundedVec::truncate_from(sixty_four));
+		assert_eq!(config.verifications_ceiling(), 1_280);
+		pallet_pog::MeasuredThroughput::<Runtime>::put(config.verifications_ceiling());
+
+		let per_gpu = u128::from(Pog::verdicts_weight(1).ref_time()) * u128::from(config.committee);
+		let carried = u128::from(config.verdict_window) * u128::from(Pog::duty_ref_time()) * 9 / 10;
+		let capacity = Pog::verdict_capacity();
+		assert!(u128::from(capacity) * per_gpu <= carried, "{capacity} GPUs' verdicts in {carried}");
+		assert!(u128::from(capacity + 1) * per_gpu > carried, "room for more than {capacity}");
+		assert!(capacity < 64 * 1_280 / 5, "the verdicts bind, not the validators");
+		assert_eq!(Pog::verifier_capacity(), capacity);
+		// a full `submit_verdicts` fits a block's duty compute many times over
+		assert!(Pog::verdicts_weight(64).ref_time() * 10 <= Pog::duty_ref_time());
+		println!(
+			"mainnet: a verdict weighs {} ns; {} blocks × {} ns of duty compute carry {capacity} GPUs' verdicts",
+			Pog::verdicts_weight(1).ref_time() / 1_000,
+			config.verdict_window,
+			Pog::duty_ref_time() / 1_000
+		);
+	});
+}
+
 /// Issue 11: with every ordinary byte of a block bought by transactions tipping 1,000 POG each,
 /// a miner's commit still outranks them in the pool, still fits in the block and costs the miner
 /// nothing; the same commit from an account with nothing due is refused before it reaches a block;

@@ -3,7 +3,10 @@
 //!
 //! - **Verifications.** Validators × the verifications a validator does in a round, as measured
 //!   from the rounds before ([`crate::throughput`]), / committee size (each selected GPU takes a
-//!   committee).
+//!   committee); and no more GPUs than the verdict window's blocks carry the verdicts of. A
+//!   verdict is a duty too, and [`VERDICT_SHARE`] of the compute that normal transactions can
+//!   never take (on PoG chain 25% of a block's 2 s), over the window, bounds the committees'
+//!   verdicts (at mainnet settings about 4,600 GPUs a round, `docs/protocol.md` §8).
 //! - **Bytes.** Every selected GPU reveals its openings on chain, in the `reveal_window` blocks
 //!   after the draw. A reveal is a duty (`DispatchClass::Operational`), and the part of a block
 //!   that normal transactions can never take is the operational class's length beyond the
@@ -34,6 +37,8 @@ use crate::{
 
 /// The share of the reveal window's duty space that the sample's reveals may fill.
 pub const REVEAL_SHARE: Perbill = Perbill::from_percent(90);
+/// The share of the verdict window's duty weight that the sample's verdicts may take.
+pub const VERDICT_SHARE: Perbill = Perbill::from_percent(90);
 
 /// Bytes of a signed `reveal_openings` beyond its openings and walks, bounded from above: the
 /// extrinsic's length prefix, version, signer (33), signature (65) and extensions (mortality,
@@ -93,12 +98,36 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Verifications the validators can do in a round: validators × the measured verifications
-	/// per validator ([`crate::throughput`]) / committee size.
+	/// per validator ([`crate::throughput`]) / committee size, and no more than the verdict
+	/// window's blocks carry the verdicts of ([`Self::verdict_capacity`]).
 	pub fn verifier_capacity() -> u32 {
 		let config = Configuration::<T>::get();
 		let validators = Validators::<T>::get().len() as u32;
 		let committee = crate::verification::committee_size(config.committee, validators).max(1);
-		validators.saturating_mul(Self::verifications_per_validator()) / committee
+		(validators.saturating_mul(Self::verifications_per_validator()) / committee).min(Self::verdict_capacity())
+	}
+
+	/// GPUs whose committees' verdicts fit [`VERDICT_SHARE`] of the duty weight of the verdict
+	/// window's blocks: each selected GPU takes a committee's verdicts, each weighed as
+	/// `submit_verdicts` charges one.
+	pub fn verdict_capacity() -> u32 {
+		let config = Configuration::<T>::get();
+		let validators = Validators::<T>::get().len() as u32;
+		let committee = crate::verification::committee_size(config.committee, validators).max(1);
+		let per_gpu = Self::verdicts_weight(1).ref_time().saturating_mul(u64::from(committee));
+		if per_gpu == 0 {
+			return u32::MAX; // weightless verdicts (a test runtime): the weight bounds nothing
+		}
+		let window = u64::from(config.verdict_window).saturating_mul(VERDICT_SHARE * Self::duty_ref_time());
+		u32::try_from(window / per_gpu).unwrap_or(u32::MAX)
+	}
+
+	/// The compute of a block (ref time) that normal transactions cannot take: the operational
+	/// class's share beyond the normal class's, as [`Self::duty_bytes`] is for length.
+	pub fn duty_ref_time() -> u64 {
+		let weights = <T as frame_system::Config>::BlockWeights::get();
+		let total = |class| weights.get(class).max_total.unwrap_or(weights.max_block).ref_time();
+		total(DispatchClass::Operational).saturating_sub(total(DispatchClass::Normal))
 	}
 
 	/// Reveals of the table's largest kind that fit [`REVEAL_SHARE`] of the duty space of the

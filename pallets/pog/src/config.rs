@@ -82,7 +82,7 @@ pub enum ConfigRule {
 	/// `committee` is zero or above the runtime's `MaxValidators`.
 	Committee,
 	/// `verifications_per_validator` is zero or more than the off-chain worker can send in the
-	/// verdict window (8 a block).
+	/// verdict window (64 a block).
 	VerificationsPerValidator,
 	/// `reveal_window` is zero.
 	ZeroRevealWindow,
@@ -202,7 +202,7 @@ impl ProtocolConfig {
 			target_ms: 5_000,
 			slack_ms: 18_000,
 			committee: 1,
-			// What one off-chain worker verifies in the verdict window: 8 a block × 6 blocks.
+			// Where the measurement starts (`throughput`); the worker could send 64 a block × 6.
 			verifications_per_validator: 48,
 			reveal_window: 4,
 			verdict_window: 6,

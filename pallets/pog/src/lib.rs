@@ -790,16 +790,6 @@ pub mod pallet {
 			/// The new schedule.
 			rules: rewards::RewardRules,
 		},
-		/// A settled round's committee work moved (or kept) the verifications per validator that
-		/// size the next samples.
-		ThroughputMeasured {
-			/// The round settled.
-			round: RoundIndex,
-			/// Verifications per validator per round from now on.
-			per_validator: u32,
-			/// What the round's work said.
-			measured: throughput::Measured,
-		},
 		/// Every miner of the round is settled.
 		RoundSettled {
 			/// The round.
@@ -852,6 +842,17 @@ pub mod pallet {
 			epoch: u32,
 			/// Miners with a share.
 			miners: u32,
+		},
+		/// A settled round's committee work moved (or kept) the verifications per validator that
+		/// size the next samples. (Appended after spec_version 115 put it before `RoundSettled`: new
+		/// variants go last, so that the events before keep their indices.)
+		ThroughputMeasured {
+			/// The round settled.
+			round: RoundIndex,
+			/// Verifications per validator per round from now on.
+			per_validator: u32,
+			/// What the round's work said.
+			measured: throughput::Measured,
 		},
 	}
 

@@ -17,7 +17,8 @@
 //!
 //! The figure stays within [`Pallet::throughput_bounds`]: at least a quarter of the configured
 //! figure (a round can always verify something, and the figure can grow back), at most what the
-//! off-chain worker can send in the verdict window (`MAX_VERIFICATIONS_PER_RUN` a block).
+//! off-chain worker can send in the verdict window (`MAX_VERIFICATIONS_PER_RUN` a block). The
+//! sample is also bounded by the verdicts its committees send ([`Pallet::verdict_capacity`]).
 //!
 //! The median makes it hold against a minority: validators that go silent on purpose (to shrink
 //! the sample and keep cheaters unverified) move it only while they are more than half of the

@@ -62,7 +62,10 @@ fn root_manages_profiles_validators_and_config() {
 			(ProtocolConfig { openings: 65, ..test_config() }, ConfigRule::Openings),
 			(ProtocolConfig { chunk_k: 100, ..test_config() }, ConfigRule::ChunkK),
 			(
-				ProtocolConfig { verifications_per_validator: 81, ..test_config() },
+				ProtocolConfig {
+					verifications_per_validator: test_config().verifications_ceiling() + 1,
+					..test_config()
+				},
 				ConfigRule::VerificationsPerValidator,
 			),
 			(

@@ -16,6 +16,7 @@ type DispatchResultOf = sp_runtime::DispatchResult;
 
 mod capacity;
 mod duties;
+mod encoding;
 mod genesis_and_root;
 mod invariants;
 mod memory;
