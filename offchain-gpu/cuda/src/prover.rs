@@ -190,15 +190,21 @@ impl Inner {
 		let batch = ((TUNE_BATCH_MS / one).ceil() as u32).clamp(1, 64);
 		let per_round = one * f64::from(batch) * candidates.len() as f64;
 		let rounds = ((TUNE_MS / per_round).ceil() as usize).clamp(TUNE_MIN_ROUNDS, 512);
+		// `reps` GEMMs of `algo` back to back between one pair of events
+		let (ctx, lt) = (&self.ctx, &self.lt);
+		let timed = |algo: &cudarc::cublaslt::sys::cublasLtMatmulAlgo_t, reps: u32| -> Result<_, GpuError> {
+			let (e0, e1) = (timing_event(ctx)?, timing_event(ctx)?);
+			e0.record(mm)?;
+			for _ in 0..reps {
+				plan.run_with(lt, algo, mm, a, b, c, 1.0)?;
+			}
+			e1.record(mm)?;
+			Ok((e0, e1))
+		};
 		let mut marks = Vec::with_capacity(rounds * candidates.len());
 		for round in 0..rounds {
 			for i in (0..candidates.len()).map(|i| (i + round) % candidates.len()) {
-				let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
-				e0.record(mm)?;
-				for _ in 0..batch {
-					plan.run_with(&self.lt, &candidates[i], mm, a, b, c, 1.0)?;
-				}
-				e1.record(mm)?;
+				let (e0, e1) = timed(&candidates[i], batch)?;
 				marks.push((i, e0, e1));
 			}
 		}
@@ -214,20 +220,15 @@ impl Inner {
 			let duellists = [first, candidates[screened]];
 			let reps = |ms: f64| ((ms / one).ceil() as u32).clamp(1, 1 << 14);
 			for _ in 0..reps(DUEL_RUN_IN_MS) {
-				plan.run_with(&self.lt, &first, mm, a, b, c, 1.0)?;
+				plan.run_with(lt, &first, mm, a, b, c, 1.0)?;
 			}
 			let turn = reps(DUEL_TURN_MS);
 			let mut marks = Vec::with_capacity(DUEL_ORDER.len());
 			for d in DUEL_ORDER {
 				for _ in 0..reps(DUEL_SETTLE_MS) {
-					plan.run_with(&self.lt, &duellists[d], mm, a, b, c, 1.0)?;
+					plan.run_with(lt, &duellists[d], mm, a, b, c, 1.0)?;
 				}
-				let (e0, e1) = (timing_event(&self.ctx)?, timing_event(&self.ctx)?);
-				e0.record(mm)?;
-				for _ in 0..turn {
-					plan.run_with(&self.lt, &duellists[d], mm, a, b, c, 1.0)?;
-				}
-				e1.record(mm)?;
+				let (e0, e1) = timed(&duellists[d], turn)?;
 				marks.push((d, e0, e1));
 			}
 			for (d, e0, e1) in &marks {

@@ -101,19 +101,28 @@ impl<T: Config> Pallet<T> {
 	/// per validator ([`crate::throughput`]) / committee size, and no more than the verdict
 	/// window's blocks carry the verdicts of ([`Self::verdict_capacity`]).
 	pub fn verifier_capacity() -> u32 {
+		let (config, validators, committee) = Self::committees();
+		let checked = validators.saturating_mul(Self::verifications_per_validator()) / committee;
+		checked.min(Self::verdict_capacity_of(&config, committee))
+	}
+
+	/// The configuration, the validators' count and the size of a committee drawn from them.
+	fn committees() -> (ProtocolConfig, u32, u32) {
 		let config = Configuration::<T>::get();
 		let validators = Validators::<T>::get().len() as u32;
 		let committee = crate::verification::committee_size(config.committee, validators).max(1);
-		(validators.saturating_mul(Self::verifications_per_validator()) / committee).min(Self::verdict_capacity())
+		(config, validators, committee)
 	}
 
 	/// GPUs whose committees' verdicts fit [`VERDICT_SHARE`] of the duty weight of the verdict
 	/// window's blocks: each selected GPU takes a committee's verdicts, each weighed as
 	/// `submit_verdicts` charges one.
 	pub fn verdict_capacity() -> u32 {
-		let config = Configuration::<T>::get();
-		let validators = Validators::<T>::get().len() as u32;
-		let committee = crate::verification::committee_size(config.committee, validators).max(1);
+		let (config, _, committee) = Self::committees();
+		Self::verdict_capacity_of(&config, committee)
+	}
+
+	fn verdict_capacity_of(config: &ProtocolConfig, committee: u32) -> u32 {
 		let per_gpu = Self::verdicts_weight(1).ref_time().saturating_mul(u64::from(committee));
 		if per_gpu == 0 {
 			return u32::MAX; // weightless verdicts (a test runtime): the weight bounds nothing
