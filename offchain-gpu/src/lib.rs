@@ -6,6 +6,7 @@
 //! - [`chain`]: the subxt client, generated from the runtime's metadata;
 //! - [`miner`]: the loop that answers challenges;
 //! - [`serve`]: the openings served to the committees off chain;
+//! - [`load`]: the load benchmark's many miners in one process (`pog-load`);
 //! - [`state`]: in-flight challenges persisted across restarts;
 //! - [`hardware`]: what the machine has;
 //! - [`cli`] and [`commands`]: the command line.
@@ -17,6 +18,7 @@ pub mod chain;
 pub mod cli;
 pub mod commands;
 pub mod hardware;
+pub mod load;
 pub mod miner;
 pub mod serve;
 pub mod state;

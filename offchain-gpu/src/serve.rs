@@ -44,7 +44,15 @@ pub enum Audience {
 }
 
 /// A served GPU's answer: the SCALE encoding of its openings and walks.
-type Body = Arc<Vec<u8>>;
+pub type Body = Arc<Vec<u8>>;
+
+/// What the server answers a request with: the body for `path` asked by committee member
+/// `member` (its `X-Pog-Validator` header), or `None` (404). One miner's [`Openings`] answer it;
+/// the load benchmark serves its many miners from one server.
+pub trait Answers: Send + Sync + 'static {
+	/// The body for `path`, or `None`.
+	fn answer(&self, path: &str, member: Option<&str>) -> Option<Body>;
+}
 
 /// The openings kept for the committees, by (round, GPU).
 #[derive(Default)]
@@ -67,8 +75,10 @@ impl Openings {
 		bodies.retain(|(r, _), _| r.saturating_add(1) >= round);
 		bodies.insert((round, gpu), Arc::new(body));
 	}
+}
 
-	/// What a request for `path` from `member` gets: the body, or `None` (404).
+impl Answers for Openings {
+	/// `GET …/openings/{round}/{gpu}`: the kept body, to the members the audience admits.
 	fn answer(&self, path: &str, member: Option<&str>) -> Option<Body> {
 		let (round, gpu) = parse_openings_path(path)?;
 		let body = self.bodies.lock().expect("openings lock").get(&(round, gpu)).cloned()?;
@@ -87,7 +97,7 @@ impl Openings {
 
 /// Listens on `config.listen` and serves `openings` until the process exits; returns the address
 /// listened on (the port the system chose, where `config.listen`'s is 0).
-pub fn spawn(config: &ServeConfig, openings: Arc<Openings>) -> anyhow::Result<SocketAddr> {
+pub fn spawn(config: &ServeConfig, openings: Arc<dyn Answers>) -> anyhow::Result<SocketAddr> {
 	let listener = TcpListener::bind(config.listen)
 		.with_context(|| format!("cannot listen on {} (--serve-openings)", config.listen))?;
 	let listening = listener.local_addr()?;
@@ -102,7 +112,7 @@ pub fn spawn(config: &ServeConfig, openings: Arc<Openings>) -> anyhow::Result<So
 			*active.lock().expect("connections lock") += 1;
 			let (openings, active) = (openings.clone(), active.clone());
 			let _ = std::thread::Builder::new().name("openings-conn".into()).spawn(move || {
-				if let Err(e) = handle(stream, &openings) {
+				if let Err(e) = handle(stream, openings.as_ref()) {
 					debug!("openings request: {e:#}");
 				}
 				*active.lock().expect("connections lock") -= 1;
@@ -113,7 +123,7 @@ pub fn spawn(config: &ServeConfig, openings: Arc<Openings>) -> anyhow::Result<So
 }
 
 /// Reads one request from `stream` and answers it.
-fn handle(stream: TcpStream, openings: &Openings) -> anyhow::Result<()> {
+fn handle(stream: TcpStream, openings: &dyn Answers) -> anyhow::Result<()> {
 	stream.set_read_timeout(Some(Duration::from_secs(5)))?;
 	stream.set_write_timeout(Some(Duration::from_secs(30)))?;
 	let mut reader = BufReader::new(stream.try_clone()?).take(MAX_HEAD_BYTES as u64);

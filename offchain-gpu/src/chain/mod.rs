@@ -151,6 +151,20 @@ impl Chain {
 		})
 	}
 
+	/// The same connection signing with `signer` (another account's client, without another
+	/// connection: the load benchmark's many miners share one).
+	pub fn with_signer(&self, signer: Keypair) -> Self {
+		let account = signer.public_key().to_account_id();
+		Self {
+			api: self.api.clone(),
+			rpc: self.rpc.clone(),
+			signer,
+			account,
+			metadata: self.metadata.clone(),
+			in_flight: Default::default(),
+		}
+	}
+
 	/// The miner's account.
 	pub fn account(&self) -> &AccountId32 {
 		&self.account
@@ -290,6 +304,17 @@ impl Chain {
 	/// The client at the best block (transactions and reads that must see the newest state).
 	pub async fn best(&self) -> anyhow::Result<At> {
 		let hash = self.rpc.chain_get_block_hash(None).await?.context("the node has no best block")?;
+		// The client follows blocks through the node's `chainHead` subscription, which reports a
+		// new block a moment after the legacy RPC names it best: until then its header is not
+		// found. Seen under load (hundreds of reads at a block's import); not an error.
+		for _ in 1..BEST_ATTEMPTS {
+			match self.api.at_block(hash).await {
+				Err(subxt::error::OnlineClientAtBlockError::BlockHeaderNotFound { .. }) => {
+					tokio::time::sleep(BEST_PAUSE).await
+				},
+				at => return Ok(at?),
+			}
+		}
 		Ok(self.api.at_block(hash).await?)
 	}
 
@@ -382,7 +407,20 @@ impl Chain {
 			while let Some(status) = progress.next().await {
 				match status.map_err(|e| Unlanded::Dropped(e.into()))? {
 					TransactionStatus::InBestBlock(in_block) | TransactionStatus::InFinalizedBlock(in_block) => {
-						in_block.wait_for_success().await.map_err(|e| Unlanded::Final(e.into()))?;
+						// The events are read at the block, which the client may not have seen
+						// yet (as in `best`).
+						let mut attempt = 1;
+						loop {
+							match in_block.wait_for_success().await {
+								Err(subxt::error::TransactionEventsError::CannotInstantiateClientAtBlock(
+									subxt::error::OnlineClientAtBlockError::BlockHeaderNotFound { .. },
+								)) if attempt < BEST_ATTEMPTS => {
+									attempt += 1;
+									tokio::time::sleep(BEST_PAUSE).await;
+								},
+								done => break done.map(|_| ()).map_err(|e| Unlanded::Final(e.into()))?,
+							};
+						}
 						return Ok(Included { block_hash: in_block.block_hash() });
 					},
 					TransactionStatus::Error { message }
@@ -400,6 +438,12 @@ impl Chain {
 		outcome
 	}
 }
+
+/// How many times [`Chain::best`] asks for a best block the client has not seen yet.
+const BEST_ATTEMPTS: u32 = 20;
+
+/// The pause between those asks.
+const BEST_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// How many times [`Chain::submit`] signs a transaction that the pool keeps dropping.
 pub const SUBMIT_ATTEMPTS: u32 = 3;
