@@ -112,7 +112,11 @@ pub async fn run(config: LoadConfig) -> anyhow::Result<()> {
 	let mut settled = 0;
 	while let Some(block) = blocks.next().await {
 		let block = block?;
-		let events = block.at().await?.events().fetch().await?;
+		let Some(at) = chain.at_block(block.hash()).await? else {
+			warn!(block = block.number(), "a best block the client never learnt of (a fork pruned meanwhile): skipped");
+			continue;
+		};
+		let events = at.events().fetch().await?;
 		for ev in events.find::<pog::pog::events::RoundStarted>() {
 			let round = ev?.round;
 			info!(round, "round started: computing every miner's GPUs");

@@ -255,7 +255,10 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 			}
 			block = blocks.next() => {
 				let block = block.context("the node closed the block subscription")??;
-				let at = block.at().await?;
+				let Some(at) = ctx.chain.at_block(block.hash()).await? else {
+					warn!(block = block.number(), "a best block the client never learnt of (a fork pruned meanwhile): skipped");
+					continue;
+				};
 				let _ = head_tx.send((block.number() as u32, block.hash()));
 				let events = at.events().fetch().await?;
 				for ev in events.find::<pog::pog::events::RoundStarted>() {

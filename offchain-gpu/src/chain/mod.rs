@@ -304,18 +304,23 @@ impl Chain {
 	/// The client at the best block (transactions and reads that must see the newest state).
 	pub async fn best(&self) -> anyhow::Result<At> {
 		let hash = self.rpc.chain_get_block_hash(None).await?.context("the node has no best block")?;
-		// The client follows blocks through the node's `chainHead` subscription, which reports a
-		// new block a moment after the legacy RPC names it best: until then its header is not
-		// found. Seen under load (hundreds of reads at a block's import); not an error.
-		for _ in 1..BEST_ATTEMPTS {
+		self.at_block(hash).await?.with_context(|| format!("the node's best block {hash:?} is unknown to the client"))
+	}
+
+	/// The client at block `hash`, or `None` if the client never learns of it. The client follows
+	/// blocks through the node's `chainHead` subscription, which reports a block a moment after the
+	/// legacy RPC names it best (and never one pruned meanwhile, a fork's): until then its header
+	/// is not found. Seen under load (hundreds of reads at a block's import, four authors).
+	pub async fn at_block(&self, hash: H256) -> anyhow::Result<Option<At>> {
+		for _ in 0..BEST_ATTEMPTS {
 			match self.api.at_block(hash).await {
 				Err(subxt::error::OnlineClientAtBlockError::BlockHeaderNotFound { .. }) => {
 					tokio::time::sleep(BEST_PAUSE).await
 				},
-				at => return Ok(at?),
+				at => return Ok(Some(at?)),
 			}
 		}
-		Ok(self.api.at_block(hash).await?)
+		Ok(None)
 	}
 
 	/// A transaction the node refused, by name where it is a PoG duty the pool refused: the pool
@@ -408,20 +413,19 @@ impl Chain {
 				match status.map_err(|e| Unlanded::Dropped(e.into()))? {
 					TransactionStatus::InBestBlock(in_block) | TransactionStatus::InFinalizedBlock(in_block) => {
 						// The events are read at the block, which the client may not have seen
-						// yet (as in `best`).
-						let mut attempt = 1;
-						loop {
+						// yet, or never will if a fork replaced it (as in `at_block`): then the
+						// next status tells where it landed.
+						for _ in 0..BEST_ATTEMPTS {
 							match in_block.wait_for_success().await {
 								Err(subxt::error::TransactionEventsError::CannotInstantiateClientAtBlock(
 									subxt::error::OnlineClientAtBlockError::BlockHeaderNotFound { .. },
-								)) if attempt < BEST_ATTEMPTS => {
-									attempt += 1;
-									tokio::time::sleep(BEST_PAUSE).await;
+								)) => tokio::time::sleep(BEST_PAUSE).await,
+								done => {
+									done.map_err(|e| Unlanded::Final(e.into()))?;
+									return Ok(Included { block_hash: in_block.block_hash() });
 								},
-								done => break done.map(|_| ()).map_err(|e| Unlanded::Final(e.into()))?,
-							};
+							}
 						}
-						return Ok(Included { block_hash: in_block.block_hash() });
 					},
 					TransactionStatus::Error { message }
 					| TransactionStatus::Invalid { message }
@@ -439,7 +443,7 @@ impl Chain {
 	}
 }
 
-/// How many times [`Chain::best`] asks for a best block the client has not seen yet.
+/// How many times [`Chain::at_block`] asks for a block the client has not seen yet.
 const BEST_ATTEMPTS: u32 = 20;
 
 /// The pause between those asks.
