@@ -82,7 +82,7 @@ try {
   // Every block: its time, weight and PoG events; every round: its sample and outcomes.
   const blocks = [];
   const rounds = {};
-  const roundOf = (r) => (rounds[r] ??= { startedAt: null, sample: null, outcomes: {}, decidedAt: {}, slashedMiners: 0, settled: false, settledAt: null });
+  const roundOf = (r) => (rounds[r] ??= { startedAt: null, sample: null, settled: false, settledAt: null });
   const maxRef = api.consts.system.blockWeights.maxBlock.refTime.toBigInt();
   const unsub = await api.rpc.chain.subscribeNewHeads(async (h) => {
     const at = await api.at(h.hash);
@@ -90,6 +90,10 @@ try {
     const ref = weight.normal.refTime.toBigInt() + weight.operational.refTime.toBigInt() + weight.mandatory.refTime.toBigInt();
     const n = h.number.toNumber();
     const count = (name) => events.filter(({ event }) => event.section === 'pog' && event.method === name).length;
+    // Outcomes by block: with several authors a block may be on a fork, and only the canonical
+    // chain's blocks are counted at the end.
+    const outcomes = {};
+    let slashedMiners = 0;
     for (const { event } of events) {
       if (event.section !== 'pog' || !('round' in event.data)) continue;
       const r = roundOf(event.data.round.toNumber());
@@ -97,15 +101,14 @@ try {
       if (api.events.pog.SampleDrawn.is(event)) {
         r.sample = { block: n, committed: event.data.committed.toNumber(), capacity: event.data.capacity.toNumber(), probability: event.data.probability.toHuman() };
       }
-      if (api.events.pog.VerificationFinished.is(event)) r.decidedAt[n] = (r.decidedAt[n] || 0) + 1;
       if (api.events.pog.RoundSettled.is(event)) { r.settled = true; r.settledAt = n; }
       if (api.events.pog.MinerSettled.is(event)) {
-        for (const [, o] of event.data.outcomes) { const k = JSON.stringify(o.toJSON()); r.outcomes[k] = (r.outcomes[k] || 0) + 1; }
-        if (event.data.slashed.toBigInt() > 0n) r.slashedMiners += 1;
+        for (const [, o] of event.data.outcomes) { const k = JSON.stringify(o.toJSON()); outcomes[k] = (outcomes[k] || 0) + 1; }
+        if (event.data.slashed.toBigInt() > 0n) slashedMiners += 1;
       }
     }
     blocks.push({
-      number: n, ms: now.toNumber(), refTime: Number(ref), percent: Number((ref * 10000n) / maxRef) / 100,
+      number: n, hash: h.hash.toHex(), outcomes, slashedMiners, ms: now.toNumber(), refTime: Number(ref), percent: Number((ref * 10000n) / maxRef) / 100,
       registered: count('MinerRegistered'), started: count('RoundStarted'), commits: count('RootsCommitted'),
       sample: count('SampleDrawn'), verdicts: count('VerdictSubmitted'), decided: count('VerificationFinished'),
       settled: count('MinerSettled'), roundSettled: count('RoundSettled'),
@@ -158,22 +161,29 @@ try {
   const agentResult = await agent.stop();
 
   const r = roundOf(first);
-  blocks.sort((a, b) => a.number - b.number);
+  // The canonical chain's blocks only, in order (with several authors, forks are seen too).
+  const seen = blocks.length;
+  const canonical = [];
+  for (const b of blocks) if ((await api.rpc.chain.getBlockHash(b.number)).toHex() === b.hash) canonical.push(b);
+  blocks.length = 0;
+  blocks.push(...canonical.sort((a, b) => a.number - b.number));
   const inRound = blocks.filter((b) => b.number >= r.startedAt && b.number <= r.settledAt);
   const gaps = blocks.slice(1).map((b, i) => b.ms - blocks[i].ms);
   // The heaviest block apart from the session rotations, which pallet-session charges in full.
   const heaviest = (list) => list.filter((b) => !b.newSession).reduce((a, b) => (b.percent > a.percent ? b : a));
   const sum = (k) => inRound.reduce((s, b) => s + b[k], 0);
-  const decidedBlocks = Object.keys(r.decidedAt).map(Number);
+  const decidedBlocks = inRound.filter((b) => b.decided > 0).map((b) => b.number);
+  const outcomes = {};
+  for (const b of inRound) for (const [k, v] of Object.entries(b.outcomes)) outcomes[k] = (outcomes[k] || 0) + v;
   const result = {
-    validators: V, miners: N, gpusPerMiner: G, realMinerGpus: 1, slackS, verdictWindow, blocks: blocks.length, round: first,
+    validators: V, miners: N, gpusPerMiner: G, realMinerGpus: 1, slackS, verdictWindow, blocks: blocks.length, forkBlocks: seen - blocks.length, round: first,
     roundBlocks: [r.startedAt, r.settledAt],
     blockTimeMs: { mean: Math.round(gaps.reduce((a, b) => a + b, 0) / gaps.length), max: Math.max(...gaps), min: Math.min(...gaps) },
     heaviestBlock: heaviest(blocks), heaviestBlockOfTheRound: heaviest(inRound),
     sessionRotations: blocks.filter((b) => b.newSession).map(({ number, percent, commits, verdicts }) => ({ number, percent, commits, verdicts })),
     commitExtrinsics: sum('commits'), verdicts: sum('verdicts'), decided: sum('decided'),
     decidedFrom: Math.min(...decidedBlocks), decidedTo: Math.max(...decidedBlocks),
-    minersSettled: sum('settled'), sample: r.sample, outcomes: r.outcomes, slashedMiners: r.slashedMiners,
+    minersSettled: sum('settled'), sample: r.sample, outcomes, slashedMiners: sum('slashedMiners'),
     loadMinerExit: loadCode, agentExit: agentResult.code,
   };
   log(JSON.stringify(result, null, 2));
