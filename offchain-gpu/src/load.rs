@@ -208,11 +208,7 @@ async fn commit_round(load: &Arc<Load>, round: u32) -> anyhow::Result<()> {
 				.await
 				.context("the compute thread panicked")?
 				.with_context(|| format!("miner {i} GPU {gpu}: cannot compute C"))?;
-			roots.push(pog::runtime_types::pallet_pog::rounds::RootCommit {
-				gpu,
-				root: c.root(),
-				report: convert::report(c.timing(), pog_primitives::MAX_TRACE_LEN as usize),
-			});
+			roots.push(convert::root_commit(gpu, c.as_ref(), pog_primitives::MAX_TRACE_LEN as usize));
 			load.results.lock().expect("results lock").insert((i, gpu), c);
 			computed += 1;
 		}

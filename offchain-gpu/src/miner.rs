@@ -755,11 +755,7 @@ async fn commit_roots(ctx: &Arc<Ctx>, round: u32, computed: Vec<(Key, u64, Box<d
 	let mut calls = Vec::new();
 	for (key, _, c) in &roots {
 		ctx.state.lock().expect("state lock").set(*key, Phase::CommitSent { root: hex::encode(c.root()) })?;
-		calls.push(pog::runtime_types::pallet_pog::rounds::RootCommit {
-			gpu: key.gpu,
-			root: c.root(),
-			report: convert::report(c.timing(), ctx.max_trace),
-		});
+		calls.push(convert::root_commit(key.gpu, c.as_ref(), ctx.max_trace));
 	}
 	let call = pog::transactions()
 		.pog()

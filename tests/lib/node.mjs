@@ -175,12 +175,12 @@ export function sendAndWait(api, tx, signer, options = {}) {
   });
 }
 
-/** The miner agent binary. */
 /** The load benchmark's miners (`pog-load`, built with `--features load`: benchmarking/load/). */
 export function loadBinary() {
   return releaseBinary('pog-load', process.env.POG_LOAD);
 }
 
+/** The miner agent binary. */
 export function agentBinary() {
   return releaseBinary('offchain-gpu', process.env.POG_AGENT);
 }

@@ -5,11 +5,11 @@ use super::pog::runtime_types::{
 	bounded_collections::bounded_vec::BoundedVec,
 	pallet_pog::{
 		miners::Hardware,
-		rounds::AgentReport,
+		rounds::{AgentReport, RootCommit},
 		verification::{Opening, WalkOpening},
 	},
 };
-use pog_prover::{memory::OpenedWalk, trace, OpenedLeaf, Timing};
+use pog_prover::{memory::OpenedWalk, trace, Committed, OpenedLeaf, Timing};
 
 /// An opened walk as the reveal extrinsic carries it.
 pub fn walk_opening(o: OpenedWalk) -> WalkOpening {
@@ -21,6 +21,11 @@ pub fn walk_opening(o: OpenedWalk) -> WalkOpening {
 pub fn report(t: &Timing, max_trace: usize) -> AgentReport {
 	let (interval_ms, trace) = trace::cap(t.interval_ms, t.trace_gflops.clone(), max_trace);
 	AgentReport { elapsed_ms: t.total.as_millis() as u64, interval_ms, trace_gflops: BoundedVec(trace) }
+}
+
+/// GPU `gpu`'s computed C as `commit_roots` carries it: its root and its timing report.
+pub fn root_commit(gpu: u32, c: &dyn Committed, max_trace: usize) -> RootCommit {
+	RootCommit { gpu, root: c.root(), report: report(c.timing(), max_trace) }
 }
 
 /// An opened leaf as the reveal extrinsic carries it.

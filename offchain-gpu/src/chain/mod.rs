@@ -312,10 +312,10 @@ impl Chain {
 	/// legacy RPC names it best (and never one pruned meanwhile, a fork's): until then its header
 	/// is not found. Seen under load (hundreds of reads at a block's import, four authors).
 	pub async fn at_block(&self, hash: H256) -> anyhow::Result<Option<At>> {
-		for _ in 0..BEST_ATTEMPTS {
+		for _ in 0..UNSEEN_BLOCK_ATTEMPTS {
 			match self.api.at_block(hash).await {
 				Err(subxt::error::OnlineClientAtBlockError::BlockHeaderNotFound { .. }) => {
-					tokio::time::sleep(BEST_PAUSE).await
+					tokio::time::sleep(UNSEEN_BLOCK_PAUSE).await
 				},
 				at => return Ok(Some(at?)),
 			}
@@ -415,11 +415,11 @@ impl Chain {
 						// The events are read at the block, which the client may not have seen
 						// yet, or never will if a fork replaced it (as in `at_block`): then the
 						// next status tells where it landed.
-						for _ in 0..BEST_ATTEMPTS {
+						for _ in 0..UNSEEN_BLOCK_ATTEMPTS {
 							match in_block.wait_for_success().await {
 								Err(subxt::error::TransactionEventsError::CannotInstantiateClientAtBlock(
 									subxt::error::OnlineClientAtBlockError::BlockHeaderNotFound { .. },
-								)) => tokio::time::sleep(BEST_PAUSE).await,
+								)) => tokio::time::sleep(UNSEEN_BLOCK_PAUSE).await,
 								done => {
 									done.map_err(|e| Unlanded::Final(e.into()))?;
 									return Ok(Included { block_hash: in_block.block_hash() });
@@ -444,10 +444,10 @@ impl Chain {
 }
 
 /// How many times [`Chain::at_block`] asks for a block the client has not seen yet.
-const BEST_ATTEMPTS: u32 = 20;
+const UNSEEN_BLOCK_ATTEMPTS: u32 = 20;
 
 /// The pause between those asks.
-const BEST_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
+const UNSEEN_BLOCK_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// How many times [`Chain::submit`] signs a transaction that the pool keeps dropping.
 pub const SUBMIT_ATTEMPTS: u32 = 3;
