@@ -111,6 +111,8 @@ try {
       number: n, hash: h.hash.toHex(), outcomes, slashedMiners, ms: now.toNumber(), refTime: Number(ref), percent: Number((ref * 10000n) / maxRef) / 100,
       registered: count('MinerRegistered'), started: count('RoundStarted'), commits: count('RootsCommitted'),
       sample: count('SampleDrawn'), verdicts: count('VerdictSubmitted'), decided: count('VerificationFinished'),
+      // a served GPU's passes land in its members' attestations, decided at settlement
+      attestations: count('Attested'),
       settled: count('MinerSettled'), roundSettled: count('RoundSettled'),
       // pallet-session charges a whole block for a session rotation (every epoch, 100 blocks).
       newSession: events.some(({ event }) => event.section === 'session' && event.method === 'NewSession'),
@@ -172,7 +174,7 @@ try {
   // The heaviest block apart from the session rotations, which pallet-session charges in full.
   const heaviest = (list) => list.filter((b) => !b.newSession).reduce((a, b) => (b.percent > a.percent ? b : a));
   const sum = (k) => inRound.reduce((s, b) => s + b[k], 0);
-  const decidedBlocks = inRound.filter((b) => b.decided > 0).map((b) => b.number);
+  const votingBlocks = inRound.filter((b) => b.decided > 0 || b.attestations > 0).map((b) => b.number);
   const outcomes = {};
   for (const b of inRound) for (const [k, v] of Object.entries(b.outcomes)) outcomes[k] = (outcomes[k] || 0) + v;
   const result = {
@@ -181,8 +183,8 @@ try {
     blockTimeMs: { mean: Math.round(gaps.reduce((a, b) => a + b, 0) / gaps.length), max: Math.max(...gaps), min: Math.min(...gaps) },
     heaviestBlock: heaviest(blocks), heaviestBlockOfTheRound: heaviest(inRound),
     sessionRotations: blocks.filter((b) => b.newSession).map(({ number, percent, commits, verdicts }) => ({ number, percent, commits, verdicts })),
-    commitExtrinsics: sum('commits'), verdicts: sum('verdicts'), decided: sum('decided'),
-    decidedFrom: Math.min(...decidedBlocks), decidedTo: Math.max(...decidedBlocks),
+    commitExtrinsics: sum('commits'), verdicts: sum('verdicts'), decided: sum('decided'), attestations: sum('attestations'),
+    votesFrom: votingBlocks.length ? Math.min(...votingBlocks) : null, votesTo: votingBlocks.length ? Math.max(...votingBlocks) : null,
     minersSettled: sum('settled'), sample: r.sample, outcomes, slashedMiners: sum('slashedMiners'),
     loadMinerExit: loadCode, agentExit: agentResult.code,
   };

@@ -3,10 +3,13 @@
 //!
 //! - **Verifications.** Validators × the verifications a validator does in a round, as measured
 //!   from the rounds before ([`crate::throughput`]), / committee size (each selected GPU takes a
-//!   committee); and no more GPUs than the verdict window's blocks carry the verdicts of. A
-//!   verdict is a duty too, and [`VERDICT_SHARE`] of the compute that normal transactions can
-//!   never take (on PoG chain 25% of a block's 2 s), over the window, bounds the committees'
-//!   verdicts (at mainnet settings about 4,600 GPUs a round, `docs/protocol.md` §8).
+//!   committee).
+//! - **Verdicts.** A GPU revealed on chain takes one verdict of each member, and a verdict is a
+//!   duty too: [`VERDICT_SHARE`] of the compute that normal transactions can never take (on PoG
+//!   chain 25% of a block's 2 s), over the verdict window, bounds the GPUs revealed on chain by
+//!   their committees' verdicts (at mainnet settings about 4,600 GPUs a round,
+//!   `docs/protocol.md` §8). A served GPU's passes come in bulk ([`crate::attestation`]: one
+//!   write per member and call, whatever the GPUs), so the verdicts bound only what is revealed.
 //! - **Bytes.** Every selected GPU reveals its openings on chain, in the `reveal_window` blocks
 //!   after the draw. A reveal is a duty (`DispatchClass::Operational`), and the part of a block
 //!   that normal transactions can never take is the operational class's length beyond the
@@ -66,7 +69,7 @@ pub fn reveal_bytes(openings: u32, leaf_depth: u32, walks: u32, walk_height: u32
 
 impl<T: Config> Pallet<T> {
 	/// GPUs a round verifies when all reveal on chain: the smaller of
-	/// [`Self::verifier_capacity`] and [`Self::reveal_capacity`].
+	/// [`Self::verifier_capacity`] and [`Self::onchain_capacity`].
 	pub fn capacity() -> u32 {
 		Self::capacity_for(0)
 	}
@@ -76,10 +79,17 @@ impl<T: Config> Pallet<T> {
 	/// chain kept within the window by [`Self::reveal_share`].
 	pub fn capacity_for(served: u32) -> u32 {
 		if served == 0 {
-			Self::verifier_capacity().min(Self::reveal_capacity())
+			Self::verifier_capacity().min(Self::onchain_capacity())
 		} else {
 			Self::verifier_capacity()
 		}
+	}
+
+	/// GPUs revealed on chain that a round carries: the reveal window's reveals
+	/// ([`Self::reveal_capacity`]) and the verdict window's verdicts ([`Self::verdict_capacity`]),
+	/// whichever is fewer.
+	pub fn onchain_capacity() -> u32 {
+		Self::reveal_capacity().min(Self::verdict_capacity())
 	}
 
 	/// The probability with which a GPU revealing on chain that the draw selected stays in a
@@ -89,7 +99,7 @@ impl<T: Config> Pallet<T> {
 	/// the capacity is within the window's reveals already.
 	pub fn reveal_share(capacity: u32, committed: u32, served: u32) -> Perbill {
 		let drawn_at_most = committed.saturating_sub(served).min(capacity);
-		let reveals = Self::reveal_capacity();
+		let reveals = Self::onchain_capacity();
 		if drawn_at_most <= reveals {
 			Perbill::one()
 		} else {
@@ -98,12 +108,10 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Verifications the validators can do in a round: validators × the measured verifications
-	/// per validator ([`crate::throughput`]) / committee size, and no more than the verdict
-	/// window's blocks carry the verdicts of ([`Self::verdict_capacity`]).
+	/// per validator ([`crate::throughput`]) / committee size.
 	pub fn verifier_capacity() -> u32 {
-		let (config, validators, committee) = Self::committees();
-		let checked = validators.saturating_mul(Self::verifications_per_validator()) / committee;
-		checked.min(Self::verdict_capacity_of(&config, committee))
+		let (_, validators, committee) = Self::committees();
+		validators.saturating_mul(Self::verifications_per_validator()) / committee
 	}
 
 	/// The configuration, the validators' count and the size of a committee drawn from them.
@@ -115,7 +123,7 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// GPUs whose committees' verdicts fit [`VERDICT_SHARE`] of the duty weight of the verdict
-	/// window's blocks: each selected GPU takes a committee's verdicts, each weighed as
+	/// window's blocks: each GPU revealed on chain takes a committee's verdicts, each weighed as
 	/// `submit_verdicts` charges one.
 	pub fn verdict_capacity() -> u32 {
 		let (config, _, committee) = Self::committees();

@@ -109,11 +109,13 @@ pub enum ConfigRule {
 }
 
 impl ProtocolConfig {
-	/// The most verifications a validator's off-chain worker can send in a round: its budget of
-	/// `MAX_VERIFICATIONS_PER_RUN` a block over the verdict window. Neither the configured nor the
-	/// measured figure ([`crate::throughput`]) goes above it.
+	/// The most verifications a validator's off-chain worker can do in a round: its budget of
+	/// `MAX_VERIFICATIONS_PER_RUN` a block from the draw to the verdict deadline (a served GPU is
+	/// verified from the draw on, and its passes land in bulk, `crate::attestation`). Neither the
+	/// configured nor the measured figure ([`crate::throughput`]) goes above it.
 	pub fn verifications_ceiling(&self) -> u32 {
-		(crate::offchain::MAX_VERIFICATIONS_PER_RUN as u32).saturating_mul(self.verdict_window)
+		(crate::offchain::MAX_VERIFICATIONS_PER_RUN as u32)
+			.saturating_mul(self.reveal_window.saturating_add(self.verdict_window))
 	}
 
 	/// The first rule this configuration breaks, given the runtime's bounds on opened leaves
@@ -175,7 +177,9 @@ impl ProtocolConfig {
 			// (`capacity`; ten blocks carried 89).
 			reveal_window: 40,
 			verdict_window: 20,
-			settle_per_block: 64,
+			// 48 miners of 16 GPUs, each served GPU's passes tallied (`attestation`), take under a
+			// quarter of a block (`settle_weight`); a full registry of 4,096 settles in 86 blocks.
+			settle_per_block: 48,
 			chunk_k: 8192,
 			slash: Perbill::from_percent(50),
 			// An undecided verification removes the credit at once, and the GPU is verified
@@ -202,7 +206,7 @@ impl ProtocolConfig {
 			target_ms: 5_000,
 			slack_ms: 18_000,
 			committee: 1,
-			// Where the measurement starts (`throughput`); the worker could send 64 a block × 6.
+			// Where the measurement starts (`throughput`).
 			verifications_per_validator: 48,
 			reveal_window: 4,
 			verdict_window: 6,

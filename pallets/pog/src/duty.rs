@@ -1,7 +1,7 @@
 //! PoG's own transactions before ordinary traffic: [`CheckDuty`].
 //!
 //! A miner's `commit_memory`, `commit_roots` and `reveal_openings` and a validator's
-//! `submit_verdict` and `submit_verdicts` are *duties*: each has a deadline, and a miner whose commit is kept out of
+//! `submit_verdict`, `submit_verdicts` and `attest` are *duties*: each has a deadline, and a miner whose commit is kept out of
 //! every block of its window fails the round. So they are `Operational` dispatches (the 25% of
 //! every block that ordinary transactions cannot fill), and this transaction extension gives them
 //! a pool priority above any ordinary transaction's.
@@ -91,6 +91,18 @@ impl<AccountId: Encode> DutyKey<'_, AccountId> {
 	}
 }
 
+/// The duties of `verdicts` by `who` in `round`: one a GPU.
+fn verdict_keys<'a, AccountId>(
+	who: &'a AccountId,
+	round: RoundIndex,
+	verdicts: &'a [(AccountId, GpuIndex, Verdict)],
+) -> Vec<DutyKey<'a, AccountId>> {
+	verdicts
+		.iter()
+		.map(|(miner, gpu, _)| DutyKey { kind: DutyKind::Verdict, round, miner, gpu: *gpu, validator: Some(who) })
+		.collect()
+}
+
 /// The transaction extension that puts PoG duties first and refuses the ones nobody owes.
 #[derive(Encode, Decode, DecodeWithMemTracking, DefaultNoBound, Clone, Eq, PartialEq, TypeInfo)]
 #[scale_info(skip_type_params(T))]
@@ -155,24 +167,21 @@ impl<T: Config> Pallet<T> {
 				}
 			},
 			Call::submit_verdicts { round, verdicts } => match Self::verdicts_due(who, *round, verdicts) {
-				Ok(()) => (
-					*round,
-					verdicts
-						.iter()
-						.map(|(miner, gpu, _)| DutyKey {
-							kind: DutyKind::Verdict,
-							round: *round,
-							miner,
-							gpu: *gpu,
-							validator: Some(who),
-						})
-						.collect(),
-				),
+				Ok(()) => (*round, verdict_keys(who, *round, verdicts)),
+				Err(e) => return Some(Err(e)),
+			},
+			Call::attest { round, upto, open, verdicts } => match Self::attest_due(who, *round, upto, open, verdicts) {
+				Ok(()) => (*round, verdict_keys(who, *round, verdicts)),
 				Err(e) => return Some(Err(e)),
 			},
 			_ => return None,
 		};
 		let mut tags: Vec<Vec<u8>> = keys.iter().map(|k| k.tag()).collect();
+		// One attestation per member in the pool at a time (each moves its last one forward);
+		// not a duty that can be spent: a failed one leaves the member's next one due.
+		if let Call::attest { round, .. } = call {
+			tags.push((b"pog", b"attest", round, who).encode());
+		}
 		// The checks above refuse a GPU named twice; a transaction must never provide one tag
 		// twice (the pool's bookkeeping assumes it), so this holds even if a check is missed.
 		tags.sort();
@@ -235,6 +244,8 @@ impl<T: Config> Pallet<T> {
 			Call::submit_verdicts { verdicts, .. } => {
 				Pallet::<T>::verdicts_weight(verdicts.len() as u32).saturating_add(spend(verdicts.len()))
 			},
+			Call::attest { verdicts, open, .. } => Pallet::<T>::attest_weight(verdicts.len() as u32, open.len() as u32)
+				.saturating_add(spend(verdicts.len())),
 			_ => Weight::zero(),
 		}
 	}

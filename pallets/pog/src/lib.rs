@@ -47,6 +47,7 @@ extern crate alloc;
 
 pub use pallet::*;
 
+pub mod attestation;
 #[cfg(feature = "runtime-benchmarks")]
 mod benchmarking;
 pub mod capacity;
@@ -342,6 +343,12 @@ pub mod pallet {
 		(NMapKey<Twox64Concat, RoundIndex>, NMapKey<Blake2_128Concat, T::AccountId>, NMapKey<Twox64Concat, GpuIndex>),
 		VerificationOf<T>,
 	>;
+
+	/// Each committee member's passes in bulk in a round ([`attestation`]): up to where in the
+	/// round's verification order its served GPUs pass, and which it left open.
+	#[pallet::storage]
+	pub type Attestations<T: Config> =
+		StorageDoubleMap<_, Twox64Concat, RoundIndex, Blake2_128Concat, T::AccountId, attestation::AttestationOf<T>>;
 
 	/// Opened leaves with proofs, kept until the miner is settled.
 	#[pallet::storage]
@@ -854,6 +861,21 @@ pub mod pallet {
 			/// What the round's work said.
 			measured: throughput::Measured,
 		},
+		/// A committee member passed its served GPUs up to `upto` in the round's verification
+		/// order in bulk, with `verdicts` individual verdicts, leaving `open` GPUs open
+		/// ([`attestation`]).
+		Attested {
+			/// The round.
+			round: RoundIndex,
+			/// The member.
+			validator: T::AccountId,
+			/// Up to where its served GPUs pass.
+			upto: attestation::Position,
+			/// GPUs left open (not served to it yet).
+			open: u32,
+			/// Individual verdicts recorded with it.
+			verdicts: u32,
+		},
 	}
 
 	/// Errors, each naming what is wrong.
@@ -997,6 +1019,15 @@ pub mod pallet {
 		/// A served GPU's rebuttal (its reveal on chain against unserved votes) comes by two thirds
 		/// of the verdict window (`served::rebuttal_deadline`), so that its committee can verify it.
 		RebuttalWindowClosed,
+		/// The member's attestation already passes this served GPU: a pass once given is not
+		/// taken back, and its vote is the pass.
+		AlreadyAttested,
+		/// An attestation moves forward: `upto` after the member's last one (or the same, with
+		/// verdicts).
+		AttestationBehind,
+		/// An open GPU must be served off chain, at or before `upto`, named once, not voted on by
+		/// the member, and not passed by its last attestation.
+		InvalidOpen,
 	}
 
 	#[pallet::hooks]
@@ -1233,6 +1264,24 @@ pub mod pallet {
 		pub fn set_openings_endpoint(origin: OriginFor<T>, endpoint: Option<served::Endpoint>) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			Self::do_set_openings_endpoint(who, endpoint)
+		}
+
+		/// Committee member: pass, in bulk, every GPU served off chain assigned to it in `round` up
+		/// to `upto` in the round's verification order, except `open` ones (not served to it yet)
+		/// and those `verdicts` name, which are recorded first as `submit_verdicts` records them
+		/// ([`attestation`]). A duty ([`duty::CheckDuty`]), free when it succeeds.
+		#[pallet::call_index(19)]
+		#[pallet::weight((Pallet::<T>::attest_weight(verdicts.len() as u32, open.len() as u32), DispatchClass::Operational))]
+		pub fn attest(
+			origin: OriginFor<T>,
+			round: RoundIndex,
+			upto: attestation::Position,
+			open: attestation::OpenOf<T>,
+			verdicts: VerdictsOf<T>,
+		) -> DispatchResultWithPostInfo {
+			let who = ensure_signed(origin)?;
+			Self::do_attest(who, round, upto, open, verdicts)?;
+			Ok(Pays::No.into())
 		}
 
 		/// Root: set the rules validators answer by (judged from the next settled round on).

@@ -14,8 +14,11 @@
 //! encoding of its openings and walks, the member's account in the `X-Pog-Validator` header),
 //! checked against the committed roots by the rule a reveal on chain is checked by. A member that
 //! gets nothing valid votes *unserved* once the reveal window has closed, and until then tries
-//! again at every block. A served GPU revealed on chain since (a rebuttal of unserved votes) is
-//! verified from the chain like any revealed GPU.
+//! again at every block (leaving the GPU open in its attestation meanwhile). A served GPU's pass
+//! lands in the member's attestation, one `attest` a run whatever the GPUs it passes, with the
+//! failing and unserved verdicts of the same stretch ([`crate::attestation`]); a revealed GPU's
+//! verdict in `submit_verdicts`. A served GPU revealed on chain since (a rebuttal of unserved
+//! votes) is verified from the chain like any revealed GPU.
 //!
 //! Runs are serialised by a storage lock. What was sent is remembered in one local-storage entry
 //! for [`RESEND_AFTER`] blocks (older marks are pruned on every write), so overlapping runs and
@@ -36,7 +39,12 @@ use sp_runtime::offchain::{
 	Duration,
 };
 
-use crate::{host, pallet::*, types::*};
+use crate::{
+	attestation::{AttestationOf, MaxOpen, Position},
+	host,
+	pallet::*,
+	types::*,
+};
 
 /// Local-storage key of the lock that serialises runs.
 pub const LOCK_KEY: &[u8] = b"pog::ocw::lock";
@@ -44,10 +52,12 @@ pub const LOCK_KEY: &[u8] = b"pog::ocw::lock";
 pub const SENT_KEY: &[u8] = b"pog::ocw::sent";
 /// Blocks after which something sent but not yet on chain may be sent again.
 pub const RESEND_AFTER: u32 = 5;
-/// Most verifications by one validator in one run: one `submit_verdicts` ([`MaxVerdicts`]). The
-/// checks run natively on every core but one (an H100's GEMM check about 0.3 s of one core, its
-/// walks 0.1 s), so a validator of 32 cores does them in about a second.
-pub const MAX_VERIFICATIONS_PER_RUN: usize = 64;
+/// Most verifications by one validator in one run (wall time, [`RUN_TIME_MS`], bounds it first on
+/// any real machine). The checks run natively on every core but one (an H100's GEMM check at
+/// most 0.49 s of one core, its walks 0.88 s), so a validator of 32 cores does about 90 in a run;
+/// a served GPU's pass lands in the member's attestation ([`crate::attestation`]), a revealed
+/// GPU's verdict in `submit_verdicts` transactions of [`MaxVerdicts`].
+pub const MAX_VERIFICATIONS_PER_RUN: usize = 1_024;
 /// Wall time after which a run starts no more verifications (ms): what it has is sent, and the
 /// next block's run goes on in the same order. A validator slower than the budget delivers less,
 /// and the sample follows what it delivers ([`crate::throughput`]); a miner's endpoint that
@@ -162,8 +172,8 @@ fn first_send<T: Config>(what: &[u8], now: BlockNumberFor<T>) -> bool {
 }
 
 /// Forgets that `what` was sent (it was not, after all: a served GPU whose openings are not ready
-/// yet is asked again at the next block, not after [`RESEND_AFTER`]).
-fn unmark<T: Config>(what: &[u8], now: BlockNumberFor<T>) {
+/// yet is asked again at the next run, not after [`RESEND_AFTER`] blocks).
+fn forget_sent<T: Config>(what: &[u8], now: BlockNumberFor<T>) {
 	let key = sp_io::hashing::blake2_128(what);
 	update_marks::<T>(now, |marks| {
 		let before = marks.len();
@@ -270,23 +280,30 @@ pub fn fetch_openings<T: Config>(
 	Ok((openings, walks))
 }
 
-/// The current round's revealed or served challenges whose committee holds `me` and that `me`
-/// has not voted on, in the round's verification order: by a hash of the round's sample seed (drawn
-/// after every root landed), the miner and the GPU. No miner influences it: storage order (a
-/// hash of the miner's account) let a miner grind an account that sorts last and have its
-/// challenges dropped when members ran out of time. Every member goes in the same order, so
-/// members out of time leave the same challenges undecided rather than each a different few:
-/// a challenge needs ⌊2c/3⌋+1 of its c members, and with each member's own order, three members
-/// with time for 2 of every 3 challenges would decide only (2/3)³ ≈ 30% of them, not 67%.
-/// GPUs on probation (left undecided in the round before) come first, so an undecided
-/// verification is decided in the next round unless that round's members have no time at all;
-/// then the GPUs never verified (the first draw, [`crate::first_draw`]), whose first credit waits
-/// on it; then the others.
+/// The current round's revealed or served challenges whose committee holds `me`, that `me` has
+/// not voted on and that its attestation does not pass, in the round's verification order
+/// ([`Pallet::verification_position`]): by a hash of the round's sample seed (drawn after every
+/// root landed), the miner and the GPU. No miner influences it: storage order (a hash of the
+/// miner's account) let a miner grind an account that sorts last and have its challenges
+/// dropped when members ran out of time. Every member goes in the same order, so members out of
+/// time leave the same challenges undecided rather than each a different few: a challenge needs
+/// ⌊2c/3⌋+1 of its c members, and with each member's own order, three members with time for 2 of
+/// every 3 challenges would decide only (2/3)³ ≈ 30% of them, not 67%. GPUs on probation (left
+/// undecided in the round before) come first, so an undecided verification is decided in the next
+/// round unless that round's members have no time at all; then the GPUs never verified (the first
+/// draw, [`crate::first_draw`]), whose first credit waits on it; then the others. The same order
+/// is what a member's attestation passes GPUs up to ([`crate::attestation`]).
 pub fn assigned_to<T: Config>(me: &T::AccountId) -> Vec<(RoundIndex, T::AccountId, GpuIndex)> {
+	assigned_with_positions::<T>(me).into_iter().map(|(_, round, miner, gpu)| (round, miner, gpu)).collect()
+}
+
+/// [`assigned_to`], each with its position in the verification order.
+fn assigned_with_positions<T: Config>(me: &T::AccountId) -> Vec<(Position, RoundIndex, T::AccountId, GpuIndex)> {
 	let round = Pallet::<T>::round();
 	let Some(selection) = round.selection.as_ref().filter(|_| round.phase == RoundPhase::Reveal) else {
 		return Vec::new();
 	};
+	let attestation = Attestations::<T>::get(round.index, me);
 	let revealed = Verifications::<T>::iter_prefix((round.index,))
 		.filter(|(_, v)| v.committee.contains(me) && !v.votes.iter().any(|(x, _)| x == me))
 		.map(|(key, _)| key);
@@ -304,61 +321,194 @@ pub fn assigned_to<T: Config>(me: &T::AccountId) -> Vec<(RoundIndex, T::AccountI
 			&& Pallet::<T>::is_selected(selection, round.index, miner, *gpu)
 			&& Pallet::<T>::committee_for(&selection.seed, miner, *gpu).contains(me)
 	});
-	let mut assigned: Vec<((u8, Hash32), T::AccountId, GpuIndex)> = revealed
+	let mut assigned: Vec<(Position, RoundIndex, T::AccountId, GpuIndex)> = revealed
 		.chain(unvoted_served)
 		.map(|(miner, gpu)| {
-			let class = if Pallet::<T>::on_probation(round.index, &miner, gpu) {
-				0
-			} else if Pallet::<T>::in_first_draw(round.index, &miner, gpu) {
-				1
-			} else {
-				2
-			};
-			((class, verification_rank(&selection.seed, &miner, gpu)), miner, gpu)
+			(Pallet::<T>::verification_position(round.index, &selection.seed, &miner, gpu), round.index, miner, gpu)
+		})
+		.filter(|(position, _, miner, gpu)| {
+			!(Pallet::<T>::attestable(round.index, miner, *gpu)
+				&& attestation.as_ref().is_some_and(|a| a.passes(position, miner, *gpu)))
 		})
 		.collect();
 	assigned.sort_by_key(|a| a.0);
-	assigned.into_iter().map(|(_, miner, gpu)| (round.index, miner, gpu)).collect()
+	assigned
 }
 
-/// Where `miner`'s GPU `gpu` comes in the verification order of the round whose sample seed is
-/// `seed` (lowest first).
-pub fn verification_rank<AccountId: Encode>(seed: &Hash32, miner: &AccountId, gpu: GpuIndex) -> Hash32 {
-	sp_io::hashing::blake2_256(&(b"pog/verify-order", seed, miner, gpu).encode())
+/// The attestation a member builds in one run ([`crate::attestation`]): its served GPUs in the
+/// verification order, each passed, voted on or left open.
+struct Bulk<T: Config> {
+	/// The member's attestation on chain.
+	before: Option<AttestationOf<T>>,
+	/// Up to where this run got.
+	upto: Option<Position>,
+	/// GPUs left open: not served yet.
+	open: Vec<(T::AccountId, GpuIndex)>,
+	/// Open GPUs of the attestation on chain that this run served and passed.
+	passed_open: Vec<(T::AccountId, GpuIndex)>,
+	/// The failing and unserved verdicts that go with it.
+	verdicts: Vec<(T::AccountId, GpuIndex, Verdict)>,
+	/// GPUs passed.
+	passed: u32,
+	/// The attestation cannot move on in this run: one sent is not on chain yet, or a GPU could
+	/// not be decided. The served GPUs after it wait for the next run.
+	waiting: bool,
+	/// The attestation holds all the verdicts or open GPUs one may carry: the served GPUs after
+	/// it get single verdicts in this run (a miner that serves nothing to many members cannot
+	/// hold their passes back until the reveal deadline).
+	full: bool,
 }
 
-/// Verifies up to `budget` of `me`'s assigned challenges in the round's order and sends their
-/// verdicts in one `submit_verdicts` transaction (at most [`MaxVerdicts`] a transaction); returns
-/// the verdicts sent.
+impl<T: Config> Bulk<T> {
+	/// Whether `miner`'s GPU `gpu` was open in the attestation on chain.
+	fn was_open(&self, miner: &T::AccountId, gpu: GpuIndex) -> bool {
+		self.before.as_ref().is_some_and(|b| b.open.iter().any(|(m, g)| m == miner && *g == gpu))
+	}
+
+	/// Records what the run found about the GPU at `position`: a verdict (a pass or an exception)
+	/// or, with `None`, nothing served yet (open).
+	fn add(&mut self, position: Position, miner: T::AccountId, gpu: GpuIndex, verdict: Option<Verdict>) {
+		let was_open = self.was_open(&miner, gpu);
+		match verdict {
+			Some(v) if v.passed => {
+				self.passed += 1;
+				if was_open {
+					self.passed_open.push((miner, gpu));
+				}
+			},
+			Some(v) => self.verdicts.push((miner, gpu, v)),
+			None => self.open.push((miner, gpu)),
+		}
+		self.upto = self.upto.max(Some(position));
+		let max = <MaxOpen as Get<u32>>::get() as usize;
+		if self.verdicts.len() >= <MaxVerdicts as Get<u32>>::get() as usize || self.open.len() >= max {
+			self.full = true;
+		}
+	}
+
+	/// The `attest` call this run makes, if it moves the attestation: the open GPUs of the one on
+	/// chain that this run did not decide stay open.
+	fn call(self, round: RoundIndex, me: &T::AccountId) -> Option<Call<T>> {
+		let before_upto = self.before.as_ref().map(|b| b.upto);
+		let upto = self.upto.max(before_upto)?;
+		let mut open = self.open;
+		if let Some(before) = &self.before {
+			for (miner, gpu) in before.open.iter() {
+				let decided = self.passed_open.iter().chain(open.iter()).any(|(m, g)| m == miner && g == gpu)
+					|| self.verdicts.iter().any(|(m, g, _)| m == miner && g == gpu);
+				let voted =
+					Verifications::<T>::get((round, miner, *gpu)).is_some_and(|v| v.votes.iter().any(|(x, _)| x == me));
+				if !decided && !voted && Pallet::<T>::attestable(round, miner, *gpu) {
+					open.push((miner.clone(), *gpu));
+				}
+			}
+		}
+		let moved = Some(upto) > before_upto
+			|| !self.verdicts.is_empty()
+			|| self.before.as_ref().is_some_and(|b| open.len() < b.open.len());
+		if !moved || open.len() > <MaxOpen as Get<u32>>::get() as usize {
+			return None;
+		}
+		Some(Call::attest {
+			round,
+			upto,
+			open: BoundedVec::truncate_from(open),
+			verdicts: BoundedVec::truncate_from(self.verdicts),
+		})
+	}
+}
+
+/// Verifies up to `budget` of `me`'s assigned challenges in the round's order: a GPU served off
+/// chain goes into `me`'s attestation, sent as one `attest` ([`crate::attestation`]); a GPU
+/// revealed on chain gets an individual verdict, sent in `submit_verdicts` transactions (at most
+/// [`MaxVerdicts`] each). Returns the GPUs passed by attestation and the verdicts sent.
 fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> u32 {
 	let entropy = sp_io::offchain::random_seed();
+	let current = Pallet::<T>::round();
 	let mut verdicts: Vec<(RoundIndex, T::AccountId, GpuIndex, Verdict)> = Vec::new();
+	let before = Attestations::<T>::get(current.index, &me.id);
+	let mut bulk = Bulk::<T> {
+		waiting: attestation_pending::<T>(current.index, &before, now),
+		full: false,
+		before,
+		upto: None,
+		open: Vec::new(),
+		passed_open: Vec::new(),
+		verdicts: Vec::new(),
+		passed: 0,
+	};
 	// a miner whose endpoint served nothing is not asked again in this run: each try may wait
 	// `FETCH_TIMEOUT_MS`
 	let mut not_serving: Vec<T::AccountId> = Vec::new();
-	let closed = Pallet::<T>::round().selection.is_some_and(|s| now > s.reveal_deadline);
+	let closed = current.selection.as_ref().is_some_and(|s| now > s.reveal_deadline);
 	let started = sp_io::offchain::timestamp();
-	for (round, miner, gpu) in assigned_to::<T>(&me.id) {
-		if verdicts.len() >= budget || sp_io::offchain::timestamp().diff(&started).millis() >= RUN_TIME_MS {
+	let mut done = 0usize;
+	for (position, round, miner, gpu) in assigned_with_positions::<T>(&me.id) {
+		if done >= budget || sp_io::offchain::timestamp().diff(&started).millis() >= RUN_TIME_MS {
 			break;
 		}
-		let failed_before = not_serving.contains(&miner);
-		if failed_before && !closed {
+		let served = Pallet::<T>::attestable(round, &miner, gpu);
+		if served && bulk.waiting {
 			continue;
 		}
-		match verify_one::<T>(me, now, &entropy, round, &miner, gpu, failed_before) {
+		let in_bulk = served && !bulk.full;
+		let failed_before = not_serving.contains(&miner);
+		if failed_before && !closed {
+			if in_bulk {
+				bulk.add(position, miner, gpu, None);
+			}
+			continue;
+		}
+		// a single verdict on a served GPU (the attestation full) is marked sent, as a revealed
+		// GPU's is in `verify_one`, unless nothing came of it
+		let single_mark = (served && !in_bulk).then(|| (b's', round, &miner, gpu, &me.id).encode());
+		if single_mark.as_ref().is_some_and(|mark| !first_send::<T>(mark, now)) {
+			continue;
+		}
+		done += 1;
+		let checked = if served {
+			verify_served::<T>(&me.id, now, &entropy, round, &miner, gpu, failed_before)
+		} else {
+			verify_one::<T>(me, now, &entropy, round, &miner, gpu)
+		};
+		if let (Some(mark), Err(_)) = (&single_mark, &checked) {
+			forget_sent::<T>(mark, now);
+		}
+		match checked {
 			Ok(verdict) => {
 				if verdict.is_unserved() && !failed_before {
 					not_serving.push(miner.clone());
 				}
-				verdicts.push((round, miner, gpu, verdict))
+				if in_bulk {
+					bulk.add(position, miner, gpu, Some(verdict));
+				} else {
+					verdicts.push((round, miner, gpu, verdict));
+				}
 			},
-			Err(OffchainErr::NotServed) => not_serving.push(miner),
-			Err(e) => log::trace!(target: crate::LOG_TARGET, "round {round} GPU {gpu} skipped: {e:?}"),
+			Err(OffchainErr::NotServed) => {
+				if in_bulk {
+					bulk.add(position, miner.clone(), gpu, None);
+				}
+				not_serving.push(miner);
+			},
+			Err(e) => {
+				log::trace!(target: crate::LOG_TARGET, "round {round} GPU {gpu} skipped: {e:?}");
+				// a served GPU that cannot be decided now holds the attestation here
+				bulk.waiting |= in_bulk;
+			},
 		}
 	}
-	let Some(&(round, ..)) = verdicts.first() else { return 0 };
 	let mut sent = 0u32;
+	let passed = bulk.passed;
+	let attested = bulk.verdicts.len() as u32;
+	if let Some(call) = bulk.call(current.index, &me.id) {
+		let marker = attestation_marker(&call);
+		if send::<T>(me, call).is_ok() {
+			mark_attestation::<T>(current.index, marker, now);
+			sent += passed + attested;
+		}
+	}
+	let Some(&(round, ..)) = verdicts.first() else { return sent };
 	for chunk in verdicts.chunks(<MaxVerdicts as Get<u32>>::get() as usize) {
 		let list: Vec<(T::AccountId, GpuIndex, Verdict)> =
 			chunk.iter().map(|(_, miner, gpu, verdict)| (miner.clone(), *gpu, *verdict)).collect();
@@ -371,11 +521,46 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 	sent
 }
 
-/// Verifies `miner`'s GPU `gpu` in `round`: `me`'s verdict, unless `me` sent it recently. A
-/// served GPU is fetched from the miner's endpoint, unless `not_serving` (it served nothing to
-/// `me` in this run already).
-fn verify_one<T: Config>(
-	me: &Account<T>,
+/// Local-storage key of the attestation a member sent last: (round, what it moves the attestation
+/// to, the block it was sent in).
+pub const ATTEST_KEY: &[u8] = b"pog::ocw::attest";
+
+/// What an `attest` call moves the attestation to: a hash of its `upto` and open GPUs.
+fn attestation_marker<T: Config>(call: &Call<T>) -> [u8; 16] {
+	match call {
+		Call::attest { upto, open, .. } => sp_io::hashing::blake2_128(&(upto, open).encode()),
+		_ => [0; 16],
+	}
+}
+
+fn mark_attestation<T: Config>(round: RoundIndex, marker: [u8; 16], now: BlockNumberFor<T>) {
+	let now_n: u32 = now.try_into().unwrap_or(u32::MAX);
+	StorageValueRef::persistent(ATTEST_KEY).set(&(round, marker, now_n));
+}
+
+/// Whether the attestation this member sent last in round `round` is not on chain yet and was
+/// sent less than [`RESEND_AFTER`] blocks ago: the next one waits for it, so that no pass lands
+/// without the verdicts that went with it.
+fn attestation_pending<T: Config>(
+	round: RoundIndex,
+	on_chain: &Option<AttestationOf<T>>,
+	now: BlockNumberFor<T>,
+) -> bool {
+	let now_n: u32 = now.try_into().unwrap_or(u32::MAX);
+	let Some((sent_round, marker, at)) =
+		StorageValueRef::persistent(ATTEST_KEY).get::<(RoundIndex, [u8; 16], u32)>().ok().flatten()
+	else {
+		return false;
+	};
+	let landed = on_chain.as_ref().is_some_and(|a| sp_io::hashing::blake2_128(&(a.upto, &a.open).encode()) == marker);
+	sent_round == round && !landed && now_n < at.saturating_add(RESEND_AFTER)
+}
+
+/// Verifies `miner`'s served GPU `gpu` in `round` for `me`'s attestation: fetched from the
+/// miner's endpoint (unless `not_serving`: it served nothing to `me` in this run already) and
+/// recomputed. `NotServed` before the reveal deadline (the GPU stays open); an unserved vote after.
+fn verify_served<T: Config>(
+	me: &T::AccountId,
 	now: BlockNumberFor<T>,
 	entropy: &Hash32,
 	round: RoundIndex,
@@ -383,37 +568,58 @@ fn verify_one<T: Config>(
 	gpu: GpuIndex,
 	not_serving: bool,
 ) -> Result<Verdict, OffchainErr> {
-	// Served and not revealed on chain since (a rebuttal, `crate::served`): fetched from the
-	// miner's endpoint. The two are marked apart, so that a member whose unserved vote a rebuttal
-	// voided verifies the revealed openings at once.
-	let served = Pallet::<T>::served_in(round, miner).is_some() && !Pallet::<T>::rebutted(round, miner, gpu);
-	let mark = (if served { b's' } else { b'v' }, round, miner, gpu, &me.id).encode();
+	let started = sp_io::offchain::timestamp();
+	let fetched = if not_serving { Err(OffchainErr::NotServed) } else { fetch_openings::<T>(me, round, miner, gpu) };
+	let checked = match fetched {
+		Ok((openings, walks)) => verify_openings::<T>(round, miner, gpu, &openings, &walks, entropy),
+		Err(OffchainErr::NotServed) => {
+			if Pallet::<T>::round().selection.is_none_or(|s| now <= s.reveal_deadline) {
+				return Err(OffchainErr::NotServed);
+			}
+			log::warn!(
+				target: crate::LOG_TARGET,
+				"round {round} miner {miner:?} GPU {gpu}: nothing valid served by the reveal deadline; voting unserved"
+			);
+			return Ok(Verdict::unserved(SelfReported { entries_checked: 0, worst_permille: 0, walks_checked: 0 }));
+		},
+		Err(e) => return Err(e),
+	};
+	let (verdict, report, wrong_walk) = checked.ok_or(OffchainErr::NotRevealed)?;
+	log_verification::<T>(round, miner, gpu, &verdict, &report, wrong_walk, started);
+	Ok(verdict)
+}
+
+/// Verifies `miner`'s GPU `gpu` of `round`, revealed on chain (or rebutted): `me`'s verdict,
+/// unless `me` sent it recently.
+fn verify_one<T: Config>(
+	me: &Account<T>,
+	now: BlockNumberFor<T>,
+	entropy: &Hash32,
+	round: RoundIndex,
+	miner: &T::AccountId,
+	gpu: GpuIndex,
+) -> Result<Verdict, OffchainErr> {
+	let mark = (b'v', round, miner, gpu, &me.id).encode();
 	if !first_send::<T>(&mark, now) {
 		return Err(OffchainErr::AlreadySent);
 	}
 	let started = sp_io::offchain::timestamp();
-	let checked = if served {
-		let fetched =
-			if not_serving { Err(OffchainErr::NotServed) } else { fetch_openings::<T>(&me.id, round, miner, gpu) };
-		match fetched {
-			Ok((openings, walks)) => verify_openings::<T>(round, miner, gpu, &openings, &walks, entropy),
-			Err(OffchainErr::NotServed) => {
-				if Pallet::<T>::round().selection.is_none_or(|s| now <= s.reveal_deadline) {
-					unmark::<T>(&mark, now);
-					return Err(OffchainErr::NotServed);
-				}
-				log::warn!(
-					target: crate::LOG_TARGET,
-					"round {round} miner {miner:?} GPU {gpu}: nothing valid served by the reveal deadline; voting unserved"
-				);
-				return Ok(Verdict::unserved(SelfReported { entries_checked: 0, worst_permille: 0, walks_checked: 0 }));
-			},
-			Err(e) => return Err(e),
-		}
-	} else {
-		verify_challenge::<T>(round, miner, gpu, entropy)
-	};
-	let (verdict, report, wrong_walk) = checked.ok_or(OffchainErr::NotRevealed)?;
+	let (verdict, report, wrong_walk) =
+		verify_challenge::<T>(round, miner, gpu, entropy).ok_or(OffchainErr::NotRevealed)?;
+	log_verification::<T>(round, miner, gpu, &verdict, &report, wrong_walk, started);
+	Ok(verdict)
+}
+
+/// Logs what a verification found, and how long it took since `started`.
+fn log_verification<T: Config>(
+	round: RoundIndex,
+	miner: &T::AccountId,
+	gpu: GpuIndex,
+	verdict: &Verdict,
+	report: &CheckReport,
+	wrong_walk: Option<u64>,
+	started: sp_runtime::offchain::Timestamp,
+) {
 	let ms = sp_io::offchain::timestamp().diff(&started).millis();
 	if let Some(f) = report.failure {
 		log::warn!(
@@ -433,5 +639,4 @@ fn verify_one<T: Config>(
 			verdict.reported.entries_checked, verdict.reported.worst_permille, verdict.reported.walks_checked
 		);
 	}
-	Ok(verdict)
 }

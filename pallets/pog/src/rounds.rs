@@ -345,10 +345,13 @@ impl<T: Config> Pallet<T> {
 		// + the count of GPUs left undecided (`ProbationNext`), once a block, and each GPU's
 		// first draw (`FirstDraws`, `FirstDrawOf`) and whether its openings were served and kept
 		// (`ServedIn`, `RevealShare`), which the benchmark predates
+		// + each served GPU's tally (`Pallet::tally_weight`)
 		let gpus = u64::from(settled).saturating_mul(u64::from(T::MaxGpusPerMiner::get()));
+		let tally = Self::tally_weight();
 		let batch = T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get())
 			.saturating_add(T::DbWeight::get().reads_writes(1, 1))
-			.saturating_add(T::DbWeight::get().reads(gpus.saturating_mul(4)));
+			.saturating_add(T::DbWeight::get().reads(gpus.saturating_mul(4)))
+			.saturating_add(tally.saturating_mul(gpus));
 		match last {
 			Some(miners) => batch
 				.saturating_add(T::WeightInfo::update_shares(miners))
@@ -790,10 +793,10 @@ impl<T: Config> Pallet<T> {
 		let Some(old) = PruneRound::<T>::get() else { return Weight::zero() };
 		let per_item = T::DbWeight::get().reads_writes(1, 1);
 		let limit = (remaining.ref_time() / per_item.ref_time().max(1)).min(1024) as u32;
-		if limit < 8 {
+		if limit < 9 {
 			return Weight::zero();
 		}
-		let share = limit / 8;
+		let share = limit / 9;
 		let results = [
 			Commitments::<T>::clear_prefix(old, share, None),
 			MemoryCommitments::<T>::clear_prefix(old, share, None),
@@ -803,6 +806,7 @@ impl<T: Config> Pallet<T> {
 			SpentDuties::<T>::clear_prefix(old, share, None),
 			FirstDraws::<T>::clear_prefix(old, share, None),
 			ServedIn::<T>::clear_prefix(old, share, None),
+			Attestations::<T>::clear_prefix(old, share, None),
 		];
 		if results.iter().all(|r| r.maybe_cursor.is_none()) {
 			FirstDrawOf::<T>::remove(old);

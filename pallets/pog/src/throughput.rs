@@ -17,8 +17,9 @@
 //!
 //! The figure stays within [`Pallet::throughput_bounds`]: at least a quarter of the configured
 //! figure (a round can always verify something, and the figure can grow back), at most what the
-//! off-chain worker can send in the verdict window (`MAX_VERIFICATIONS_PER_RUN` a block). The
-//! sample is also bounded by the verdicts its committees send ([`Pallet::verdict_capacity`]).
+//! off-chain worker can verify from the draw to the verdict deadline (`MAX_VERIFICATIONS_PER_RUN`
+//! a block). The GPUs revealed on chain are also bounded by the verdicts their committees send
+//! ([`Pallet::verdict_capacity`]); served GPUs' passes land in bulk ([`crate::attestation`]).
 //!
 //! The median makes it hold against a minority: validators that go silent on purpose (to shrink
 //! the sample and keep cheaters unverified) move it only while they are more than half of the
@@ -91,7 +92,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The range the measured figure stays in: from a quarter of the configuration's figure (at
-	/// least one) to what the off-chain worker can send in the verdict window.
+	/// least one) to what the off-chain worker can verify in a round
+	/// ([`ProtocolConfig::verifications_ceiling`]).
 	pub fn throughput_bounds() -> (u32, u32) {
 		let config = Configuration::<T>::get();
 		let ceiling = config.verifications_ceiling();

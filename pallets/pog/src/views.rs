@@ -156,7 +156,12 @@ impl<T: Config> Pallet<T> {
 			_ => (Vec::new(), Vec::new()),
 		};
 		let memory_commitment = Self::memory_commitment(round, &miner, gpu);
-		let verification = Verifications::<T>::get((round, &miner, gpu));
+		// while its round is open, a served GPU's passes in bulk count as votes; settlement keeps
+		// them in its record
+		let verification = match selection {
+			Some(s) if selected == Some(true) => Self::tally(round, s, &miner, gpu),
+			_ => Verifications::<T>::get((round, &miner, gpu)),
+		};
 		Some(ChallengeView {
 			round,
 			params,

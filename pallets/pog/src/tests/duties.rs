@@ -362,7 +362,7 @@ fn workers_with_time_for_20_of_30_leave_10_undecided_which_keep_no_credit_and_ar
 		};
 		let (r2, seed) = play(&[]);
 		let mut by_rank = all.clone();
-		by_rank.sort_by_key(|(m, g)| offchain::verification_rank(&seed, m, *g));
+		by_rank.sort_by_key(|(m, g)| crate::attestation::verification_rank(&seed, m, *g));
 		let (decided, undecided) = by_rank.split_at(20);
 		for (m, g) in decided {
 			assert_eq!(standing(*m)[*g as usize].last, Some((r2, RoundOutcome::Passed)), "{m:?} GPU {g}");

@@ -14,6 +14,7 @@ use sp_runtime::{DispatchError, Perbill};
 
 type DispatchResultOf = sp_runtime::DispatchResult;
 
+mod attestation;
 mod capacity;
 mod duties;
 mod encoding;

@@ -8,19 +8,19 @@ use crate::{
 };
 use sp_core::offchain::testing::PendingRequest;
 
-const ENDPOINT: &[u8] = b"http://miner1.example:9955/pog";
+pub(super) const ENDPOINT: &[u8] = b"http://miner1.example:9955/pog";
 
-fn endpoint(url: &[u8]) -> crate::served::Endpoint {
+pub(super) fn endpoint(url: &[u8]) -> crate::served::Endpoint {
 	url.to_vec().try_into().unwrap()
 }
 
-fn serve(who: AccountId) {
+pub(super) fn serve(who: AccountId) {
 	assert_ok!(Pog::set_openings_endpoint(RuntimeOrigin::signed(who), Some(endpoint(ENDPOINT))));
 }
 
 /// `validator`'s verdict on `who`'s served GPU `gpu` from the openings it was served, recomputed
 /// as the off-chain worker does.
-fn served_verdict_by(
+pub(super) fn served_verdict_by(
 	validator: AccountId,
 	who: AccountId,
 	gpu: GpuIndex,
@@ -31,22 +31,33 @@ fn served_verdict_by(
 	Pog::submit_verdict(RuntimeOrigin::signed(validator), index, who, gpu, v).map(|_| ()).map_err(|e| e.error)
 }
 
-fn unserved_by(validator: AccountId, who: AccountId, gpu: GpuIndex) -> DispatchResultOf {
+pub(super) fn unserved_by(validator: AccountId, who: AccountId, gpu: GpuIndex) -> DispatchResultOf {
 	let v = Verdict::unserved(SelfReported { entries_checked: 0, worst_permille: 0, walks_checked: 0 });
 	Pog::submit_verdict(RuntimeOrigin::signed(validator), Pog::round().index, who, gpu, v)
 		.map(|_| ())
 		.map_err(|e| e.error)
 }
 
-/// Alice's off-chain worker's request for GPU 0 of Miner1 in round `r`, answered with `body`.
-fn alice_fetches(
+/// Alice's off-chain worker's next request for GPU 0 of a miner serving at [`ENDPOINT`] in round
+/// `r`, answered with `body`.
+pub(super) fn alice_fetches(
 	offchain: &std::sync::Arc<parking_lot::RwLock<sp_core::offchain::testing::OffchainState>>,
 	r: RoundIndex,
 	body: Vec<u8>,
 ) {
+	alice_fetches_gpu(offchain, r, 0, body)
+}
+
+/// [`alice_fetches`] for GPU `gpu`.
+pub(super) fn alice_fetches_gpu(
+	offchain: &std::sync::Arc<parking_lot::RwLock<sp_core::offchain::testing::OffchainState>>,
+	r: RoundIndex,
+	gpu: GpuIndex,
+	body: Vec<u8>,
+) {
 	offchain.write().expect_request(PendingRequest {
 		method: "GET".into(),
-		uri: format!("http://miner1.example:9955/pog/openings/{r}/0"),
+		uri: format!("http://miner1.example:9955/pog/openings/{r}/{gpu}"),
 		headers: vec![(
 			offchain::VALIDATOR_HEADER.into(),
 			account("Alice").encode().iter().map(|b| format!("{b:02x}")).collect(),
@@ -71,7 +82,7 @@ fn four_members_and_two_serving_miners() -> [AccountId; 2] {
 	miners
 }
 
-fn past_the_reveal_deadline() {
+pub(super) fn past_the_reveal_deadline() {
 	let deadline = Pog::round().selection.unwrap().reveal_deadline;
 	while System::block_number() <= deadline {
 		next_block();
@@ -118,15 +129,24 @@ fn a_served_gpu_is_verified_from_its_endpoint_and_passes() {
 		let served = openings_for(m, 0, &results[0]);
 		alice_fetches(&offchain, r, (served.clone(), WalkOpeningsOf::default()).encode());
 		let sent = run_ocw_and_include(&pool);
-		assert_eq!(verdicts_in(&sent), 1, "Alice fetched, checked and voted: {sent:?}");
-		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
-		let v = Verifications::<Test>::get((r, m, 0)).expect("the first verdict drew the verification");
-		assert!(v.votes.iter().all(|(who, x)| *who == account("Alice") && x.passed));
+		assert!(
+			matches!(&sent[..], [(who, RuntimeCall::Pog(crate::Call::attest { open, verdicts, .. }), Ok(_))]
+				if *who == account("Alice") && open.is_empty() && verdicts.is_empty()),
+			"Alice fetched, checked and passed it in her attestation: {sent:?}"
+		);
+		assert!(!Verifications::<Test>::contains_key((r, m, 0)), "no verdict of its own on chain");
+		let selection = Pog::round().selection.unwrap();
+		let v = Pog::tally(r, &selection, &m, 0).expect("Alice's attestation is her vote");
+		assert!(v.votes.iter().all(|(who, x)| *who == account("Alice") && x.passed), "{v:?}");
+		// the other members vote one by one: passes in bulk and single verdicts count alike
 		for member in ["Bob", "Charlie"] {
 			assert_ok!(served_verdict_by(account(member), m, 0, &served));
 		}
 		run_until(RoundPhase::Idle);
 		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+		let kept = Verifications::<Test>::get((r, m, 0)).expect("the tally is kept at settlement");
+		assert_eq!(kept.votes.len(), 3, "{kept:?}");
+		assert_eq!(kept.votes.iter().find(|(x, _)| *x == account("Alice")).map(|(_, v)| *v), Some(Verdict::attested()));
 		try_state();
 	});
 }
