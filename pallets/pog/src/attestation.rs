@@ -99,9 +99,8 @@ impl<T: Config> Pallet<T> {
 	/// The attestation by `who` in round `index` up to `upto`, leaving `open` open, with the
 	/// individual `verdicts` that go with it, checked exactly as it would land: a validator, the
 	/// verdict window open, each verdict due ([`Self::verdicts_due`] against the attestation
-	/// before this one), and the attestation moving forward: `upto` after the last one's (or equal,
-	/// with verdicts or fewer GPUs open), and every open GPU served, not voted on by `who`, at or before `upto`, and
-	/// either open before or after the last `upto` (a pass once given is not taken back).
+	/// before this one), and the attestation itself ([`Self::ensure_attestation`]). The pool's
+	/// check; the dispatch makes the same checks in the same order.
 	pub(crate) fn attest_due(
 		who: &T::AccountId,
 		index: RoundIndex,
@@ -109,10 +108,25 @@ impl<T: Config> Pallet<T> {
 		open: &[(T::AccountId, GpuIndex)],
 		verdicts: &[(T::AccountId, GpuIndex, Verdict)],
 	) -> DispatchResult {
-		let selection = Self::ensure_voting(who, index)?;
+		Self::ensure_voting(who, index)?;
 		if !verdicts.is_empty() {
 			Self::verdicts_due(who, index, verdicts)?;
 		}
+		Self::ensure_attestation(who, index, upto, open, verdicts)
+	}
+
+	/// The attestation moves forward: `upto` after the last one's (or equal, with verdicts or
+	/// fewer GPUs open), and every open GPU served, not voted on by `who` (nor by `verdicts`), at
+	/// or before `upto`, named once, and either open before or after the last `upto` (a pass once
+	/// given is not taken back).
+	fn ensure_attestation(
+		who: &T::AccountId,
+		index: RoundIndex,
+		upto: &Position,
+		open: &[(T::AccountId, GpuIndex)],
+		verdicts: &[(T::AccountId, GpuIndex, Verdict)],
+	) -> DispatchResult {
+		let selection = Self::ensure_voting(who, index)?;
 		let before = Attestations::<T>::get(index, who);
 		if let Some(before) = &before {
 			let changes = !verdicts.is_empty() || open.len() < before.open.len();
@@ -132,7 +146,8 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// Records `verdicts` (as `submit_verdicts` does), then `who`'s attestation; all or nothing.
+	/// Records `verdicts` (each checked once, as `submit_verdicts` records them), then `who`'s
+	/// attestation; all or nothing.
 	pub(crate) fn do_attest(
 		who: T::AccountId,
 		index: RoundIndex,
@@ -140,17 +155,26 @@ impl<T: Config> Pallet<T> {
 		open: OpenOf<T>,
 		verdicts: VerdictsOf<T>,
 	) -> DispatchResult {
-		Self::attest_due(&who, index, &upto, &open, &verdicts)?;
-		let count = verdicts.len() as u32;
+		Self::ensure_voting(&who, index)?;
 		frame_support::storage::with_storage_layer(|| {
-			verdicts
-				.into_iter()
-				.try_for_each(|(miner, gpu, verdict)| Self::do_verdict(who.clone(), index, miner, gpu, verdict))
-		})?;
-		let open_count = open.len() as u32;
-		Attestations::<T>::insert(index, &who, Attestation { upto, open });
-		Self::deposit_event(Event::Attested { round: index, validator: who, upto, open: open_count, verdicts: count });
-		Ok(())
+			if !verdicts.is_empty() {
+				Self::ensure_verdict_list(&verdicts)?;
+			}
+			for (miner, gpu, verdict) in verdicts.iter() {
+				Self::do_verdict(who.clone(), index, miner.clone(), *gpu, *verdict)?;
+			}
+			Self::ensure_attestation(&who, index, &upto, &open, &verdicts)?;
+			let (open_count, count) = (open.len() as u32, verdicts.len() as u32);
+			Attestations::<T>::insert(index, &who, Attestation { upto, open });
+			Self::deposit_event(Event::Attested {
+				round: index,
+				validator: who.clone(),
+				upto,
+				open: open_count,
+				verdicts: count,
+			});
+			Ok(())
+		})
 	}
 
 	/// The weight of an attestation carrying `verdicts` verdicts and `open` open GPUs: the

@@ -368,7 +368,7 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// At least one verdict, and no GPU named twice.
-	fn ensure_verdict_list(verdicts: &[(T::AccountId, GpuIndex, Verdict)]) -> DispatchResult {
+	pub(crate) fn ensure_verdict_list(verdicts: &[(T::AccountId, GpuIndex, Verdict)]) -> DispatchResult {
 		ensure!(!verdicts.is_empty(), Error::<T>::NoVerdicts);
 		for (i, (miner, gpu, _)) in verdicts.iter().enumerate() {
 			ensure!(!verdicts[..i].iter().any(|(m, g, _)| m == miner && g == gpu), Error::<T>::DuplicateVerdict);
