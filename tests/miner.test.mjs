@@ -103,6 +103,13 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   const text = readFileSync(log, 'utf8');
   assert.equal(code, 0, text);
   assert.match(text, /memory root committed/);
+  // C is computed while its memory root lands (its deadline is on the round's clock): the GEMM
+  // starts before the root's block, which once took a 6 s block from a slow machine's window.
+  for (const line of text.split('\n').filter((l) => l.includes('memory root committed'))) {
+    const challenge = line.match(/challenge=(\S+)/)[1];
+    const started = text.indexOf(`computing C while the memory root lands challenge=${challenge}`);
+    assert.ok(started >= 0 && started < text.indexOf(line), `challenge ${challenge}'s C started before its memory root landed`);
+  }
   assert.match(text, /root committed/);
   assert.match(text, /openings revealed/);
   assert.match(text, /PASSED/);

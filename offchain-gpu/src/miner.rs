@@ -2,8 +2,8 @@
 //!
 //! - `RoundStarted`: ask the runtime API for this miner's challenges (one per GPU) and answer each
 //!   on the GPU it names (one challenge per device at a time): the memory phase first where the
-//!   profile has one, its root committed as soon as it is ready (the GEMM is seeded from it and
-//!   due from the block it lands in), then C, whose roots are committed before their deadlines.
+//!   profile has one, its root sent as soon as it is ready, then C (seeded from that root, and
+//!   computed while the root lands), whose roots are committed before their deadlines.
 //! - `SampleDrawn`: reveal the sampled leaves and walks of every selected GPU.
 //! - `MinerSettled`: record each GPU's outcome.
 //!
@@ -642,25 +642,25 @@ async fn still_current(ctx: &Arc<Ctx>, key: Key, seed: &[u8; 32]) -> anyhow::Res
 }
 
 /// Answers one GPU's challenge up to its GEMM root: the memory phase first where its profile has
-/// one, its root committed as soon as it is ready, then C seeded from that root. Returns the
-/// GEMM's deadline and the committed C, or `None` when a fork replaced the round's start block
-/// meanwhile: the challenge is no longer the chain's, nothing of it is sent or recorded, and the
-/// new challenge is answered by the task its `RoundStarted` started.
+/// one, its root sent as soon as it is ready, then C seeded from that root, computed while the
+/// root lands (C's deadline is fixed on the round's clock, so the block that carries the root
+/// takes nothing from it). Returns the GEMM's deadline and the committed C, or `None` when a fork
+/// replaced the round's start block meanwhile: the challenge is no longer the chain's, nothing of
+/// it is sent or recorded, and the new challenge is answered by the task its `RoundStarted`
+/// started.
 async fn prove_gpu(
 	ctx: &Arc<Ctx>,
 	key: Key,
 	device: &Device,
 	ch: ChallengeView<AccountId32>,
 ) -> anyhow::Result<Option<(u64, Box<dyn Committed>)>> {
-	let Some(challenge) = ch.params.memory_challenge() else {
-		let c = compute(ctx, key, device, ch.params.spec(None)).await?;
-		return Ok(still_current(ctx, key, &ch.params.seed).await?.then_some((ch.params.deadline_ms, c)));
-	};
-	let root = match &ch.memory_commitment {
+	// The memory root C is seeded from, and the memory phase whose root is still to be sent.
+	let (root, unsent) = match (ch.params.memory_challenge(), &ch.memory_commitment) {
+		(None, _) => (None, None),
 		// Resumed after the memory root landed: to open its walks, the phase is run again at the
 		// reveal.
-		Some(committed) => committed.root,
-		None => {
+		(Some(_), Some(committed)) => (Some(committed.root), None),
+		(Some(challenge), None) => {
 			let m = prove_memory(ctx, key, device, challenge).await?;
 			let deadline_ms = ch.params.memory.as_ref().map_or(0, |p| p.deadline_ms);
 			let now = chain_now_ms(ctx).await?;
@@ -672,30 +672,41 @@ async fn prove_gpu(
 					(now - deadline_ms) as f64 / 1000.0
 				);
 			}
-			let root = m.root();
 			if !still_current(ctx, key, &ch.params.seed).await? {
 				return Ok(None);
 			}
+			(Some(m.root()), Some(m))
+		},
+	};
+	let spec = ch.params.spec(root.as_ref());
+	let c = match unsent {
+		None => compute(ctx, key, device, spec).await?,
+		Some(m) => {
+			let root = m.root();
 			let memory_root = pog::runtime_types::pallet_pog::rounds::MemoryRoot { gpu: key.gpu, root };
 			let call = pog::transactions().pog().commit_memory(
 				key.round,
 				pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(vec![memory_root]),
 			);
-			ctx.chain.submit(&call).await.context("the memory root was rejected")?;
-			info!(
-				challenge = %key,
-				root = %hex::encode(root),
-				fill_ms = m.fill.as_millis() as u64,
-				walks_ms = m.walks.as_millis() as u64,
-				"memory root committed"
-			);
-			ctx.state.lock().expect("state lock").set(key, Phase::MemoryCommitted { root: hex::encode(root) })?;
+			let landing = async {
+				ctx.chain.submit(&call).await.context("the memory root was rejected")?;
+				info!(
+					challenge = %key,
+					root = %hex::encode(root),
+					fill_ms = m.fill.as_millis() as u64,
+					walks_ms = m.walks.as_millis() as u64,
+					"memory root committed"
+				);
+				ctx.state.lock().expect("state lock").set(key, Phase::MemoryCommitted { root: hex::encode(root) })
+			};
+			info!(challenge = %key, "computing C while the memory root lands");
+			let (landed, c) = tokio::join!(landing, compute(ctx, key, device, spec));
+			// No GEMM root goes out before its memory root is on chain: a rejected one discards C.
+			landed?;
 			ctx.memory.lock().expect("memory lock").insert(key, m);
-			root
+			c?
 		},
 	};
-	// The GEMM's deadline is fixed on the round's clock: when the memory root landed moves nothing.
-	let c = compute(ctx, key, device, ch.params.spec(Some(&root))).await?;
 	Ok(still_current(ctx, key, &ch.params.seed).await?.then_some((ch.params.deadline_ms, c)))
 }
 
