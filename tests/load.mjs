@@ -16,9 +16,10 @@
 // the smallest the protocol allows (C 512×256, k = 256: 67 MFLOP, 29 ms on this machine's two
 // cores), and a configuration whose GEMM target and walk time are 1 ms (so every challenge is that
 // small) with a slack long enough for one CPU to compute all of them (S, default 540 s), a reveal
-// window of 10 blocks for one process to open all of them, and a verdict window long enough for
-// one validator to verify them at the worker's 64 a block (W, default 180 blocks), its
-// per-validator figure at the ceiling (64 × W).
+// window of 10 blocks for one process to open all of them, and mainnet's verdict window (W,
+// default 20 blocks; 180 before spec_version 117, when one validator sent 64 verdicts a block),
+// its per-validator figure at the runtime's ceiling (1,024 a block from the draw to the verdict
+// deadline: 1,024 × (10 + W)). It follows the round until its miners are paid.
 import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,7 @@ const G = Number(flag('--gpus', 10));
 const V = Number(flag('--validators', 1));
 if (V !== 1 && V !== 4) throw new Error('--validators is 1 (the dev preset) or 4 (the local preset)');
 const slackS = Number(flag('--slack-s', 540));
-const verdictWindow = Number(flag('--verdict-window', 180));
+const verdictWindow = Number(flag('--verdict-window', 20));
 const jsonOut = flag('--json', null);
 const UNIT = 10n ** 12n;
 const PROFILE = 'load';
@@ -54,7 +55,8 @@ Object.assign(pog.config, {
   // One process opens all 10,000 (mainnet's is 40 blocks).
   revealWindow: 10,
   verdictWindow,
-  verificationsPerValidator: 64 * verdictWindow,
+  // The ceiling: the worker verifies up to 1,024 served GPUs a block from the draw on.
+  verificationsPerValidator: 1024 * (10 + verdictWindow),
 });
 pog.config.memory.walkMs = 1;
 const specFile = join(dir, 'spec.json');
@@ -82,7 +84,7 @@ try {
   // Every block: its time, weight and PoG events; every round: its sample and outcomes.
   const blocks = [];
   const rounds = {};
-  const roundOf = (r) => (rounds[r] ??= { startedAt: null, sample: null, settled: false, settledAt: null });
+  const roundOf = (r) => (rounds[r] ??= { startedAt: null, sample: null, settled: false, settledAt: null, paidAt: null });
   const maxRef = api.consts.system.blockWeights.maxBlock.refTime.toBigInt();
   const unsub = await api.rpc.chain.subscribeNewHeads(async (h) => {
     const at = await api.at(h.hash);
@@ -102,6 +104,7 @@ try {
         r.sample = { block: n, committed: event.data.committed.toNumber(), capacity: event.data.capacity.toNumber(), probability: event.data.probability.toHuman() };
       }
       if (api.events.pog.RoundSettled.is(event)) { r.settled = true; r.settledAt = n; }
+      if (api.events.pog.MinerPaid.is(event)) r.paidAt = n;
       if (api.events.pog.MinerSettled.is(event)) {
         for (const [, o] of event.data.outcomes) { const k = JSON.stringify(o.toJSON()); outcomes[k] = (outcomes[k] || 0) + 1; }
         if (event.data.slashed.toBigInt() > 0n) slashedMiners += 1;
@@ -113,7 +116,7 @@ try {
       sample: count('SampleDrawn'), verdicts: count('VerdictSubmitted'), decided: count('VerificationFinished'),
       // a served GPU's passes land in its members' attestations, decided at settlement
       attestations: count('Attested'),
-      settled: count('MinerSettled'), roundSettled: count('RoundSettled'),
+      settled: count('MinerSettled'), roundSettled: count('RoundSettled'), paid: count('MinerPaid'),
       // pallet-session charges a whole block for a session rotation (every epoch, 100 blocks).
       newSession: events.some(({ event }) => event.section === 'session' && event.method === 'NewSession'),
     });
@@ -158,6 +161,10 @@ try {
   const endpoints = (await api.query.pog.openingsEndpoints.entries()).length;
   log(`round ${first} started at #${roundOf(first).startedAt}; ${endpoints} endpoints named`);
   while (!roundOf(first).settled) await new Promise((r) => setTimeout(r, 3000));
+  // The miners' pay: a page a block from the block after the last settlement.
+  while ((await api.query.pog.pendingPayout()).isSome || blocks.at(-1).number <= roundOf(first).settledAt) {
+    await new Promise((r) => setTimeout(r, 3000));
+  }
   unsub();
   const loadCode = await Promise.race([loadDone, new Promise((r) => setTimeout(() => r('still running'), 60_000))]);
   const agentResult = await agent.stop();
@@ -169,7 +176,7 @@ try {
   for (const b of blocks) if ((await api.rpc.chain.getBlockHash(b.number)).toHex() === b.hash) canonical.push(b);
   blocks.length = 0;
   blocks.push(...canonical.sort((a, b) => a.number - b.number));
-  const inRound = blocks.filter((b) => b.number >= r.startedAt && b.number <= r.settledAt);
+  const inRound = blocks.filter((b) => b.number >= r.startedAt && b.number <= (r.paidAt ?? r.settledAt));
   const gaps = blocks.slice(1).map((b, i) => b.ms - blocks[i].ms);
   // The heaviest block apart from the session rotations, which pallet-session charges in full.
   const heaviest = (list) => list.filter((b) => !b.newSession).reduce((a, b) => (b.percent > a.percent ? b : a));
@@ -179,13 +186,14 @@ try {
   for (const b of inRound) for (const [k, v] of Object.entries(b.outcomes)) outcomes[k] = (outcomes[k] || 0) + v;
   const result = {
     validators: V, miners: N, gpusPerMiner: G, realMinerGpus: 1, slackS, verdictWindow, blocks: blocks.length, forkBlocks: seen - blocks.length, round: first,
-    roundBlocks: [r.startedAt, r.settledAt],
+    roundBlocks: [r.startedAt, r.settledAt], paidBy: r.paidAt,
     blockTimeMs: { mean: Math.round(gaps.reduce((a, b) => a + b, 0) / gaps.length), max: Math.max(...gaps), min: Math.min(...gaps) },
     heaviestBlock: heaviest(blocks), heaviestBlockOfTheRound: heaviest(inRound),
     sessionRotations: blocks.filter((b) => b.newSession).map(({ number, percent, commits, verdicts }) => ({ number, percent, commits, verdicts })),
     commitExtrinsics: sum('commits'), verdicts: sum('verdicts'), decided: sum('decided'), attestations: sum('attestations'),
     votesFrom: votingBlocks.length ? Math.min(...votingBlocks) : null, votesTo: votingBlocks.length ? Math.max(...votingBlocks) : null,
     minersSettled: sum('settled'), sample: r.sample, outcomes, slashedMiners: sum('slashedMiners'),
+    minersPaid: sum('paid'), payoutBlocks: inRound.filter((b) => b.paid > 0).map(({ number, paid, percent }) => ({ number, paid, percent })),
     loadMinerExit: loadCode, agentExit: agentResult.code,
   };
   log(JSON.stringify(result, null, 2));

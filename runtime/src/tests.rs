@@ -530,9 +530,10 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 }
 
 /// The heaviest blocks PoG's hooks make with a full registry (4,096 miners of 16 GPUs, 64
-/// validators), by the benchmarked weights: the last settlement batch (64 miners settled and
+/// validators), by the benchmarked weights: the last settlement batch (48 miners settled and
 /// vested, the shares recomputed over 4,096, the emission paid to 64 validators) and a payout page
-/// (64 miners paid into the longest vesting schedule). Each leaves the normal class its 75%.
+/// (as many miners as weigh a settlement batch, paid into the longest vesting schedule). Each
+/// leaves the normal class its 75%, and a full registry is paid in a few pages.
 #[test]
 fn settling_and_paying_a_full_registry_leave_the_transactions_their_share_of_a_block() {
 	sp_io::TestExternalities::new(preset_storage(genesis::PRODUCTION_RUNTIME_PRESET))
@@ -543,10 +544,14 @@ fn settling_and_paying_a_full_registry() {
 	type Pog = pallet_pog::Pallet<Runtime>;
 	let max = configs::RuntimeBlockWeights::get().max_block.ref_time();
 	let full = <<Runtime as pallet_pog::Config>::MaxMiners as frame_support::traits::Get<u32>>::get();
-	let page = pallet_pog::ProtocolConfig::mainnet().settle_per_block;
+	let batch = pallet_pog::ProtocolConfig::mainnet().settle_per_block;
+	assert_eq!(pallet_pog::Configuration::<Runtime>::get().settle_per_block, batch);
+	let page = Pog::payout_page();
+	println!("a payout page: {page} miners; a full registry paid in {} blocks", full.div_ceil(page));
+	assert!(page >= 4 * batch, "a payout page of {page} miners at {batch} settled a block");
 	let hooks = <Runtime as frame_system::Config>::DbWeight::get().reads_writes(3, 1).ref_time();
 	for (what, weight) in [
-		("last settlement batch", Pog::settle_weight(page, Some(full)).ref_time()),
+		("last settlement batch", Pog::settle_weight(batch, Some(full)).ref_time()),
 		("payout page", Pog::payout_weight(page).ref_time()),
 	] {
 		let used = weight + hooks;

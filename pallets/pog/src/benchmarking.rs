@@ -473,13 +473,11 @@ mod benchmarks {
 		full_shares::<T>(&miners);
 		let pot: BalanceOf<T> =
 			T::Currency::minimum_balance().saturating_mul(T::MaxMiners::get().into()).saturating_mul(1_000u32.into());
-		PendingPayout::<T>::put(rewards::Payout { round: 1, pot, paid: 0u32.into(), next: 0 });
-		let mut config = Configuration::<T>::get();
-		config.settle_per_block = m;
-		Configuration::<T>::put(config);
+		let payout = rewards::Payout { round: 1, pot, paid: 0u32.into(), next: 0 };
+		PendingPayout::<T>::put(payout);
 		#[block]
 		{
-			Pog::<T>::pay_some_miners();
+			Pog::<T>::pay_page(payout, m);
 		}
 		for who in &miners {
 			assert_eq!(EarningsOf::<T>::get(who).vesting.len() as u32, rewards::MAX_VESTING_ROUNDS);

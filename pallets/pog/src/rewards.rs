@@ -13,8 +13,9 @@
 //!    unvested balance before its deposit is slashed; a miner that leaves forfeits the unvested
 //!    rest to the treasury. Validators are paid free (they hold no deposit yet).
 //! 4. **Bounded.** Validators and the treasury are paid when the round is settled (at most
-//!    `MaxValidators` transfers); miners are paid `settle_per_block` a block from the next block
-//!    on ([`Payout`]), before another round can start.
+//!    `MaxValidators` transfers); miners are paid a page a block from the next block on
+//!    ([`Payout`]), before another round can start: as many as weigh no more than a settlement
+//!    batch ([`Pallet::payout_page`]), since a payout block settles nothing.
 
 use frame_support::{
 	pallet_prelude::*,
@@ -250,7 +251,8 @@ pub struct Emission<Balance> {
 	pub treasury: Balance,
 }
 
-/// Miners of a settled round not paid yet: paid from the weight shares, `settle_per_block` a block.
+/// Miners of a settled round not paid yet: paid from the weight shares, a page a block
+/// ([`Pallet::payout_page`]).
 #[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
 pub struct Payout<Balance> {
 	/// The round whose emission this is.
@@ -329,17 +331,36 @@ impl<T: Config> Pallet<T> {
 		});
 	}
 
-	/// Pays up to `settle_per_block` miners of the pending payout, each its weight share of the
-	/// pot, held to vest; the last page mints the rounding remainder to the treasury. Returns the
-	/// miners paid.
+	/// Miners paid a block: as many as weigh no more than a settlement batch of `settle_per_block`
+	/// miners (`Pallet::settle_weight`), never fewer than `settle_per_block`, never more than
+	/// `MaxMiners`. A payout block settles nothing (a round starts only once the last is paid), so
+	/// it has the batch's share of the block; paying a miner weighs about a twenty-fifth of
+	/// settling one of 16 GPUs, so a registry is paid in a few blocks, not in as many as it took
+	/// to settle (docs/protocol.md §17).
+	pub fn payout_page() -> u32 {
+		let batch = Configuration::<T>::get().settle_per_block.max(1);
+		let budget = Self::settle_weight(batch, None).ref_time();
+		// `pay_miners(n)` is `base + n × per`, linear in the miners paid.
+		let one = T::WeightInfo::pay_miners(1).ref_time();
+		let per = T::WeightInfo::pay_miners(2).ref_time().saturating_sub(one).max(1);
+		let page = budget.saturating_sub(one) / per + 1;
+		(page.min(u64::from(T::MaxMiners::get())) as u32).max(batch)
+	}
+
+	/// Pays a page ([`Self::payout_page`]) of the pending payout, if any. Returns the miners paid.
 	pub(crate) fn pay_some_miners() -> u32 {
-		let Some(mut payout) = PendingPayout::<T>::get() else { return 0 };
+		let Some(payout) = PendingPayout::<T>::get() else { return 0 };
+		Self::pay_page(payout, Self::payout_page())
+	}
+
+	/// Pays the next `page` miners of `payout`, each its weight share of the pot, held to vest;
+	/// the last page mints the rounding remainder to the treasury. Returns the miners paid.
+	pub(crate) fn pay_page(mut payout: Payout<BalanceOf<T>>, page: u32) -> u32 {
 		let shares = WeightShares::<T>::get();
-		let budget = Configuration::<T>::get().settle_per_block.max(1);
 		let vesting_rounds = Rewards::<T>::get().vesting_rounds;
 		let pot: u128 = payout.pot.saturated_into();
 		let from = payout.next as usize;
-		let page: alloc::vec::Vec<_> = shares.iter().skip(from).take(budget as usize).cloned().collect();
+		let page: alloc::vec::Vec<_> = shares.iter().skip(from).take(page as usize).cloned().collect();
 		for (miner, share) in &page {
 			let left = pot.saturating_sub(payout.paid.saturated_into());
 			let amount = share.mul_floor(pot).min(left);

@@ -41,6 +41,36 @@ fn until_paid() {
 	panic!("the payout never finished");
 }
 
+/// A payout block settles nothing, so its page has a settlement batch's weight: many more miners
+/// than `settle_per_block`. Seven miners, settled four a block, are all paid in the first block
+/// after their round (before, four a block: two blocks).
+#[test]
+fn a_payout_page_weighs_a_settlement_batch_and_pays_every_miner_of_a_small_round_at_once() {
+	new_test_ext().execute_with(|| {
+		let batch = test_config().settle_per_block;
+		let page = Pog::payout_page();
+		assert!(page >= 4 * batch, "{page} miners a page, {batch} settled a block");
+		let budget = Pog::settle_weight(batch, None).ref_time();
+		let max_miners = <<Test as Config>::MaxMiners as frame_support::traits::Get<u32>>::get();
+		assert!(Pog::payout_weight(page).ref_time() <= budget || page == max_miners, "a page weighs a batch at most");
+		assert!(page == max_miners || Pog::payout_weight(page + 1).ref_time() > budget, "and is as large as fits");
+
+		let names = ["Dave", "Eve", "Ferdie", "Miner1", "Miner2", "Miner3", "Miner4"];
+		let miners: Vec<AccountId> = names.iter().map(|n| account(n)).collect();
+		for (i, m) in miners.iter().enumerate() {
+			register_cpu_miner(*m, &[uuid(i as u8 + 1)]);
+		}
+		assert!(miners.len() as u32 > batch);
+		let round = play_round(&miners.iter().map(|m| (*m, Compute::Honest)).collect::<Vec<_>>());
+		assert!(PendingPayout::<Test>::exists(), "the miners' part waits for the next block");
+		next_block();
+		let (paid, _) = paid_events(round);
+		assert_eq!(paid.len(), miners.len(), "every miner paid in one block: {paid:?}");
+		assert!(!PendingPayout::<Test>::exists());
+		try_state();
+	});
+}
+
 #[test]
 fn over_100_rounds_issuance_grows_by_exactly_the_scheduled_emission_and_never_passes_the_cap() {
 	new_test_ext().execute_with(|| {
