@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
 import puppeteer from 'puppeteer-core';
 import { serve } from '../explorer/serve.mjs';
-import { connect, nextRuntimeWasm, runAgent, sendAndWait, serveFlags, startNode, waitFinalized, waitForEvent, waitForFinalizedEvents, waitSettled, writeSnapshot } from './lib/node.mjs';
+import { connect, nextRuntimeWasm, runAgent, sendAndWaitBlock, serveFlags, startNode, waitFinalized, waitForEvent, waitForFinalizedEvents, waitSettled, writeSnapshot } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-local-'));
 const nodes = {};
@@ -108,14 +108,17 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   const specBefore = (await alice.rpc.state.getRuntimeVersion()).specVersion.toNumber();
   const code = `0x${readFileSync(nextRuntimeWasm()).toString('hex')}`;
   const sudo = new Keyring({ type: 'sr25519' }).addFromUri('//Alice');
-  const upgraded = await sendAndWait(alice, alice.tx.sudo.sudoUncheckedWeight(alice.tx.system.setCode(code), { refTime: 0, proofSize: 0 }), sudo);
-  assert.ok(upgraded.some(({ event }) => alice.events.system.CodeUpdated.is(event)), 'the code is updated');
+  const included = await sendAndWaitBlock(alice, alice.tx.sudo.sudoUncheckedWeight(alice.tx.system.setCode(code), { refTime: 0, proofSize: 0 }), sudo);
   // @polkadot/api decorates the new runtime afresh: a subscription made before the upgrade stops
   // decoding (`system.events` fails with a type of the old lookup) and runtime APIs
-  // (`api.call.pogApi`) are not decorated again. A client reconnects after an upgrade, as here.
+  // (`api.call.pogApi`) are not decorated again. A client reconnects after an upgrade, as here,
+  // and reads the upgrade's block afresh: the events that came with the inclusion were once
+  // decoded after the next block had switched the client to the new runtime, and came back empty.
   await alice.disconnect();
   alice = await connect(nodes.alice.url);
   apis[0] = alice;
+  const upgraded = await alice.query.system.events.at(included);
+  assert.ok(upgraded.some(({ event }) => alice.events.system.CodeUpdated.is(event)), 'the code is updated');
   const passed = waitSettled(alice, eve.address, 300_000, "Eve's GPU to pass with three of four validators",
     (o) => o === 'Passed', firstRound);
   assert.notEqual((await alice.call.pogApi.round()).phase.toString(), 'Idle', 'the upgrade landed while the round was open');

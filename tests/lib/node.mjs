@@ -175,6 +175,19 @@ export function sendAndWait(api, tx, signer, options = {}) {
   });
 }
 
+/**
+ * Signs and sends `tx`; resolves with the hash of the block that included it, decoding nothing
+ * (read its events afresh, as after a runtime upgrade); rejects if the pool drops it.
+ */
+export function sendAndWaitBlock(api, tx, signer, options = {}) {
+  return new Promise((resolve, reject) => {
+    tx.signAndSend(signer, options, ({ status }) => {
+      if (status.isInBlock) resolve(status.asInBlock);
+      else if (status.isInvalid || status.isDropped || status.isUsurped) reject(new Error(`the transaction was ${status.type}`));
+    }).catch(reject);
+  });
+}
+
 /** The load benchmark's miners (`pog-load`, built with `--features load`: benchmarking/load/). */
 export function loadBinary() {
   return releaseBinary('pog-load', process.env.POG_LOAD);
