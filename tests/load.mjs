@@ -12,7 +12,7 @@
 // The chain is the dev preset (one validator, Alice) or with --validators 4 the local preset (Alice,
 // Bob, Charlie and Dave, each on every committee, three verdicts deciding), with two changes in
 // its genesis, so that one 2-core machine can
-// answer 10,000 GPUs: a `load` profile (1 MiB, 1 GFLOPS fp16, no memory phase) whose challenge is
+// answer 10,000 GPUs: a `load` profile (1 MiB, 4 GFLOPS fp16: one point, the least a profile may score; no memory phase) whose challenge is
 // the smallest the protocol allows (C 512×256, k = 256: 67 MFLOP, 29 ms on this machine's two
 // cores), and a configuration whose GEMM target and walk time are 1 ms (so every challenge is that
 // small) with a slack long enough for one CPU to compute all of them (S, default 540 s), a reveal
@@ -45,7 +45,7 @@ const dir = mkdtempSync(join(tmpdir(), 'pog-load-'));
 const spec = JSON.parse(execFileSync(nodeBinary(), ['build-spec', '--chain', V === 1 ? 'dev' : 'local'], { maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
 const pog = spec.genesis.runtimeGenesis.patch.pog;
 pog.profiles.push({
-  name: PROFILE, vramMib: 1, gflops: [0, 0, 1, 0, 0], int8Gops: 0, tolerancePercent: 50, perCore: false, memReadMps: 0, memParentMps: 0,
+  name: PROFILE, vramMib: 1, gflops: [0, 0, 4, 0, 0], int8Gops: 0, tolerancePercent: 50, perCore: false, memReadMps: 0, memParentMps: 0,
 });
 Object.assign(pog.config, {
   // Round 1 starts at block 57–60, after every registration (about 40 blocks).

@@ -95,9 +95,87 @@ struct Ctx {
 	memory: Mutex<BTreeMap<Key, MemoryCommitment>>,
 	/// The openings served to the committees, when served off chain.
 	served: Option<Arc<crate::serve::Openings>>,
-	/// The reveal of each GPU served this round, kept to rebut an unserved vote on chain (taken
-	/// once; dropped with the round).
-	rebuttals: Mutex<BTreeMap<Key, Reveal>>,
+	/// The sample each GPU's openings answered when they went out (dropped with the round): a
+	/// fork that redraws the sample has them opened again.
+	opened: Mutex<BTreeMap<Key, Sample>>,
+	/// Served GPUs' rebuttals: the reveal kept to answer an unserved vote on chain, or the vote's
+	/// mark while no openings of the chain's sample are served yet (dropped with the round).
+	rebuttals: Mutex<BTreeMap<Key, Rebuttal>>,
+}
+
+/// The leaves and walks a selected GPU's openings answer: the chain's sample of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Sample {
+	leaves: Vec<u32>,
+	walks: Vec<u64>,
+}
+
+impl Sample {
+	fn of(ch: &ChallengeView<AccountId32>) -> Self {
+		Sample { leaves: ch.leaves.clone(), walks: ch.walks.clone() }
+	}
+}
+
+/// A served GPU's answer to an unserved vote.
+enum Rebuttal {
+	/// The reveal of the openings served, and the sample they answer.
+	Kept(Sample, Reveal),
+	/// An unserved vote came while the openings served (if any) answer another sample than the
+	/// chain's (a fork redrew it): the rebuttal goes out once the new ones are served.
+	Wanted,
+}
+
+/// Whether a selected GPU's openings are sent: the first time, or again when a fork redrew its
+/// sample after they went out.
+#[derive(Debug, PartialEq, Eq)]
+enum Opening {
+	First,
+	Redrawn,
+	/// Its openings of this sample went out, or it is done.
+	Skip,
+}
+
+/// Whether a selected GPU whose state file records `phase` is opened for the chain's `sample`,
+/// its openings having last answered `opened` (`None`: not sent since this agent started).
+fn opening(phase: Option<&Phase>, opened: Option<&Sample>, sample: &Sample) -> Opening {
+	match phase {
+		Some(Phase::Done { .. }) => Opening::Skip,
+		Some(Phase::RevealSent) if opened.is_some_and(|o| o != sample) => Opening::Redrawn,
+		Some(Phase::RevealSent) => Opening::Skip,
+		_ => Opening::First,
+	}
+}
+
+/// How a round event seen in a best block compares with its last sighting.
+#[derive(Debug, PartialEq, Eq)]
+enum Sighting {
+	First,
+	/// The same (the block announced again).
+	Again,
+	/// A fork replaced it: another round seed, another draw block.
+	Replaced,
+}
+
+/// What each round's event (the start, the draw) was last seen with.
+struct Sightings<V>(BTreeMap<u32, V>);
+
+impl<V: PartialEq> Sightings<V> {
+	fn new() -> Self {
+		Sightings(BTreeMap::new())
+	}
+
+	fn note(&mut self, round: u32, value: V) -> Sighting {
+		match self.0.insert(round, value) {
+			None => Sighting::First,
+			Some(old) if self.0.get(&round) == Some(&old) => Sighting::Again,
+			Some(_) => Sighting::Replaced,
+		}
+	}
+
+	/// Forgets the rounds up to `round` (settled).
+	fn forget_through(&mut self, round: u32) {
+		self.0.retain(|r, _| *r > round);
+	}
 }
 
 /// What `reveal_openings` carries: the opened leaves and walks.
@@ -225,22 +303,24 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 		results: Mutex::new(BTreeMap::new()),
 		memory: Mutex::new(BTreeMap::new()),
 		served,
+		opened: Mutex::new(BTreeMap::new()),
 		rebuttals: Mutex::new(BTreeMap::new()),
 	});
 
 	// Resume the current round (after a restart, or when started mid-round).
 	// The round seed each round is answered for: a fork can replace the round's start block, and
-	// with it the seed and every challenge of the round.
-	let mut committing: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
-	let mut revealing = BTreeSet::new();
+	// with it the seed and every challenge of the round. Likewise the block that drew each round's
+	// sample (`None`: drawn before this agent started).
+	let mut committing = Sightings::<[u8; 32]>::new();
+	let mut revealing = Sightings::<Option<subxt::utils::H256>>::new();
 	let round = ctx.chain.round().await?;
 	match round.phase {
 		RoundPhase::Commit => {
-			committing.insert(round.index, round.seed);
+			committing.note(round.index, round.seed);
 			spawn_commit(ctx.clone(), round.index);
 		},
 		RoundPhase::Reveal => {
-			revealing.insert(round.index);
+			revealing.note(round.index, None);
 			spawn_reveal(ctx.clone(), round.index);
 		},
 		phase => info!(round = round.index, ?phase, "no round to resume: waiting for the next one"),
@@ -263,15 +343,15 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 				let events = at.events().fetch().await?;
 				for ev in events.find::<pog::pog::events::RoundStarted>() {
 					let ev = ev?;
-					match committing.insert(ev.round, ev.seed) {
-						None => {
+					match committing.note(ev.round, ev.seed) {
+						Sighting::First => {
 							info!(round = ev.round, "round started");
 							spawn_commit(ctx.clone(), ev.round);
 						},
-						Some(seed) if seed == ev.seed => {
+						Sighting::Again => {
 							info!(round = ev.round, "round started event seen again: already answering it")
 						},
-						Some(_) => {
+						Sighting::Replaced => {
 							// The challenges being computed are no longer the chain's: each is
 							// dropped before its root goes out (`still_current`), and the new ones
 							// are answered.
@@ -282,11 +362,18 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 				}
 				for ev in events.find::<pog::pog::events::SampleDrawn>() {
 					let ev = ev?;
-					if revealing.insert(ev.round) {
-						info!(round = ev.round, committed = ev.committed, capacity = ev.capacity, "sample drawn");
-						spawn_reveal(ctx.clone(), ev.round);
-					} else {
-						info!(round = ev.round, "sample drawn event seen again: already revealing");
+					match revealing.note(ev.round, Some(block.hash())) {
+						Sighting::First => {
+							info!(round = ev.round, committed = ev.committed, capacity = ev.capacity, "sample drawn");
+							spawn_reveal(ctx.clone(), ev.round);
+						},
+						Sighting::Again => info!(round = ev.round, "sample drawn event seen again: already revealing"),
+						Sighting::Replaced => {
+							// Each GPU whose sample the new draw changed is opened again
+							// (`opening`); the others are left as they are.
+							warn!(round = ev.round, "a fork replaced the block that drew the sample: opening what it redrew");
+							spawn_reveal(ctx.clone(), ev.round);
+						},
 					}
 				}
 				// A member that got nothing from the endpoint voted unserved: the GPU is revealed
@@ -320,7 +407,10 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 					}
 					ctx.results.lock().expect("results lock").retain(|k, _| k.round > ev.round);
 					ctx.memory.lock().expect("memory lock").retain(|k, _| k.round > ev.round);
+					ctx.opened.lock().expect("opened lock").retain(|k, _| k.round > ev.round);
 					ctx.rebuttals.lock().expect("rebuttals lock").retain(|k, _| k.round > ev.round);
+					committing.forget_through(ev.round);
+					revealing.forget_through(ev.round);
 					if exit_after > 0 && settled >= exit_after {
 						info!(settled, "done");
 						return Ok(());
@@ -382,12 +472,37 @@ fn spawn_reveal(ctx: Arc<Ctx>, round: u32) {
 	});
 }
 
-/// Reveals served GPU `key` on chain, once, to void the unserved votes it drew.
+/// Reveals served GPU `key` on chain, once, to void the unserved votes it drew: the openings kept
+/// if they answer the chain's sample of it; else (a fork redrew it, and the new ones are not
+/// served yet) once the new ones are served.
 fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
-	let Some((openings, walks)) = ctx.rebuttals.lock().expect("rebuttals lock").remove(&key) else {
+	if !ctx.behaviour.rebuts() {
 		return;
-	};
+	}
 	tokio::spawn(async move {
+		let sample = match ctx.chain.my_challenges().await {
+			Ok(challenges) => {
+				challenges.iter().find(|c| c.round == key.round && c.params.gpu == key.gpu).map(Sample::of)
+			},
+			Err(e) => {
+				error!(challenge = %key, "the rebuttal: cannot read the chain's sample of it: {e:#}");
+				return;
+			},
+		};
+		let kept = {
+			let mut rebuttals = ctx.rebuttals.lock().expect("rebuttals lock");
+			match rebuttals.remove(&key) {
+				Some(Rebuttal::Kept(served, reveal)) if Some(&served) == sample.as_ref() => Some(reveal),
+				_ => {
+					rebuttals.insert(key, Rebuttal::Wanted);
+					None
+				},
+			}
+		};
+		let Some((openings, walks)) = kept else {
+			warn!(challenge = %key, "the rebuttal waits for the openings of the chain's sample to be served (a fork redrew it)");
+			return;
+		};
 		let call = pog::transactions().pog().reveal_openings(key.round, key.gpu, openings, walks);
 		match ctx.chain.submit(&call).await {
 			Ok(_) => info!(challenge = %key, "openings revealed on chain: the unserved votes are void"),
@@ -825,9 +940,17 @@ async fn reveal_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 			continue;
 		}
 		let phase = ctx.state.lock().expect("state lock").phase(key).cloned();
-		if let Some(phase @ (Phase::RevealSent | Phase::Done { .. })) = &phase {
-			skipped_by_state(ctx, key, phase, "no reveal");
-			continue;
+		let opened = ctx.opened.lock().expect("opened lock").get(&key).cloned();
+		match (opening(phase.as_ref(), opened.as_ref(), &Sample::of(&ch)), &phase) {
+			(Opening::First, _) => {},
+			(Opening::Redrawn, _) => {
+				warn!(challenge = %key, "a fork redrew its sample after its openings went out: opening the new one")
+			},
+			(Opening::Skip, Some(phase)) => {
+				skipped_by_state(ctx, key, phase, "no reveal");
+				continue;
+			},
+			(Opening::Skip, None) => continue,
 		}
 		selected.push(ch);
 	}
@@ -891,7 +1014,7 @@ async fn reveal_gpu(ctx: &Arc<Ctx>, key: Key, ch: ChallengeView<AccountId32>) ->
 					hex::encode(ch.params.uuid)
 				);
 			};
-			info!(challenge = %key, "recomputing C after a restart to open it");
+			info!(challenge = %key, "recomputing C to open it (after a restart, or a fork redrew its sample)");
 			let c = compute(ctx, key, &device, ch.params.spec(commitment.memory_root.as_ref()))
 				.await
 				.context("reveal: cannot recompute C to open it")?;
@@ -909,6 +1032,8 @@ async fn reveal_gpu(ctx: &Arc<Ctx>, key: Key, ch: ChallengeView<AccountId32>) ->
 		.expect("state lock")
 		.set(key, Phase::RevealSent)
 		.context("reveal: cannot record it in the state file, so it is not sent")?;
+	let sample = Sample::of(&ch);
+	ctx.opened.lock().expect("opened lock").insert(key, sample.clone());
 	let openings = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
 		opened.into_iter().map(convert::opening).collect(),
 	);
@@ -925,7 +1050,11 @@ async fn reveal_gpu(ctx: &Arc<Ctx>, key: Key, ch: ChallengeView<AccountId32>) ->
 		};
 		served.keep(key.round, key.gpu, convert::served_openings(&openings.0, &walks.0));
 		if ctx.behaviour.rebuts() {
-			ctx.rebuttals.lock().expect("rebuttals lock").insert(key, (openings, walks));
+			let kept = Rebuttal::Kept(sample, (openings, walks));
+			let wanted = ctx.rebuttals.lock().expect("rebuttals lock").insert(key, kept);
+			if matches!(wanted, Some(Rebuttal::Wanted)) {
+				spawn_rebuttal(ctx.clone(), key);
+			}
 		}
 		info!(challenge = %key, leaves = ch.leaves.len(), walks = ch.walks.len(), "openings served to the committee");
 		return Ok(true);
@@ -958,7 +1087,10 @@ async fn open_walks(
 			let Some(challenge) = ch.params.memory_challenge() else {
 				bail!("its challenge has no memory phase, so its walks cannot be opened");
 			};
-			info!(challenge = %key, "running the memory phase again after a restart to open its walks");
+			info!(
+				challenge = %key,
+				"running the memory phase again to open its walks (after a restart, or a fork redrew its sample)"
+			);
 			let m = prove_memory(ctx, key, &device, challenge).await?;
 			if Some(m.root()) != ch.memory_commitment.as_ref().map(|c| c.root) {
 				give_up(ctx, key, "the memory phase run again differs from the committed one; cannot open it")?;
@@ -1075,6 +1207,41 @@ mod tests {
 		let err = fits_in_memory(&dims, 8 << 30).unwrap_err().to_string();
 		assert!(err.contains("needs 16.0 GiB of host memory and this machine has 8.0 GiB"), "{err}");
 		assert!(fits_in_memory(&dims, 16 << 30).is_ok());
+	}
+
+	/// A fork that replaces the block that drew the sample redraws it: a GPU whose openings went
+	/// out for the first draw is opened again for the second (before, the second `SampleDrawn`
+	/// was "seen again: already revealing", the committee was served openings of a sample no
+	/// longer the chain's, and the GPU failed); the same sample is never sent twice, and a GPU
+	/// done is left alone. After a restart (nothing opened since) the state file decides.
+	#[test]
+	fn a_redrawn_sample_is_opened_again_and_the_same_one_never() {
+		let first = Sample { leaves: vec![3, 17], walks: vec![5] };
+		let redrawn = Sample { leaves: vec![9, 17], walks: vec![5] };
+		let sent = Some(&Phase::RevealSent);
+		assert_eq!(opening(None, None, &first), Opening::First);
+		let committed = Phase::Committed { root: "00".into() };
+		assert_eq!(opening(Some(&committed), None, &first), Opening::First);
+		assert_eq!(opening(sent, Some(&first), &first), Opening::Skip);
+		assert_eq!(opening(sent, Some(&first), &redrawn), Opening::Redrawn);
+		assert_eq!(opening(sent, None, &redrawn), Opening::Skip);
+		let done = Phase::Done { outcome: Outcome::Passed };
+		assert_eq!(opening(Some(&done), Some(&first), &redrawn), Opening::Skip);
+	}
+
+	/// A round's start or draw seen again in the same block is answered once; seen with another
+	/// seed or block (a fork replaced it), it is answered again; settled rounds are forgotten.
+	#[test]
+	fn a_round_event_replaced_by_a_fork_is_told_from_one_seen_again() {
+		let mut draws = Sightings::new();
+		assert_eq!(draws.note(4, Some([1u8; 32])), Sighting::First);
+		assert_eq!(draws.note(4, Some([1u8; 32])), Sighting::Again);
+		assert_eq!(draws.note(4, Some([2u8; 32])), Sighting::Replaced);
+		assert_eq!(draws.note(4, Some([2u8; 32])), Sighting::Again);
+		assert_eq!(draws.note(5, None), Sighting::First);
+		draws.forget_through(4);
+		assert_eq!(draws.note(4, Some([2u8; 32])), Sighting::First);
+		assert_eq!(draws.note(5, None), Sighting::Again);
 	}
 
 	fn keys(gpus: &[u32]) -> Vec<Key> {

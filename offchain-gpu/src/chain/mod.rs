@@ -373,11 +373,10 @@ impl Chain {
 		let in_flight = self.in_flight.lock().await;
 		let Ok(floor) = self.rpc.system_account_next_index(&self.account).await else { return };
 		let Some(gap) = in_flight.gap(floor) else { return };
-		let params =
-			subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(gap).mortal(64).build();
 		let remark = pog::transactions().system().remark(b"pog: nonce gap".to_vec());
 		let sent = match self.best().await {
 			Ok(best) => {
+				let params = self.params(gap, &best).await;
 				best.transactions().sign_and_submit(&remark, &self.signer, params).await.map_err(anyhow::Error::from)
 			},
 			Err(e) => Err(e),
@@ -392,14 +391,37 @@ impl Chain {
 		}
 	}
 
+	/// The transaction parameters of a signature at `best` with `nonce`: mortal for
+	/// [`MORTAL_PERIOD`] blocks from the finalized block when it is at most [`FINALIZED_BIRTH_LAG`]
+	/// blocks behind `best`, else from `best`. A transaction born at a best block that a fork then
+	/// replaces is refused everywhere ("ancient birth block": the block its era names is not in
+	/// the chain); the finalized block is in every fork. (An agent's rebuttal, signed at a block
+	/// of the fork that drew the sample, was refused three times so in a four-node test.) The
+	/// spec version and metadata are still `best`'s, the runtime the pool checks against.
+	async fn params(&self, nonce: u64, best: &At) -> subxt::config::ParamsFor<PolkadotConfig> {
+		let builder = subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(nonce);
+		let builder = match self.finalized_within(best.block_number(), FINALIZED_BIRTH_LAG).await {
+			Some((number, hash)) => builder.mortal_from_unchecked(MORTAL_PERIOD, number, hash),
+			None => builder.mortal(MORTAL_PERIOD),
+		};
+		builder.build()
+	}
+
+	/// The finalized block's number and hash, if it is at most `lag` blocks behind block `best`
+	/// (`None` also when the node cannot say).
+	async fn finalized_within(&self, best: u64, lag: u64) -> Option<(u64, H256)> {
+		let hash = self.rpc.chain_get_finalized_head().await.ok()?;
+		let number = self.rpc.chain_get_header(Some(hash)).await.ok()??.number;
+		(best.saturating_sub(number) <= lag).then_some((number, hash))
+	}
+
 	/// One signature and submission of `call`, with the lowest nonce free to this client.
 	async fn submit_once<C: Payload>(&self, call: &C) -> Result<Included, Unlanded> {
 		let mut in_flight = self.in_flight.lock().await;
 		let floor = self.rpc.system_account_next_index(&self.account).await.map_err(|e| Unlanded::Final(e.into()))?;
 		let nonce = in_flight.lowest_free(floor);
-		let params =
-			subxt::config::DefaultExtrinsicParamsBuilder::<PolkadotConfig>::new().nonce(nonce).mortal(64).build();
 		let best = self.best().await.map_err(Unlanded::Final)?;
+		let params = self.params(nonce, &best).await;
 		let mut progress = best
 			.transactions()
 			.sign_and_submit_then_watch(call, &self.signer, params)
@@ -442,6 +464,13 @@ impl Chain {
 		outcome
 	}
 }
+
+/// Blocks a signed transaction stays valid for.
+pub const MORTAL_PERIOD: u64 = 64;
+
+/// How far behind the best block the finalized block may be for a transaction to be born at it
+/// ([`MORTAL_PERIOD`] minus this is the least time it has to land).
+const FINALIZED_BIRTH_LAG: u64 = 32;
 
 /// How many times [`Chain::at_block`] asks for a block the client has not seen yet.
 const UNSEEN_BLOCK_ATTEMPTS: u32 = 20;

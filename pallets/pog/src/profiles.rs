@@ -27,6 +27,10 @@ pub enum ProfileRule {
 	ZeroMemory,
 	/// No challenged precision has a rate (tf32 alone is never challenged).
 	NoChallengedPrecision,
+	/// A verified GPU of the profile would score no points: its priced rates average below one
+	/// GFLOPS over the four challenged precisions (`pog_primitives::pricing::compute_points`), and
+	/// it has no memory points. Its miners would prove it every round and never be paid.
+	NoPoints,
 	/// `tolerance_percent` is 100 or more.
 	Tolerance,
 	/// One memory rate without the other (`mem_read_mps`, `mem_parent_mps`: both or neither).
@@ -47,6 +51,7 @@ impl ValidateProfile for GpuProfile {
 			(!self.name.is_empty(), EmptyName),
 			(f.vram_mib > 0, ZeroMemory),
 			(Precision::CHALLENGED.iter().any(|q| f.challenged_in(*q)), NoChallengedPrecision),
+			(f.points() > 0, NoPoints),
 			(f.tolerance_percent < 100, Tolerance),
 			((f.mem_read_mps == 0) == (f.mem_parent_mps == 0), OneMemoryRate),
 		];

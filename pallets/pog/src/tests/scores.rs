@@ -112,6 +112,32 @@ fn tf32_is_never_challenged() {
 	});
 }
 
+/// A profile whose verified GPUs would score nothing is refused: 1 GFLOPS in fp16 alone averages
+/// to 0 points over the four challenged precisions, so its miners would pass every round and be
+/// paid nothing (a load benchmark's first profile did exactly that: 10,001 GPUs passed, no miner
+/// paid). Four GFLOPS in fp16 score one point and are accepted.
+#[test]
+fn a_profile_that_would_score_no_points_is_refused() {
+	new_test_ext().execute_with(|| {
+		let h100 = pog_primitives::profiles::DEFAULT_PROFILES[1].figures;
+		let tiny = |fp16| ProfileFigures {
+			vram_mib: 1,
+			gflops: [0, 0, fp16, 0, 0],
+			int8_gops: 0,
+			mem_read_mps: 0,
+			mem_parent_mps: 0,
+			..h100
+		};
+		assert_eq!(tiny(1).points(), 0);
+		assert_noop!(
+			Pog::add_profile(RuntimeOrigin::root(), named("scores nothing", tiny(1))),
+			Error::<Test>::InvalidProfile(ProfileRule::NoPoints)
+		);
+		assert_eq!(tiny(4).points(), 1);
+		assert_ok!(Pog::add_profile(RuntimeOrigin::root(), named("one point", tiny(4))));
+	});
+}
+
 /// A precision is priced at the fastest exact method the card has: an H100 profile listing fp32
 /// at its native 50 TFLOPS is refused (six int8 GEMMs give fp32 at 213), and so is an RTX 4090
 /// listing native fp8 at its fp32-accumulate 214 (one int8 GEMM: 428); an A100, without fp8, is
