@@ -114,6 +114,11 @@ impl Sample {
 	fn of(ch: &ChallengeView<AccountId32>) -> Self {
 		Sample { leaves: ch.leaves.clone(), walks: ch.walks.clone() }
 	}
+
+	/// Whether `ch`'s leaves and walks are these.
+	fn is_of(&self, ch: &ChallengeView<AccountId32>) -> bool {
+		ch.leaves == self.leaves && ch.walks == self.walks
+	}
 }
 
 /// A served GPU's answer to an unserved vote.
@@ -480,10 +485,8 @@ fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
 		return;
 	}
 	tokio::spawn(async move {
-		let sample = match ctx.chain.my_challenges().await {
-			Ok(challenges) => {
-				challenges.iter().find(|c| c.round == key.round && c.params.gpu == key.gpu).map(Sample::of)
-			},
+		let chains = match ctx.chain.my_challenges().await {
+			Ok(challenges) => challenges.into_iter().find(|c| c.round == key.round && c.params.gpu == key.gpu),
 			Err(e) => {
 				error!(challenge = %key, "the rebuttal: cannot read the chain's sample of it: {e:#}");
 				return;
@@ -492,7 +495,9 @@ fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
 		let kept = {
 			let mut rebuttals = ctx.rebuttals.lock().expect("rebuttals lock");
 			match rebuttals.remove(&key) {
-				Some(Rebuttal::Kept(served, reveal)) if Some(&served) == sample.as_ref() => Some(reveal),
+				Some(Rebuttal::Kept(served, reveal)) if chains.as_ref().is_some_and(|ch| served.is_of(ch)) => {
+					Some(reveal)
+				},
 				_ => {
 					rebuttals.insert(key, Rebuttal::Wanted);
 					None
@@ -754,6 +759,13 @@ async fn commit_round(ctx: &Arc<Ctx>, round: u32) -> anyhow::Result<()> {
 async fn still_current(ctx: &Arc<Ctx>, key: Key, seed: &[u8; 32]) -> anyhow::Result<bool> {
 	let now = ctx.chain.my_challenges().await?;
 	Ok(now.iter().any(|ch| ch.round == key.round && ch.params.gpu == key.gpu && ch.params.seed == *seed))
+}
+
+/// Whether the chain's sample of `key` (at the best block) is still `sample`: a fork that replaces
+/// the block that drew it draws another, and openings of the old one would fail.
+async fn sample_current(ctx: &Arc<Ctx>, key: Key, sample: &Sample) -> anyhow::Result<bool> {
+	let now = ctx.chain.my_challenges().await?;
+	Ok(now.iter().any(|ch| ch.round == key.round && ch.params.gpu == key.gpu && sample.is_of(ch)))
 }
 
 /// Answers one GPU's challenge up to its GEMM root: the memory phase first where its profile has
@@ -1027,12 +1039,17 @@ async fn reveal_gpu(ctx: &Arc<Ctx>, key: Key, ch: ChallengeView<AccountId32>) ->
 	};
 	let mut opened = c.open(&ch.leaves).context("reveal: cannot open its sampled leaves")?;
 	ctx.behaviour.tamper(&mut opened);
+	let sample = Sample::of(&ch);
+	if !sample_current(ctx, key, &sample).await.context("reveal: cannot read the chain's sample")? {
+		// The task that the new draw's `SampleDrawn` started opens the new sample.
+		info!(challenge = %key, "a fork redrew its sample while it was being opened: these openings are dropped");
+		return Ok(true);
+	}
 	ctx.state
 		.lock()
 		.expect("state lock")
 		.set(key, Phase::RevealSent)
 		.context("reveal: cannot record it in the state file, so it is not sent")?;
-	let sample = Sample::of(&ch);
 	ctx.opened.lock().expect("opened lock").insert(key, sample.clone());
 	let openings = pog::runtime_types::bounded_collections::bounded_vec::BoundedVec(
 		opened.into_iter().map(convert::opening).collect(),

@@ -1122,10 +1122,11 @@ pub mod pallet {
 		/// ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(4)]
 		// Plus whether the GPU is in the first draw (`FirstDraws`, `FirstDrawOf`), which the
-		// benchmark predates.
+		// benchmark predates, and for a rebuttal whether its openings are already on chain
+		// (`Openings`, `served::ensure_rebuttal`), which the benchmark's reveal does not read.
 		#[pallet::weight((
 			T::WeightInfo::reveal_openings(openings.len() as u32, walks.len() as u32)
-				.saturating_add(T::DbWeight::get().reads(2)),
+				.saturating_add(T::DbWeight::get().reads(3)),
 			DispatchClass::Operational
 		))]
 		pub fn reveal_openings(
