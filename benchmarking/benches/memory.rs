@@ -1,6 +1,7 @@
 //! The memory-hard phase's verifier cost on the CPU (`pog_primitives::memory`): making the cache
 //! (a chain of Keccaks), one dataset item regenerated from it, and one walk recomputed from the
-//! cache alone, at 64, 256 and 1,024 parents (mainnet's); and, for the CPU profiles' rates, a
+//! cache alone, at 64, 256 and 1,024 parents (mainnet's); a mainnet check's 64 walks one after the
+//! other and side by side (`memory::walks_from_cache`); and, for the CPU profiles' rates, a
 //! walk over a dataset held in memory (a 4 MiB unit's). Run with `cargo bench -p
 //! pog-benchmarking --bench memory`.
 
@@ -31,6 +32,16 @@ fn memory(c: &mut Criterion) {
 			b.iter(|| black_box(memory::walk_from_cache(s, &cache, 42)))
 		});
 	}
+	// a mainnet memory check's walks (64 at 1,024 parents) on one core: one after the other, as
+	// before, and `memory::LOCKSTEP` side by side, as the verifier runs them now
+	let mainnet = MemorySpec { parents: 1024, ..s16 };
+	let walks: Vec<u64> = (0..64u64).map(|i| i * 1_000_003).collect();
+	group.bench_function("64 walks at 1,024 parents, one after the other", |b| {
+		b.iter(|| black_box(walks.iter().map(|w| memory::walk_from_cache(&mainnet, &cache, *w)).collect::<Vec<_>>()))
+	});
+	group.bench_function("64 walks at 1,024 parents, side by side", |b| {
+		b.iter(|| black_box(memory::walks_from_cache(&mainnet, &cache, &walks)))
+	});
 	// the prover's side on a CPU: a walk over a 4 MiB unit's dataset in memory
 	let small = MemorySpec { cache_items: 1 << 12, dataset_items: memory::dataset_items(4), parents: 64, ..s16 };
 	let small_cache = memory::cache(&small);

@@ -84,14 +84,24 @@ mod native {
 		}
 	}
 
-	/// `memory::first_wrong`: the cache made once, then each opening checked on its own thread of
-	/// [`POOL`], the first wrong one in order kept.
+	/// `memory::first_wrong`: the cache made once, then the openings checked in runs spread over
+	/// the threads of [`POOL`] (a run's walks side by side on one core, at most
+	/// `memory::LOCKSTEP`; runs short enough that every thread has one), the first wrong one in
+	/// order kept.
 	pub fn first_wrong_walk(challenge: &MemoryChallenge, opened: &[(u64, Hash32, Hash32)]) -> Option<u64> {
 		let check = pog_primitives::memory::OpeningCheck::new(challenge);
-		let wrong = |o: &(u64, Hash32, Hash32)| !check.is_right(o);
 		let first = match POOL.as_ref() {
-			Some(pool) => pool.install(|| opened.par_iter().position_first(wrong)),
-			None => opened.iter().position(wrong),
+			Some(pool) => {
+				let run = opened.len().div_ceil(pool.current_num_threads()).clamp(1, pog_primitives::memory::LOCKSTEP);
+				pool.install(|| {
+					opened
+						.par_chunks(run)
+						.enumerate()
+						.filter_map(|(i, openings)| check.first_wrong_in(openings).map(|j| i * run + j))
+						.min()
+				})
+			},
+			None => check.first_wrong_in(opened),
 		};
 		first.map(|i| opened[i].0)
 	}

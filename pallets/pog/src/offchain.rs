@@ -54,8 +54,8 @@ pub const SENT_KEY: &[u8] = b"pog::ocw::sent";
 pub const RESEND_AFTER: u32 = 5;
 /// Most verifications by one validator in one run (wall time, [`RUN_TIME_MS`], bounds it first on
 /// any real machine). The checks run natively on every core but one (an H100's GEMM check at
-/// most 0.49 s of one core, its walks 0.88 s), so a validator of 32 cores does about 90 in a run;
-/// a served GPU's pass lands in the member's attestation ([`crate::attestation`]), a revealed
+/// most 0.49 s of one core, its memory check 0.41 s), so a validator of 32 cores does about 140
+/// in a run; a served GPU's pass lands in the member's attestation ([`crate::attestation`]), a revealed
 /// GPU's verdict in `submit_verdicts` transactions of [`MaxVerdicts`].
 pub const MAX_VERIFICATIONS_PER_RUN: usize = 1_024;
 /// Wall time after which a run starts no more verifications (ms): what it has is sent, and the

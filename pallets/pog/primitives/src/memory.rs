@@ -90,12 +90,18 @@ pub fn item_bytes(item: &Item) -> [u8; ITEM_BYTES] {
 
 /// The expansion of `parts` (concatenated) into one item.
 pub fn expand(parts: &[&[u8]]) -> Item {
+	use tiny_keccak::Hasher as _;
 	let mut item = [0u32; ITEM_WORDS];
 	for half in 0..2u8 {
-		let mut all: Vec<&[u8]> = parts.to_vec();
-		let tag = [half];
-		all.push(&tag);
-		let h = keccak256_concat(&all);
+		// `keccak256_concat(parts ‖ [half])`, without gathering the parts (the cache makes
+		// 2 × 262,144 of these in a chain)
+		let mut k = tiny_keccak::Keccak::v256();
+		for p in parts {
+			k.update(p);
+		}
+		k.update(&[half]);
+		let mut h = [0u8; 32];
+		k.finalize(&mut h);
 		for (i, chunk) in h.chunks_exact(4).enumerate() {
 			item[usize::from(half) * 8 + i] = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
 		}
@@ -116,19 +122,40 @@ pub fn cache(spec: &MemorySpec) -> Vec<Item> {
 
 /// Dataset item `index` of `spec`, folded from `spec.parents` cache items.
 pub fn dataset_item(spec: &MemorySpec, cache: &[Item], index: u64) -> Item {
+	let mut item = [[0; ITEM_WORDS]];
+	items_side_by_side(spec, cache, &[index], &mut item);
+	item[0]
+}
+
+/// Walks, and dataset items, that one core computes side by side ([`walks_from_cache`]).
+pub const LOCKSTEP: usize = 8;
+
+/// Dataset items `indices` of `spec` (at most [`LOCKSTEP`]) into `out`, each as [`dataset_item`]
+/// defines it, their parents folded side by side: an item's `parents` reads depend on each other,
+/// but the items' do not, so a core has that many reads of the cache in flight at once instead
+/// of one (at mainnet's 16 MiB cache a read mostly misses the core's own caches).
+fn items_side_by_side(spec: &MemorySpec, cache: &[Item], indices: &[u64], out: &mut [Item]) {
 	let mask = cache.len() as u64 - 1; // a power of two
-	let mut mix = cache[(index & mask) as usize];
-	mix[0] ^= index as u32;
-	mix[1] ^= (index >> 32) as u32;
-	let mut mix = expand(&[&item_bytes(&mix)]);
+	let n = indices.len().min(out.len()).min(LOCKSTEP);
+	let mut mixes = [[0u32; ITEM_WORDS]; LOCKSTEP];
+	for (mix, index) in mixes.iter_mut().zip(&indices[..n]) {
+		let mut start = cache[(index & mask) as usize];
+		start[0] ^= *index as u32;
+		start[1] ^= (index >> 32) as u32;
+		*mix = expand(&[&item_bytes(&start)]);
+	}
 	for j in 0..spec.parents {
-		let parent = u64::from(fnv(index as u32 ^ j, mix[j as usize % ITEM_WORDS])) & mask;
-		let p = &cache[parent as usize];
-		for (m, c) in mix.iter_mut().zip(p) {
-			*m = fnv(*m, *c);
+		for (mix, index) in mixes[..n].iter_mut().zip(&indices[..n]) {
+			let parent = u64::from(fnv(*index as u32 ^ j, mix[j as usize % ITEM_WORDS])) & mask;
+			let p = &cache[parent as usize];
+			for (m, c) in mix.iter_mut().zip(p) {
+				*m = fnv(*m, *c);
+			}
 		}
 	}
-	expand(&[&item_bytes(&mix)])
+	for (item, mix) in out[..n].iter_mut().zip(&mixes[..n]) {
+		*item = expand(&[&item_bytes(mix)]);
+	}
 }
 
 /// The index of read `r` of a walk whose mix is `mix`: 64 bits from two of its words, reduced to
@@ -143,14 +170,42 @@ fn read_index(spec: &MemorySpec, walk: u64, r: u32, mix: &Item) -> u64 {
 /// The result of walk `walk`, reading dataset items through `read` (a prover's memory, or
 /// [`dataset_item`] on the cache).
 pub fn walk(spec: &MemorySpec, walk: u64, mut read: impl FnMut(u64) -> Item) -> Hash32 {
-	let mut mix = expand(&[WALK_TAG, &spec.seed, &walk.to_le_bytes()]);
+	let mut result = [[0; 32]];
+	walks_side_by_side(spec, &[walk], &mut result, |indices, items| {
+		for (item, index) in items.iter_mut().zip(indices) {
+			*item = read(*index);
+		}
+	});
+	result[0]
+}
+
+/// The results of `walks` (at most [`LOCKSTEP`]) into `out`, read `r` of every walk made at once
+/// through `read` (given the walks' indices, it fills their items): a walk's reads depend on each
+/// other, the walks' do not. The definition of a walk: its mix starts as the expansion of
+/// `WALK_TAG ‖ seed ‖ walk`, each read folds a dataset item into it, and its result is the
+/// mix's Keccak.
+fn walks_side_by_side(spec: &MemorySpec, walks: &[u64], out: &mut [Hash32], mut read: impl FnMut(&[u64], &mut [Item])) {
+	let n = walks.len().min(out.len()).min(LOCKSTEP);
+	let mut mixes = [[0u32; ITEM_WORDS]; LOCKSTEP];
+	for (mix, walk) in mixes.iter_mut().zip(&walks[..n]) {
+		*mix = expand(&[WALK_TAG, &spec.seed, &walk.to_le_bytes()]);
+	}
+	let mut indices = [0u64; LOCKSTEP];
+	let mut items = [[0u32; ITEM_WORDS]; LOCKSTEP];
 	for r in 0..spec.reads {
-		let item = read(read_index(spec, walk, r, &mix));
-		for (m, d) in mix.iter_mut().zip(&item) {
-			*m = fnv(*m, *d);
+		for ((index, walk), mix) in indices.iter_mut().zip(&walks[..n]).zip(&mixes) {
+			*index = read_index(spec, *walk, r, mix);
+		}
+		read(&indices[..n], &mut items[..n]);
+		for (mix, item) in mixes[..n].iter_mut().zip(&items) {
+			for (m, d) in mix.iter_mut().zip(item) {
+				*m = fnv(*m, *d);
+			}
 		}
 	}
-	keccak256_concat(&[&item_bytes(&mix)])
+	for (result, mix) in out[..n].iter_mut().zip(&mixes) {
+		*result = keccak256_concat(&[&item_bytes(mix)]);
+	}
 }
 
 /// A walk recomputed from the cache alone: each read regenerates its dataset item (the
@@ -158,6 +213,17 @@ pub fn walk(spec: &MemorySpec, walk: u64, mut read: impl FnMut(u64) -> Item) -> 
 /// dataset).
 pub fn walk_from_cache(spec: &MemorySpec, cache: &[Item], index: u64) -> Hash32 {
 	walk(spec, index, |i| dataset_item(spec, cache, i))
+}
+
+/// Walks recomputed from the cache alone, each as [`walk_from_cache`], [`LOCKSTEP`] at a time side
+/// by side on one core (their cache reads overlap: at mainnet's 1,024 parents a walk is 65,536
+/// dependent reads of a 16 MiB cache).
+pub fn walks_from_cache(spec: &MemorySpec, cache: &[Item], walks: &[u64]) -> Vec<Hash32> {
+	let mut results = alloc::vec![[0u8; 32]; walks.len()];
+	for (chunk, out) in walks.chunks(LOCKSTEP).zip(results.chunks_mut(LOCKSTEP)) {
+		walks_side_by_side(spec, chunk, out, |indices, items| items_side_by_side(spec, cache, indices, items));
+	}
+	results
 }
 
 /// The whole dataset of `spec` (tests and small specs only: it is `dataset_items` × 64 bytes).
@@ -228,7 +294,8 @@ pub fn proof_from(levels: &[Vec<Hash32>], height: u32, index: u64) -> Vec<Hash32
 /// dataset is gone opens a walk: [`GROUP_WALKS`] walks from the cache).
 pub fn group_results(spec: &MemorySpec, cache: &[Item], group: u64) -> Vec<Hash32> {
 	let first = group.saturating_mul(GROUP_WALKS);
-	(first..first.saturating_add(GROUP_WALKS)).map(|w| walk_from_cache(spec, cache, w)).collect()
+	let walks: Vec<u64> = (first..first.saturating_add(GROUP_WALKS)).collect();
+	walks_from_cache(spec, cache, &walks)
 }
 
 /// Whether `result` is walk `index` of a commitment with `root` over `walks` results, as shown by
@@ -443,15 +510,14 @@ pub fn first_wrong_walk<'a>(
 /// GPU phase's walks recomputed from its cache, a lane phase's links from their parents
 /// ([`OpeningCheck`]). What a verifier runs on a reveal.
 pub fn first_wrong(challenge: &MemoryChallenge, opened: &[(u64, Hash32, Hash32)]) -> Option<u64> {
-	let check = OpeningCheck::new(challenge);
-	opened.iter().find(|o| !check.is_right(o)).map(|o| o.0)
+	OpeningCheck::new(challenge).first_wrong_in(opened).map(|i| opened[i].0)
 }
 
 /// The check of a memory phase's opened walks, with what it needs made once: a GPU phase's cache
 /// (16 MiB at mainnet settings), nothing for a lane phase (a link is checked from its parents'
-/// digest alone, [`crate::lanes::link_is_right`]). Each opening is checked on its own, so a
-/// verifier may check them on several threads and take the first wrong one in order, as
-/// [`first_wrong`] does on one.
+/// digest alone, [`crate::lanes::link_is_right`]). Openings are checked in runs of their own
+/// ([`OpeningCheck::first_wrong_in`]), so a verifier may check runs on several threads and take
+/// the first wrong one in order, as [`first_wrong`] does on one.
 pub struct OpeningCheck<'a> {
 	challenge: &'a MemoryChallenge,
 	cache: Vec<Item>,
@@ -464,13 +530,22 @@ impl<'a> OpeningCheck<'a> {
 		Self { challenge, cache }
 	}
 
-	/// Whether one opened walk `(walk, committed result, parents' digest)` is right.
-	pub fn is_right(&self, (walk, result, parents): &(u64, Hash32, Hash32)) -> bool {
+	/// The position in `opened` of the first wrong one of its walks `(walk, committed result,
+	/// parents' digest)`, or `None` when every one is right. A GPU phase's walks are recomputed
+	/// [`LOCKSTEP`] at a time ([`walks_from_cache`]), so a verifier that splits openings between
+	/// threads gives each a run of them.
+	pub fn first_wrong_in(&self, opened: &[(u64, Hash32, Hash32)]) -> Option<usize> {
 		if self.challenge.spec.lanes > 0 {
-			crate::lanes::link_is_right(self.challenge, *walk, result, parents)
-		} else {
-			walk_is_right(self.challenge, &self.cache, *walk, result)
+			return opened.iter().position(|(walk, result, parents)| {
+				!crate::lanes::link_is_right(self.challenge, *walk, result, parents)
+			});
 		}
+		let walks: Vec<u64> = opened.iter().map(|o| o.0).collect();
+		let results = walks_from_cache(&self.challenge.spec, &self.cache, &walks);
+		opened
+			.iter()
+			.zip(results)
+			.position(|((walk, committed, _), result)| *walk >= self.challenge.walks || result != *committed)
 	}
 }
 
@@ -494,6 +569,49 @@ mod tests {
 		for w in [0u64, 1, 77, u64::from(u32::MAX), 1 << 40] {
 			assert_eq!(walk(&s, w, |i| d[i as usize]), walk_from_cache(&s, &c, w), "walk {w}");
 		}
+	}
+
+	/// Walks side by side are each the walk alone, whatever their number (a run of one, a run
+	/// that is not a multiple of `LOCKSTEP`, indices beyond the dataset wrapping as always), and
+	/// a dataset item made beside others is the item alone.
+	#[test]
+	fn walks_side_by_side_are_the_walks_alone() {
+		let s = spec();
+		let c = cache(&s);
+		for count in [0usize, 1, 7, 8, 9, 21] {
+			let walks: Vec<u64> = (0..count as u64).map(|i| i * 7_919 + (i % 3) * (1 << 40)).collect();
+			let alone: Vec<Hash32> = walks.iter().map(|w| walk_from_cache(&s, &c, *w)).collect();
+			assert_eq!(walks_from_cache(&s, &c, &walks), alone, "{count} walks");
+		}
+		let indices = [3u64, 49_999, 1 << 33, 0, 12_345];
+		let mut items = [[0u32; ITEM_WORDS]; 5];
+		items_side_by_side(&s, &c, &indices, &mut items);
+		let d = dataset(&s, &c);
+		for (index, item) in indices.iter().zip(items) {
+			assert_eq!(item, dataset_item(&s, &c, *index));
+			if *index < s.dataset_items {
+				assert_eq!(item, d[*index as usize]);
+			}
+		}
+	}
+
+	/// The first wrong opening is found in a run of them as one by one.
+	#[test]
+	fn a_run_of_openings_finds_the_first_wrong_one() {
+		let s = spec();
+		let challenge = MemoryChallenge { spec: s, walks: 1 << 12, expected_ms: 1 };
+		let c = cache(&s);
+		let mut opened: Vec<(u64, Hash32, Hash32)> =
+			(0..20u64).map(|i| (i * 191, walk_from_cache(&s, &c, i * 191), [0; 32])).collect();
+		let check = OpeningCheck::new(&challenge);
+		assert_eq!(check.first_wrong_in(&opened), None);
+		opened[13].1[0] ^= 1;
+		opened[17].1[5] ^= 1;
+		assert_eq!(check.first_wrong_in(&opened), Some(13));
+		assert_eq!(first_wrong(&challenge, &opened), Some(13 * 191));
+		opened[2].0 = challenge.walks; // beyond the commitment
+		opened[2].1 = walk_from_cache(&s, &c, challenge.walks);
+		assert_eq!(check.first_wrong_in(&opened), Some(2));
 	}
 
 	#[test]
