@@ -540,12 +540,17 @@ impl<'a> OpeningCheck<'a> {
 				!crate::lanes::link_is_right(self.challenge, *walk, result, parents)
 			});
 		}
-		let walks: Vec<u64> = opened.iter().map(|o| o.0).collect();
-		let results = walks_from_cache(&self.challenge.spec, &self.cache, &walks);
-		opened
-			.iter()
-			.zip(results)
-			.position(|((walk, committed, _), result)| *walk >= self.challenge.walks || result != *committed)
+		// a run of LOCKSTEP at a time, stopping at the first run with a wrong one (a cheat's
+		// first wrong walk costs one run, not every walk)
+		opened.chunks(LOCKSTEP).enumerate().find_map(|(run, openings)| {
+			let walks: Vec<u64> = openings.iter().map(|o| o.0).collect();
+			let results = walks_from_cache(&self.challenge.spec, &self.cache, &walks);
+			openings
+				.iter()
+				.zip(results)
+				.position(|((walk, committed, _), result)| *walk >= self.challenge.walks || result != *committed)
+				.map(|i| run * LOCKSTEP + i)
+		})
 	}
 }
 
