@@ -126,20 +126,30 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   cheats.faster = await miner('//Bob//stash', 'faster-model', { register: ['--profile', fast.name], nice: 19 });
   cheats.stale = await miner('//Charlie//stash', 'stale-dataset', { run: ['--adversary', 'stale-dataset'] });
   const got = await outcomes([honest, unreachable, ...Object.values(cheats)], 480_000);
-  assert.equal(got[honest], 'Passed', 'the honest miner passes in the same round');
+  // On a wrong outcome, the message carries every outcome and what that miner's agent warned of.
+  const names = { [honest]: 'honest', [unreachable]: 'unreachable', [cheats.corrupt]: 'corrupt',
+    [cheats.forged]: 'forged-path', [cheats.lower]: 'lower-precision', [cheats.late]: 'late-commit',
+    [cheats.faster]: 'faster-model', [cheats.stale]: 'stale-dataset' };
+  const expect = (who, outcome, why) => {
+    if (got[who] === outcome) return;
+    const log = readFileSync(join(dir, `${names[who]}.log`), 'utf8').split('\n')
+      .filter((l) => /WARN|ERROR|committed|revealed|served|unserved|challenge issued/.test(l)).slice(-30).join('\n');
+    const all = Object.entries(got).map(([w, o]) => `${names[w]}: ${o}`).join(', ');
+    assert.fail(`${why}: ${names[who]} ${got[who]}, expected ${outcome} (${all})\n${log}`);
+  };
+  expect(honest, 'Passed', 'the honest miner passes in the same round');
+  expect(unreachable, 'Passed', 'a miner nobody could reach rebuts on chain and passes');
   const unreachableLog = readFileSync(join(dir, 'unreachable.log'), 'utf8');
-  assert.equal(got[unreachable], 'Passed', `a miner nobody could reach rebuts on chain and passes:\n${
-    unreachableLog.split('\n').filter((l) => /WARN|ERROR|unserved|revealed/.test(l)).join('\n')}`);
   assert.match(unreachableLog, /voted unserved/);
   assert.match(unreachableLog, /openings revealed on chain: the unserved votes are void/);
   const honestScore = (await api.query.pog.scores(honest)).unwrap();
   assert.ok(honestScore.total.toNumber() > 0);
-  assert.equal(got[cheats.corrupt], 'WrongResult', 'a corrupted C is caught by the validators');
-  assert.equal(got[cheats.lower], 'WrongResult', 'a lower-precision C is caught by the validators');
-  assert.equal(got[cheats.forged], 'MissedReveal', 'a forged Merkle path served off chain is no delivery: voted unserved');
-  assert.equal(got[cheats.late], 'MissedCommit', 'a late root is refused');
-  assert.equal(got[cheats.faster], 'MissedCommit', 'a CPU claiming 100× its throughput cannot meet its deadline');
-  assert.equal(got[cheats.stale], 'WrongWalk', 'walks through a dataset other than the one asked for are caught');
+  expect(cheats.corrupt, 'WrongResult', 'a corrupted C is caught by the validators');
+  expect(cheats.lower, 'WrongResult', 'a lower-precision C is caught by the validators');
+  expect(cheats.forged, 'MissedReveal', 'a forged Merkle path served off chain is no delivery: voted unserved');
+  expect(cheats.late, 'MissedCommit', 'a late root is refused');
+  expect(cheats.faster, 'MissedCommit', 'a CPU claiming 100× its throughput cannot meet its deadline');
+  expect(cheats.stale, 'WrongWalk', 'walks through a dataset other than the one asked for are caught');
   for (const who of Object.values(cheats)) {
     const score = await api.query.pog.scores(who);
     assert.ok(score.isNone || score.unwrap().total.toNumber() === 0, `${who}'s score did not rise`);
