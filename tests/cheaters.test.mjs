@@ -152,11 +152,11 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   expect(cheats.stale, 'WrongWalk', 'walks through a dataset other than the one asked for are caught');
   for (const who of Object.values(cheats)) {
     const score = await api.query.pog.scores(who);
-    assert.ok(score.isNone || score.unwrap().total.toNumber() === 0, `${who}'s score did not rise`);
+    assert.ok(score.isNone || score.unwrap().total.toNumber() === 0, `${names[who]}'s score did not rise`);
     const standing = await api.query.pog.standing(who);
-    assert.ok(standing.every((g) => g.zeroReason.isSome), `${who} has no verified GPU, and a reason for it`);
+    assert.ok(standing.every((g) => g.zeroReason.isSome), `${names[who]} has no verified GPU, and a reason for it`);
     const view = (await api.call.pogApi.miner(who)).unwrap();
-    assert.ok(view.slashed.toBigInt() > 0n, `${who}'s failure cost part of its deposit`);
+    assert.ok(view.slashed.toBigInt() > 0n, `${names[who]}'s failure cost part of its deposit`);
   }
   // The served miners' openings reached Alice's off-chain worker, not the chain. The forged path's
   // did not lead to its root: no delivery, so Alice voted it unserved once the reveal window
