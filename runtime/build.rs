@@ -19,6 +19,20 @@ fn main() {
 		}
 		// The runtime's metadata hash (RFC 78) for `CheckMetadataHash`, as committed beside this
 		// file, goes to the WASM's compilation only (the native runtime is never executed).
+		// With POG_PLAIN_WASM set (scripts/test.sh sets it), the WASM is built with the runtime's
+		// default features only, whatever features this native build has: CI builds the node
+		// natively with the unit tests' `runtime-benchmarks` and `try-runtime`, so that the FRAME
+		// tree compiles once for the node and the tests, while the node still embeds the runtime a
+		// chain runs (and whose metadata hash is committed). substrate-wasm-builder forwards the
+		// features it finds in `CARGO_FEATURE_*`.
+		println!("cargo::rerun-if-env-changed=POG_PLAIN_WASM");
+		if std::env::var_os("POG_PLAIN_WASM").is_some() {
+			let features: Vec<String> =
+				std::env::vars().map(|(key, _)| key).filter(|key| key.starts_with("CARGO_FEATURE_")).collect();
+			for key in features {
+				std::env::remove_var(key);
+			}
+		}
 		match metadata_hash() {
 			// (a build script is one thread: setting its environment races nothing)
 			Some(hash) => std::env::set_var("RUNTIME_METADATA_HASH", hash),

@@ -3,11 +3,14 @@
 # Installs what a fresh machine lacks first (scripts/setup.sh), and builds into the shared
 # target directory outside the clone (scripts/env.sh), so a fresh clone reuses earlier builds.
 #
-# One build profile: the unit tests run in release, like the binaries, so a cold machine compiles
-# the dependency tree (and wasm-opt's C++, a build dependency of the runtime) once for both
-# instead of once in debug for the tests and again in release for the node. The Rust unit tests
-# run in one cargo invocation with one feature set, so the FRAME crates are compiled once for all
-# of them; they compile and run, niced, while the integration tests wait for blocks.
+# One build profile and one feature set: the unit tests run in release, like the binaries, and
+# every cargo invocation below names the same crates with the same features, so cargo resolves
+# one dependency graph and a cold machine compiles the dependency tree (the FRAME crates, the
+# node's client, the agent's, wasm-opt's C++) once for the binaries and the tests. The node is
+# therefore built with the tests' `runtime-benchmarks` and `try-runtime` on its native runtime;
+# the WASM it embeds is built without them (POG_PLAIN_WASM, runtime/build.rs). The unit tests
+# compile (only the workspace's test targets) and run, niced, while the integration tests wait
+# for blocks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -15,14 +18,18 @@ scripts/setup.sh
 # The runtime's build also makes the same runtime under the next spec_version, which
 # tests/local-net.test.mjs upgrades its live network to (runtime/build.rs).
 export POG_UPGRADE_TEST_WASM=1
+export POG_PLAIN_WASM=1
 started=$SECONDS
 step() { printf '\n==> [%d:%02d] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) "$*"; }
 
 # The features the unit tests run with: benchmarks as tests, try_state checks, and the agent's
-# test-only cheating modes (which the integration tests need too).
-test_features=pallet-pog/runtime-benchmarks,pallet-pog/try-runtime,pog-runtime/try-runtime,pog-runtime/runtime-benchmarks
-chain_crates=(-p pog-primitives -p pallet-pog -p pallet-pog-runtime-api -p pog-runtime -p pog-benchmarking)
-agent_crates=(-p pog-prover -p pog-cuda -p offchain-gpu)
+# test-only cheating modes (which the integration tests need too). The crates: every one of the
+# workspace but pog-benchmarking, whose criterion (a dev-dependency) would turn on a feature of a
+# crate deep in the node's tree (zerocopy's `derive`) and so compile that tree once more; its
+# benches depend on pog-primitives alone and are tested in their own invocation.
+chain_features=pallet-pog/runtime-benchmarks,pallet-pog/try-runtime,pog-runtime/try-runtime,pog-runtime/runtime-benchmarks
+test_features=$chain_features,offchain-gpu/adversary
+crates=(-p pog-node -p pog-primitives -p pallet-pog -p pallet-pog-runtime-api -p pog-runtime -p pog-prover -p pog-cuda -p offchain-gpu)
 
 # Clippy (-D warnings) lints every crate of the workspace while its tests and binaries compile:
 # `linted` runs cargo with scripts/clippy-rustc as the workspace's rustc wrapper, which compiles
@@ -38,12 +45,9 @@ linted() {
 step "formatting (cargo fmt --check)"
 cargo fmt --all -- --check
 
-step "node and miner agent, linted (release build)"
-# Built one at a time: built together, cargo would unify their dependencies' features and
-# rebuild the whole node tree once more. The agent is built with its test-only cheating modes,
-# which tests/cheaters.test.mjs runs.
-linted cargo build --release -p pog-node
-linted cargo build --release -p offchain-gpu --features adversary
+step "node and miner agent, linted (release build, the unit tests' crates and features)"
+# The agent is built with its test-only cheating modes, which tests/cheaters.test.mjs runs.
+linted cargo build --release "${crates[@]}" --features "$test_features" --bins
 
 step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it in headless Chromium)"
 (cd explorer && npm ci --no-audit --no-fund --loglevel=error && npm run build)
@@ -53,16 +57,14 @@ step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it 
 # wants the CPU (about 1.5% at nice 19 against nice 0). Their output is printed after the
 # integration tests; either failing fails the run.
 unit_tests() {
-	step "node, linted: the headers it keeps to report BABE equivocations (the test harness only: the node binary the integration tests run is not rebuilt)"
-	linted cargo test -q --release -p pog-node
+	step "unit tests, linted: the node (the headers it keeps to report BABE equivocations); primitives (generator, known answers, commitment, verification), pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state, benchmarks as tests), runtime (genesis presets, signed OCW extrinsics, upgrades); the miner agent (the device-neutral prover and its CPU backend, the adversary's cheats, state file, chain client types; CUDA backend's host-side logic)"
+	linted cargo test -q --release "${crates[@]}" --features "$test_features" --all-targets
 
-	step "chain, linted: primitives (generator, known answers, commitment, verification), pallet-pog against the mock runtime (honest path, cheats, bad input, randomised sequences, try_state, benchmarks as tests), runtime (genesis presets, signed OCW extrinsics, upgrades), verifier benchmark shapes (each benchmark run once)"
-	SKIP_WASM_BUILD=1 linted cargo test -q --release "${chain_crates[@]}" --features "$test_features" --all-targets
+	step "verifier benchmark shapes, linted (each benchmark run once)"
+	linted cargo test -q --release -p pog-benchmarking --all-targets
 
-	step "miner agent, linted: the device-neutral prover and its CPU backend, the adversary's cheats, state file, chain client types; CUDA backend's host-side logic"
-	linted cargo test -q --release "${agent_crates[@]}" --features offchain-gpu/adversary --all-targets
-	# The production build (no cheats): linted, and its command line has no cheating flags.
-	linted cargo test -q --release "${agent_crates[@]}" cli::
+	step "miner agent's production build, linted (no cheats): its command line has no cheating flags"
+	linted cargo test -q --release "${crates[@]}" --features "$chain_features" --bins --lib cli::
 }
 unit_log=$(mktemp)
 (renice -n 19 -p "$BASHPID" >/dev/null && unit_tests) >"$unit_log" 2>&1 &
@@ -101,8 +103,8 @@ if ((integration != 0)); then
 fi
 
 step "try-runtime: the runtime's migrations, with their checks, then every pallet's try_state, on that live state"
-# The same invocation as the chain's unit tests, so nothing is compiled again.
-SKIP_WASM_BUILD=1 linted cargo test -q --release "${chain_crates[@]}" --features "$test_features" --lib \
+# The same crates and features as the unit tests, so nothing is compiled again.
+linted cargo test -q --release "${crates[@]}" --features "$test_features" --lib \
 	-- --ignored runtime_upgrade_on_a_live_chain_snapshot
 
 printf '\nall tests passed in %d:%02d\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60))
