@@ -350,6 +350,33 @@ mod benchmarks {
 		assert_eq!(Verifications::<T>::get((1, &miner, 0)).expect("revealed").status, VerificationStatus::Passed);
 	}
 
+	/// An attestation that leaves `o` served GPUs open, each of its own miner (every check reads
+	/// new keys), moved forward from one that left the same GPUs open at a lower `upto`: each
+	/// open GPU's position (standing, first draw), served marker, rebuttal (openings), the
+	/// member's votes on it, and the last attestation's open list, scanned whole. The verdicts an
+	/// attestation carries weigh what `submit_verdict` does ([`Pallet::attest_weight`]).
+	#[benchmark]
+	fn attest(o: Linear<0, { <attestation::MaxOpen as Get<u32>>::get() }>) {
+		let v = validator::<T>();
+		let miners: Vec<T::AccountId> = (0..o).map(|i| miner_with::<T>(i, 1)).collect();
+		open_round::<T>();
+		select_all::<T>();
+		let endpoint: served::Endpoint =
+			vec![b'a'; pog_primitives::endpoint::MAX_ENDPOINT_LEN as usize].try_into().expect("the longest endpoint");
+		for miner in &miners {
+			ServedIn::<T>::insert(1, miner, endpoint.clone());
+		}
+		let open: attestation::OpenOf<T> =
+			miners.iter().map(|m| (m.clone(), 0)).collect::<Vec<_>>().try_into().expect("o ≤ MaxOpen");
+		let before = attestation::Attestation { upto: (2, [0x80; 32]), open: open.clone() };
+		Attestations::<T>::insert(1, &v, before);
+		let upto = (2, [0xff; 32]);
+		#[extrinsic_call]
+		_(RawOrigin::Signed(v.clone()), 1, upto, open, BoundedVec::new());
+		let now = Attestations::<T>::get(1, &v).expect("attested");
+		assert_eq!((now.upto, now.open.len() as u32), (upto, o));
+	}
+
 	#[benchmark]
 	fn start_round(p: Linear<1, { T::MaxProfiles::get() }>) {
 		while ProfileCount::<T>::get() < p {
