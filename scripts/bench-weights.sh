@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Regenerates pallets/pog/src/weights.rs from pallet-pog's benchmarks, on this machine:
-#  1. pog-node with its `benchmark` subcommand (feature `runtime-benchmarks`), in one build with
-#     the runtime WASM it embeds, which gets the runtime's `runtime-benchmarks` feature from it
-#     (POG_PLAIN_WASM unset);
-#  2. `pog-node benchmark pallet` over every extrinsic of that WASM, through
-#     .maintain/weight-template.hbs.
+#  1. the runtime WASM with the `runtime-benchmarks` feature,
+#  2. pog-node with its `benchmark` subcommand (feature `runtime-benchmarks`; the node's own
+#     embedded WASM is skipped, the benchmark runs the WASM from step 1. Skipping it is needed:
+#     frame-benchmarking-cli's own test runtime, frame-storage-access-test-runtime, cannot build
+#     its WASM from this workspace, so one build of the node with its WASM fails),
+#  3. `pog-node benchmark pallet` over every extrinsic, through .maintain/weight-template.hbs.
 # STEPS and REPEAT may be set in the environment (defaults 50 and 20, polkadot-sdk's defaults);
 # EXTRINSICS (default '*': every one) and OUTPUT (default pallets/pog/src/weights.rs) benchmark
 # some calls only, into a file of their own, whose functions are then copied into weights.rs.
@@ -17,10 +18,13 @@ REPEAT="${REPEAT:-20}"
 EXTRINSICS="${EXTRINSICS:-*}"
 OUTPUT="${OUTPUT:-pallets/pog/src/weights.rs}"
 
-echo "==> pog-node with the benchmark subcommand, and its runtime WASM with runtime-benchmarks"
-unset POG_PLAIN_WASM SKIP_WASM_BUILD
-cargo build --release -p pog-node --features runtime-benchmarks
+echo "==> runtime WASM with runtime-benchmarks"
+unset POG_PLAIN_WASM
+cargo build --release -p pog-runtime --features runtime-benchmarks
 WASM="$CARGO_TARGET_DIR/release/wbuild/pog-runtime/pog_runtime.compact.compressed.wasm"
+
+echo "==> pog-node with the benchmark subcommand"
+SKIP_WASM_BUILD=1 cargo build --release -p pog-node --features runtime-benchmarks
 NODE="$CARGO_TARGET_DIR/release/pog-node"
 
 echo "==> benchmark pallet_pog (steps $STEPS, repeat $REPEAT)"
