@@ -178,14 +178,12 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The weight of an attestation carrying `verdicts` verdicts and `open` open GPUs: the
-	/// verdicts as `submit_verdicts` weighs them, the attestation read and written, and each open
-	/// GPU's position (its standing and first draw), served marker, opened leaves and record read.
+	/// verdicts as `submit_verdicts` weighs them, and the attestation itself as benchmarked
+	/// (`attest(o)`: the attestation read and written, each open GPU's position, served marker,
+	/// rebuttal and record read, the last attestation's open list scanned for each).
 	pub fn attest_weight(verdicts: u32, open: u32) -> Weight {
-		let db = T::DbWeight::get();
-		Self::verdicts_weight(verdicts)
-			.saturating_add(db.reads_writes(4, 1))
-			.saturating_add(Weight::from_parts(40_000_000, 1_000))
-			.saturating_add(db.reads(5).saturating_add(Weight::from_parts(20_000_000, 0)).saturating_mul(open.into()))
+		use crate::weights::WeightInfo;
+		Self::verdicts_weight(verdicts).saturating_add(T::WeightInfo::attest(open))
 	}
 
 	/// The weight of one served GPU's tally at settlement ([`Self::tally`]): its committee drawn

@@ -3,6 +3,9 @@
 //!
 //! Benchmark CLI 64.0.0, 2026-11-26; steps 50, repeat 20;
 //! host `vm`, CPU `AMD EPYC`; WASM execution `Compiled`.
+//! `attest`: the same command with `--extrinsic attest` (`EXTRINSICS=attest OUTPUT=<file>
+//! scripts/bench-weights.sh`), 2026-11-29, on the same kind of machine (2-core `AMD EPYC` VM),
+//! its functions copied here.
 //!
 //! Command:
 //! `/root/.cache/pog-chain/target/release/pog-node`
@@ -42,6 +45,7 @@ pub trait WeightInfo {
 	fn commit_roots(g: u32, ) -> Weight;
 	fn reveal_openings(o: u32, w: u32, ) -> Weight;
 	fn submit_verdict(v: u32, ) -> Weight;
+	fn attest(o: u32, ) -> Weight;
 	fn start_round(p: u32, ) -> Weight;
 	fn draw_sample() -> Weight;
 	fn settle_miners(m: u32, g: u32, ) -> Weight;
@@ -241,6 +245,32 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 		Weight::from_parts(262_542_843, 135059)
 			.saturating_add(T::DbWeight::get().reads(5_u64))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
+	}
+	/// Storage: `Pog::Validators` (r:1 w:0)
+	/// Proof: `Pog::Validators` (`max_values`: Some(1), `max_size`: Some(2050), added: 2545, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Round` (r:1 w:0)
+	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(175), added: 670, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Attestations` (r:1 w:1)
+	/// Proof: `Pog::Attestations` (`max_values`: None, `max_size`: Some(2399), added: 4874, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Standing` (r:64 w:0)
+	/// Proof: `Pog::Standing` (`max_values`: None, `max_size`: Some(737), added: 3212, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::FirstDraws` (r:64 w:0)
+	/// Proof: `Pog::FirstDraws` (`max_values`: None, `max_size`: Some(125), added: 2600, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Verifications` (r:64 w:0)
+	/// Proof: `Pog::Verifications` (`max_values`: None, `max_size`: Some(5933), added: 8408, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::ServedIn` (r:64 w:0)
+	/// Proof: `Pog::ServedIn` (`max_values`: None, `max_size`: Some(318), added: 2793, mode: `MaxEncodedLen`)
+	/// Storage: `Pog::Openings` (r:64 w:0)
+	/// Proof: `Pog::Openings` (`max_values`: None, `max_size`: Some(131594), added: 134069, mode: `MaxEncodedLen`)
+	/// Component `o` in `[0, 64]`.
+	fn attest(o: u32, ) -> Weight {
+		// Proof size: measured 1098, estimated 5864 bytes; fastest run 40_636 ns.
+		Weight::from_parts(42_099_000, 5864)
+			.saturating_add(Weight::from_parts(50_596_347, 0).saturating_mul(o.into()))
+			.saturating_add(T::DbWeight::get().reads(3_u64))
+			.saturating_add(T::DbWeight::get().reads((5_u64).saturating_mul(o.into())))
+			.saturating_add(T::DbWeight::get().writes(1_u64))
+			.saturating_add(Weight::from_parts(0, 134069).saturating_mul(o.into()))
 	}
 	/// Storage: `Pog::Round` (r:1 w:1)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(175), added: 670, mode: `MaxEncodedLen`)
@@ -543,6 +573,14 @@ impl WeightInfo for () {
 		Weight::from_parts(262_542_843, 135059)
 			.saturating_add(ParityDbWeight::get().reads(5_u64))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
+	}
+	fn attest(o: u32, ) -> Weight {
+		Weight::from_parts(42_099_000, 5864)
+			.saturating_add(Weight::from_parts(50_596_347, 0).saturating_mul(o.into()))
+			.saturating_add(ParityDbWeight::get().reads(3_u64))
+			.saturating_add(ParityDbWeight::get().reads((5_u64).saturating_mul(o.into())))
+			.saturating_add(ParityDbWeight::get().writes(1_u64))
+			.saturating_add(Weight::from_parts(0, 134069).saturating_mul(o.into()))
 	}
 	fn start_round(p: u32, ) -> Weight {
 		Weight::from_parts(128_251_000, 8614)
