@@ -17,8 +17,6 @@ fn main() {
 				return;
 			}
 		}
-		// The runtime's metadata hash (RFC 78) for `CheckMetadataHash`, as committed beside this
-		// file, goes to the WASM's compilation only (the native runtime is never executed).
 		// With POG_PLAIN_WASM set (scripts/test.sh sets it), the WASM is built with the runtime's
 		// default features only, whatever features this native build has: CI builds the node
 		// natively with the unit tests' `runtime-benchmarks` and `try-runtime`, so that the FRAME
@@ -33,6 +31,8 @@ fn main() {
 				std::env::remove_var(key);
 			}
 		}
+		// The runtime's metadata hash (RFC 78) for `CheckMetadataHash`, as committed beside this
+		// file, goes to the WASM's compilation only (the native runtime is never executed).
 		match metadata_hash() {
 			// (a build script is one thread: setting its environment races nothing)
 			Some(hash) => std::env::set_var("RUNTIME_METADATA_HASH", hash),
