@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
 import puppeteer from 'puppeteer-core';
 import { serve } from '../explorer/serve.mjs';
-import { connect, outcomeName, runAgent, sendAndWait, serveFlags, startNode, stopAll, waitFinalized } from './lib/node.mjs';
+import {
+  connect, outcomeName, runAgent, sendAndWait, serveFlags, startNode, stopAll, waitFinalized, waitForFinalizedEvents,
+} from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-cheat-'));
 let node;
@@ -25,24 +27,25 @@ const cheats = {};
 
 after(() => stopAll({ agents, api, node }));
 
-/** Resolve with the first settled outcome of each of `addresses` ('Passed', 'WrongResult', …). */
-function outcomes(addresses, ms) {
-  const pending = new Map(addresses.map((a) => [a, null]));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no outcome within ${ms} ms for ${
-      [...pending].filter(([, v]) => !v).map(([k]) => k).join(', ')}`)), ms);
-    api.query.system.events((records) => {
-      for (const { event } of records) {
-        if (!api.events.pog.MinerSettled.is(event)) continue;
-        const who = event.data.miner.toString();
-        if (pending.has(who) && !pending.get(who)) pending.set(who, outcomeName(event.data.outcomes[0][1]));
-      }
-      if ([...pending.values()].every(Boolean)) {
-        clearTimeout(timer);
-        resolve(Object.fromEntries(pending));
-      }
-    });
+/**
+ * The first settled outcome of each of `addresses` ('Passed', 'WrongResult', …), read from every
+ * finalized block's events in order (a `system.events` subscription can skip a block when the
+ * node is busy or a fork replaces it).
+ */
+async function outcomes(addresses, ms) {
+  const got = new Map(addresses.map((a) => [a, null]));
+  const pending = () => [...got].filter(([, v]) => !v).map(([k]) => k);
+  const done = await waitForFinalizedEvents(api, (events) => {
+    for (const event of events) {
+      if (!api.events.pog.MinerSettled.is(event)) continue;
+      const who = event.data.miner.toString();
+      if (got.has(who) && !got.get(who)) got.set(who, outcomeName(event.data.outcomes[0][1]));
+    }
+    return pending().length ? null : { all: Object.fromEntries(got) };
+  }, 1, ms, `an outcome of ${pending().length} miners`).catch((e) => {
+    throw new Error(`${e.message}; none for ${pending().join(', ')}`);
   });
+  return done.all;
 }
 
 const keyring = new Keyring({ type: 'sr25519' });
