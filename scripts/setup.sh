@@ -2,7 +2,8 @@
 # Install what a fresh Debian 12 (bookworm) machine with rustup lacks to build and test PoG chain;
 # idempotent.
 #  1. apt packages: protobuf-compiler (litep2p/sc-network), clang (secp256k1-sys compiles C for
-#     the wasm32 runtime), and Debian's newer Rust with its
+#     the wasm32 runtime; clang++ compiles binaryen, .cargo/config.toml), libssl-dev and pkg-config
+#     (the node links Debian's OpenSSL rather than compiling one), and Debian's newer Rust with its
 #     standard library sources (rustc-web, cargo-web, rust-web-src) plus lld-22 (rust-lld),
 #     because the rustup of the machines this project is developed on has no wasm32 target and
 #     cannot download one (`rustup target add` is not an option there);
@@ -19,7 +20,7 @@ say() { printf '[setup] %s\n' "$*"; }
 
 # chromium: the explorer's integration test opens the page in it, headless (puppeteer-core drives
 # this browser; nothing is downloaded at run time).
-packages=(protobuf-compiler clang rustc-web cargo-web rust-web-src lld-22 chromium)
+packages=(protobuf-compiler clang libssl-dev pkg-config rustc-web cargo-web rust-web-src lld-22 chromium)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
