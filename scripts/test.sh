@@ -101,7 +101,7 @@ if ((unit != 0)); then
 	exit "$unit"
 fi
 
-step "integration tests that time a CPU miner, alone on the machine: ${timed[*]}"
+step "integration tests that time CPU miners, alone on the machine: ${timed[*]}"
 (cd tests && npm test -- "${timed[@]}") 2>&1 | tee -a "$integration_log" || integration=$?
 if ((integration != 0)); then
 	step "the integration tests' failures (printed above in their run; again here)"
