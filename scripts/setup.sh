@@ -2,7 +2,7 @@
 # Install what a fresh Debian 12 (bookworm) machine with rustup lacks to build and test PoG chain;
 # idempotent.
 #  1. apt packages: protobuf-compiler (litep2p/sc-network), clang (secp256k1-sys compiles C for
-#     the wasm32 runtime; clang++ compiles binaryen, .cargo/config.toml), libssl-dev and pkg-config
+#     the wasm32 runtime), libssl-dev and pkg-config
 #     (the node links Debian's OpenSSL rather than compiling one), and Debian's newer Rust with its
 #     standard library sources (rustc-web, cargo-web, rust-web-src) plus lld-22 (rust-lld),
 #     because the rustup of the machines this project is developed on has no wasm32 target and

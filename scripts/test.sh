@@ -6,7 +6,7 @@
 # One build profile and one feature set: the unit tests run in release, like the binaries, and
 # every cargo invocation below names the same crates with the same features, so cargo resolves
 # one dependency graph and a cold machine compiles the dependency tree (the FRAME crates, the
-# node's client, the agent's, wasm-opt's C++) once for the binaries and the tests. The node is
+# node's client, the agent's) once for the binaries and the tests. The node is
 # therefore built with the tests' `runtime-benchmarks` and `try-runtime` on its native runtime;
 # the WASM it embeds is built without them (POG_PLAIN_WASM, runtime/build.rs). The unit tests
 # compile (only the workspace's test targets) and run, niced, while the integration tests wait
@@ -62,6 +62,9 @@ unit_tests() {
 
 	step "verifier benchmark shapes, linted (each benchmark run once)"
 	linted cargo test -q --release -p pog-benchmarking --all-targets
+
+	step "the runtime build's wasm-opt (tools/wasm-opt, in binaryen's place), linted: sign-extension lowered, DWARF stripped, features checked, immediates re-encoded"
+	linted cargo test -q --release -p wasm-opt
 
 	step "miner agent's production build, linted (no cheats): its command line has no cheating flags"
 	linted cargo test -q --release "${crates[@]}" --features "$chain_features" --bins --lib cli::
