@@ -27,7 +27,7 @@
 //! What differs from binaryen at -O0: binaryen rebuilds each function through its own IR, so its
 //! output is a different (equivalent) encoding; this crate keeps rustc's instructions one for one,
 //! except the lowered ones. On PoG chain's runtime both outputs are within 0.1% in size
-//! (README, "CI timings").
+//! (README, "Building the runtime's WASM").
 
 #![warn(missing_docs)]
 

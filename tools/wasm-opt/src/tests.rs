@@ -174,8 +174,8 @@ fn the_name_section_stays_with_debug_info_and_goes_without() {
 	let mut functions = wasm_encoder::NameMap::new();
 	functions.append(0, "pog_f");
 	names.functions(&functions);
-	let mut input = module(&[Instruction::LocalGet(1), Instruction::End], &[(".debug_str", b"x")]);
-	input.extend(Module::new().section(&names).as_slice()[8..].iter().copied());
+	let names = names.as_custom();
+	let input = module(&[Instruction::LocalGet(1), Instruction::End], &[(".debug_str", b"x"), ("name", &names.data)]);
 
 	assert_eq!(custom_names(&compact().optimize(&input).unwrap()), ["name"]);
 	assert!(custom_names(&OptimizationOptions::new_opt_level_0().optimize(&input).unwrap()).is_empty());
