@@ -112,7 +112,8 @@ impl OptimizationOptions {
 		Self { passes: Vec::new(), mvp_only: false, debug_info: false }
 	}
 
-	/// Adds a pass; passes run in the order added.
+	/// Adds a pass. The two act on different parts of a module (custom sections, instructions), so
+	/// they are applied in one pass over it and their order does not matter.
 	pub fn add_pass(&mut self, pass: Pass) -> &mut Self {
 		self.passes.push(pass);
 		self
