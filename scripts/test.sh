@@ -51,6 +51,7 @@ linted cargo build --release "${crates[@]}" --features "$test_features" --bins
 
 step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it in headless Chromium)"
 (cd explorer && npm ci --no-audit --no-fund --loglevel=error && npm run build)
+(cd explorer && npm test)
 
 # The unit tests compile and run at the lowest CPU priority while the integration tests run: those
 # mostly wait for blocks, and a niced compile takes next to nothing from a miner or a node that

@@ -3,8 +3,12 @@
 // of them (the honest one, the corrupt C and the forged path) serve their openings off chain. The
 // honest one is verified and scored; every cheater's challenge fails with the event saying why,
 // and its score does not rise. One more honest miner serves no one (its endpoint unreachable):
-// Alice votes it unserved, it rebuts by revealing on chain, and it passes. Then, on the same chain, the explorer page (explorer/) in headless
-// Chromium shows the honest GPU passed and each cheater's reason in words.
+// Alice votes it unserved, it rebuts by revealing on chain, and it passes. Six more serve from
+// endpoints that hold Alice's requests (three send a 200's head and then nothing, three nothing at
+// all): their GPUs fail `MissedReveal` and every other GPU of the round is decided in time, and
+// the honest miner passes again in the next round (no endpoint stalls the validator's worker).
+// Then, on the same chain, the explorer page (explorer/) in headless Chromium shows the honest GPU
+// passed and each cheater's reason in words.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -24,6 +28,7 @@ const agents = [];
 let honest;
 let unreachable;
 const cheats = {};
+const sleepers = [];
 
 after(() => stopAll({ agents, api, node }));
 
@@ -39,7 +44,10 @@ async function outcomes(addresses, ms) {
     for (const event of events) {
       if (!api.events.pog.MinerSettled.is(event)) continue;
       const who = event.data.miner.toString();
-      if (got.has(who) && !got.get(who)) got.set(who, outcomeName(event.data.outcomes[0][1]));
+      if (got.has(who) && !got.get(who)) {
+        got.set(who, outcomeName(event.data.outcomes[0][1]));
+        settledIn.set(who, event.data.round.toNumber());
+      }
     }
     return pending().length ? null : { all: Object.fromEntries(got) };
   }, 1, ms, `an outcome of ${pending().length} miners`).catch((e) => {
@@ -49,6 +57,8 @@ async function outcomes(addresses, ms) {
 }
 
 const keyring = new Keyring({ type: 'sr25519' });
+/** The round in which each miner's first outcome (`outcomes`) was settled. */
+const settledIn = new Map();
 
 // Seven miners share this machine's cores, where each would have its own hardware; at equal
 // priority and equal work they left the honest one 2-3 s of its dev-chain margin on a 2-core
@@ -58,6 +68,7 @@ const keyring = new Keyring({ type: 'sr25519' });
 // deadline's size for minutes after it is given up, so it runs at the lowest priority.
 const CHEATER_NICE = 5;
 const HALF = 'cpu-reference /2';
+const PLAIN = 'cpu-reference /2 no memory';
 
 async function miner(suri, name, { register = ['--profile', HALF], run = [], nice = CHEATER_NICE } = {}) {
   const common = ['--url', node.url, '--suri', suri];
@@ -110,7 +121,10 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
       memParentMps: reference.memParentMps.toNumber() / 2,
     },
   };
-  for (const profile of [fast, half]) {
+  // And the half profile without a memory phase, for the miners whose endpoints hold every request
+  // (they commit a constant C: nothing on this machine's cores).
+  const plain = { name: PLAIN, figures: { ...half.figures, memReadMps: 0, memParentMps: 0 } };
+  for (const profile of [fast, half, plain]) {
     const added = await sendAndWait(api, api.tx.sudo.sudo(api.tx.pog.addProfile(profile)), keyring.addFromUri('//Alice'));
     const sudid = added.find(({ event }) => api.events.sudo.Sudid.is(event));
     assert.ok(added.some(({ event }) => api.events.pog.ProfileAdded.is(event)),
@@ -128,11 +142,21 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   cheats.late = await miner('//Alice//stash', 'late-commit', { run: ['--adversary', 'late-commit'] });
   cheats.faster = await miner('//Bob//stash', 'faster-model', { register: ['--profile', fast.name], nice: 19 });
   cheats.stale = await miner('//Charlie//stash', 'stale-dataset', { run: ['--adversary', 'stale-dataset'] });
-  const got = await outcomes([honest, unreachable, ...Object.values(cheats)], 480_000);
+  // Six endpoints that hold the validator's requests: three dev accounts and three funded here.
+  const fund = keyring.addFromUri('//Dave//stash');
+  const unit = 10n ** BigInt(api.registry.chainDecimals[0]);
+  for (let i = 0; i < 6; i++) {
+    const suri = i < 3 ? ['//Eve//stash', '//Ferdie//stash', '//Alice//sleeper'][i] : `//Sleeper${i}`;
+    if (i >= 2) await sendAndWait(api, api.tx.balances.transferKeepAlive(keyring.addFromUri(suri).address, 1_000n * unit), fund);
+    const how = i % 2 ? 'silent' : 'stall';
+    sleepers.push(await miner(suri, `${how}-${i}`, { register: ['--profile', PLAIN], run: ['--adversary', how, ...await serveFlags()] }));
+  }
+  const got = await outcomes([honest, unreachable, ...Object.values(cheats), ...sleepers], 480_000);
   // On a wrong outcome, the message carries every outcome and what that miner's agent warned of.
   const names = { [honest]: 'honest', [unreachable]: 'unreachable', [cheats.corrupt]: 'corrupt',
     [cheats.forged]: 'forged-path', [cheats.lower]: 'lower-precision', [cheats.late]: 'late-commit',
-    [cheats.faster]: 'faster-model', [cheats.stale]: 'stale-dataset' };
+    [cheats.faster]: 'faster-model', [cheats.stale]: 'stale-dataset',
+    ...Object.fromEntries(sleepers.map((who, i) => [who, `${i % 2 ? 'silent' : 'stall'}-${i}`])) };
   const expect = (who, outcome, why) => {
     if (got[who] === outcome) return;
     const log = readFileSync(join(dir, `${names[who]}.log`), 'utf8').split('\n')
@@ -153,6 +177,9 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   expect(cheats.late, 'MissedCommit', 'a late root is refused');
   expect(cheats.faster, 'MissedCommit', 'a CPU claiming 100× its throughput cannot meet its deadline');
   expect(cheats.stale, 'WrongWalk', 'walks through a dataset other than the one asked for are caught');
+  for (const who of sleepers) {
+    expect(who, 'MissedReveal', 'an endpoint that holds the request unanswered is no delivery: voted unserved');
+  }
   for (const who of Object.values(cheats)) {
     const score = await api.query.pog.scores(who);
     assert.ok(score.isNone || score.unwrap().total.toNumber() === 0, `${names[who]}'s score did not rise`);
@@ -180,6 +207,16 @@ test('in one round an honest miner is scored and every cheater fails, is slashed
   const rounded = lowerLog.match(/rounded to (\d+) mantissa bits \(the challenge's precision has (\d+)\)/);
   assert.ok(rounded, 'the lower-precision cheater says what it computed');
   assert.ok(Number(rounded[1]) < Number(rounded[2]), `it computed with fewer mantissa bits: ${rounded[0]}`);
+  // The validator's worker was not held by the endpoints that never answered: it verifies the
+  // honest miner again in the next round.
+  const again = await waitForFinalizedEvents(api, (events) => {
+    for (const event of events) {
+      if (api.events.pog.MinerSettled.is(event) && event.data.miner.toString() === honest
+        && event.data.round.toNumber() > settledIn.get(honest)) return outcomeName(event.data.outcomes[0][1]);
+    }
+    return null;
+  }, 1, 300_000, 'the honest miner\'s next settlement');
+  assert.equal(again, 'Passed', 'the honest miner passes again in the next round');
   // The faster-model cheater failed through the deadline, not by being refused a challenge.
   const fasterLog = readFileSync(join(dir, 'faster-model.log'), 'utf8');
   assert.doesNotMatch(fasterLog, /too large for the CPU backend/);

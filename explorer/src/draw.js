@@ -1,6 +1,6 @@
 // Drawings of the explorer: the round's timeline and the history plots, as HTML and SVG text.
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { esc } from './html.js';
 
 /**
  * The round's timeline, in ms of the round's clock: start, each profile's memory and GEMM
@@ -31,7 +31,7 @@ export function timeline(s) {
     title="${esc(m.label)}: ${((m.ms - r.startMs) / 1000).toFixed(1)} s">${esc(m.label)}</div>`);
   const phase = r.phase === 'Settle' ? 'settling' : r.phase === 'Idle' ? 'settled' : r.phase.toLowerCase();
   return `<div class="timeline"><div class="axis"></div>${items.join('')}
-    <div class="now" id="timeline-now" style="left:${at(now)}" title="block #${s.block}">▲ #${s.block} (${esc(phase)})</div></div>`;
+    <div class="now" id="timeline-now" style="left:${at(now)}" title="block #${esc(s.block)}">▲ #${esc(s.block)} (${esc(phase)})</div></div>`;
 }
 
 /**
@@ -51,13 +51,13 @@ export function plot(rows, series, width = 640, height = 160) {
     const points = rows.map((r) => `${x(r.round).toFixed(1)},${y(r[s.key]).toFixed(1)}`);
     parts.push(`<polyline class="${s.className}" points="${points.join(' ')}"/>`);
     for (const r of rows) {
-      parts.push(`<circle class="point ${s.className}" data-round="${r.round}" cx="${x(r.round).toFixed(1)}"
-        cy="${y(r[s.key]).toFixed(1)}" r="3"><title>round ${r.round}: ${r[s.key].toLocaleString('en-US')}</title></circle>`);
+      parts.push(`<circle class="point ${s.className}" data-round="${esc(r.round)}" cx="${x(r.round).toFixed(1)}"
+        cy="${y(r[s.key]).toFixed(1)}" r="3"><title>round ${esc(r.round)}: ${esc(Number(r[s.key]).toLocaleString('en-US'))}</title></circle>`);
     }
-    parts.push(`<text x="${pad + i * 260}" y="14" class="${s.className}">${esc(s.label)} (max ${max.toLocaleString('en-US')})</text>`);
+    parts.push(`<text x="${pad + i * 260}" y="14" class="${s.className}">${esc(s.label)} (max ${esc(max.toLocaleString('en-US'))})</text>`);
   });
   for (const r of rows) {
-    parts.push(`<text x="${x(r.round).toFixed(1)}" y="${height - 10}" text-anchor="middle">${r.round}</text>`);
+    parts.push(`<text x="${x(r.round).toFixed(1)}" y="${height - 10}" text-anchor="middle">${esc(r.round)}</text>`);
   }
   return parts.join('');
 }

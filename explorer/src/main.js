@@ -2,13 +2,10 @@
 // rewards and the history of settled rounds, and redraws as blocks arrive.
 import { History, connect, snapshot } from './chain.js';
 import { plot, timeline } from './draw.js';
+import { earningRows, gpuRows, num, roundFacts, short, validatorRows } from './html.js';
+import { rpcOnLoad } from './rpc.js';
 
-const DEFAULT_RPC = 'ws://127.0.0.1:9944';
 const $ = (id) => document.getElementById(id);
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const short = (account) => `${account.slice(0, 6)}…${account.slice(-4)}`;
-const yes = (flag) => (flag === null || flag === undefined ? '–' : flag ? 'yes' : 'no');
-const num = (n, digits = 4) => Number(n).toLocaleString('en-US', { maximumFractionDigits: digits });
 
 let api = null;
 // The subscriptions of the current connection, ended when it is replaced.
@@ -25,49 +22,23 @@ function setStatus(message, error = false) {
   $('status').className = error ? 'error' : '';
 }
 
+// What comes from the chain goes into the page as text, or as HTML escaped by html.js (`esc`).
 function renderRound(s) {
   const r = s.round;
   $('round-index').textContent = r.index;
   $('round-phase').textContent = r.phase;
   $('round-block').textContent = s.block;
-  $('round-facts').innerHTML = [
-    `${r.committed} GPUs committed`,
-    r.selection ? `sample drawn at #${r.selection.at}, p = ${num(r.selection.probability, 2)}%` : 'sample not drawn yet',
-    r.phase === 'Idle' ? `next round starts in blocks #${r.nextStart[0]}–#${r.nextStart[1]}` : `${r.settled} miners settled`,
-  ].map(esc).join(' · ');
+  $('round-facts').innerHTML = roundFacts(s);
   $('timeline').innerHTML = timeline(s);
 }
 
 function renderGpus(s) {
-  const filter = $('filter').value.trim();
-  const rows = s.rows.filter((row) => !filter || row.miner.includes(filter));
-  const share = new Map(s.miners.map((m) => [m.miner, m.share]));
-  $('gpu-rows').innerHTML = rows.map((row) => {
-    const d = row.duty;
-    const duty = d
-      ? [
-        `memory ${yes(d.memoryRoot)}`, `GEMM ${yes(d.gemmRoot)}`, `selected ${yes(d.selected)}`,
-        `revealed ${yes(d.revealed)}`, `verdicts ${d.verdicts}/${d.committee}${d.status ? ` (${d.status})` : ''}`,
-      ].join(', ')
-      : 'not in this round';
-    return `<tr data-miner="${esc(row.miner)}" data-gpu="${row.gpu}" data-outcome="${esc(row.last?.label ?? '')}"
-      data-points="${row.points}">
-      <td title="${esc(row.miner)}">${esc(short(row.miner))}</td><td>${row.gpu}</td><td>${esc(row.profile)}</td>
-      <td title="${esc(row.uuid)}">${esc(row.uuid.slice(0, 10))}…</td><td class="duty">${esc(duty)}</td>
-      <td class="outcome" title="${esc(row.last?.words ?? '')}">${esc(row.last ? `${row.last.label} (round ${row.last.round})` : '–')}</td>
-      <td>${row.credit === null ? '–' : `round ${row.credit}`}</td><td class="points">${num(row.points, 0)}</td>
-      <td class="zero-reason">${esc(row.zeroReason ?? '')}</td><td>${num(share.get(row.miner) ?? 0, 3)}%</td></tr>`;
-  }).join('') || '<tr><td colspan="10">no miner registered</td></tr>';
+  $('gpu-rows').innerHTML = gpuRows(s, $('filter').value.trim());
 }
 
 function renderValidators(s) {
   const round = past.list().at(-1)?.round;
-  $('validator-rows').innerHTML = s.validators.map((v) => {
-    const last = round === undefined ? null : past.validatorRound(v.validator, round);
-    const cell = (k) => `${v[k]}${last ? ` <small>(+${last[k]})</small>` : ''}`;
-    return `<tr><td title="${esc(v.validator)}">${esc(short(v.validator))}</td><td>${cell('assigned')}</td>
-      <td>${cell('agreed')}</td><td>${cell('contradicted')}</td><td>${cell('silent')}</td></tr>`;
-  }).join('') || '<tr><td colspan="5">no committee work recorded yet</td></tr>';
+  $('validator-rows').innerHTML = validatorRows(s, past);
   $('validator-note').textContent = round === undefined ? '' : `totals; in brackets, round ${round} alone`;
 }
 
@@ -78,10 +49,7 @@ function renderEarnings(s) {
   $('emission').textContent = `minted so far ${num(r.emitted)} POG; next round's emission ${num(r.nextEmission)} POG`
     + (r.last ? `; round ${r.last.round}: ${num(r.last.miners)} to miners, ${num(r.last.validators)} to validators, `
       + `${num(r.last.treasury)} to the treasury` : '');
-  $('earning-rows').innerHTML = s.miners.map((m) => `<tr><td title="${esc(m.miner)}">${esc(short(m.miner))}</td>
-    <td>${num(m.deposit)}</td><td>${num(m.slashed)}</td><td>${m.earnings ? num(m.earnings.paid) : '–'}</td>
-    <td>${m.earnings ? num(m.earnings.vesting) : '–'}</td><td>${m.earnings ? num(m.earnings.released) : '–'}</td>
-    <td>${m.earnings ? num(m.earnings.burned) : '–'}</td></tr>`).join('');
+  $('earning-rows').innerHTML = earningRows(s);
 }
 
 function renderHistory(s) {
@@ -173,6 +141,13 @@ $('connect').addEventListener('submit', (e) => {
   start(url);
 });
 $('filter').addEventListener('input', render);
-const url = new URLSearchParams(location.search).get('rpc') || DEFAULT_RPC;
+// The default node, or one on this machine, is read at once; a link's other host only once the
+// user presses connect (its metadata decides what the page shows).
+const { url, auto } = rpcOnLoad(location.search);
 $('rpc').value = url;
-start(url);
+if (auto) {
+  start(url);
+} else {
+  setStatus(`not connected: this link asks for the node ${url}; press connect to read it`);
+  $('connect').querySelector('button').focus();
+}

@@ -34,6 +34,13 @@ pub enum Adversary {
 	/// validators cannot reach, and rebut the unserved votes by revealing on chain: honest
 	/// results, so it passes.
 	Unreachable,
+	/// Commit a constant C (computing nothing) and answer every member's request with the head
+	/// of a `200` and its `Content-Length`, then nothing; never rebut (an endpoint that would hang
+	/// a member whose read had no deadline).
+	Stall,
+	/// Commit a constant C and accept every member's request without ever answering; never
+	/// rebut.
+	Silent,
 }
 
 /// What the miner does at each step where a cheater would differ.
@@ -64,7 +71,7 @@ impl Behaviour {
 		let cheat = match self.cheat {
 			Some(Adversary::Corrupt) => Cheat::Corrupt { permille: 50 },
 			Some(Adversary::LowerPrecision) => Cheat::LowerPrecision,
-			Some(Adversary::Constant) => Cheat::Constant,
+			Some(Adversary::Constant | Adversary::Stall | Adversary::Silent) => Cheat::Constant,
 			_ => return prover.prove(spec, progress),
 		};
 		if let Some(bits) = cheat.rounded_mantissa_bits(spec) {
@@ -104,6 +111,8 @@ impl Behaviour {
 				tracing::warn!("adversary: serving the openings to no one");
 				return crate::serve::Audience::FirstMembers(0);
 			},
+			Some(Adversary::Stall) => return crate::serve::Audience::Stall,
+			Some(Adversary::Silent) => return crate::serve::Audience::Silent,
 			_ => {},
 		}
 		crate::serve::Audience::Everyone
@@ -111,7 +120,7 @@ impl Behaviour {
 
 	/// Whether an unserved vote is rebutted by revealing the GPU on chain.
 	pub fn rebuts(self) -> bool {
-		self.cheat != Some(Adversary::ServeTwo)
+		!matches!(self.cheat, Some(Adversary::ServeTwo | Adversary::Stall | Adversary::Silent))
 	}
 
 	/// Changes the openings before they are revealed.

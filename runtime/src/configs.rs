@@ -81,7 +81,9 @@ impl pallet_babe::Config for Runtime {
 	type EpochChangeTrigger = pallet_babe::ExternalTrigger;
 	type DisabledValidators = Session;
 	type WeightInfo = ();
-	type MaxAuthorities = ConstU32<32>;
+	// every validator pallet-pog may seat authors (the review's F15: 32 against 64 made BABE
+	// truncate the set and fail its `try_state` past 32)
+	type MaxAuthorities = PogMaxValidators;
 	type MaxNominators = ConstU32<0>;
 	/// Two blocks in one slot by one key: proven with the historical session of the slot,
 	/// reported to pallet-offences (pallet-pog burns the bond by the offence's fraction).
@@ -93,7 +95,7 @@ impl pallet_babe::Config for Runtime {
 impl pallet_grandpa::Config for Runtime {
 	type RuntimeEvent = RuntimeEvent;
 	type WeightInfo = ();
-	type MaxAuthorities = ConstU32<32>;
+	type MaxAuthorities = PogMaxValidators;
 	type MaxNominators = ConstU32<0>;
 	/// GRANDPA set ids mapped to sessions, kept for equivocation proofs (a week of sessions).
 	type MaxSetIdSessionEntries = ConstU64<1008>;
@@ -265,6 +267,8 @@ parameter_types! {
 	/// Held from every validator: 100 POG. A contradiction strike burns 10 POG of it, a silence
 	/// strike 1 POG (`pallet_pog::ValidatorRules::mainnet`).
 	pub const PogValidatorBond: Balance = 100 * UNIT;
+	/// Most validators pallet-pog seats; BABE and GRANDPA take as many authorities.
+	pub const PogMaxValidators: u32 = 64;
 }
 
 impl pallet_pog::Config for Runtime {
@@ -281,7 +285,7 @@ impl pallet_pog::Config for Runtime {
 	type MaxMiners = ConstU32<4096>;
 	type MaxClaims = ConstU32<8>;
 	type MaxGpusPerMiner = ConstU32<16>;
-	type MaxValidators = ConstU32<64>;
+	type MaxValidators = PogMaxValidators;
 	type MaxProfiles = ConstU32<128>;
 	type MaxOpenings = ConstU32<64>;
 	type Treasury = PogTreasury;

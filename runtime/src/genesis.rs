@@ -38,7 +38,8 @@ fn testnet_genesis(
 	config: ProtocolConfig,
 ) -> Value {
 	let endowed = endowed.into_iter().map(|a| (a, ENDOWMENT)).collect();
-	genesis(validators, endowed, root, config, RewardRules::dev(), default_profiles())
+	// dev and local chains run their miners' endpoints on this machine
+	genesis(validators, endowed, root, config, RewardRules::dev(), default_profiles(), true)
 }
 
 fn genesis(
@@ -48,6 +49,7 @@ fn genesis(
 	config: ProtocolConfig,
 	rewards: RewardRules,
 	profiles: Vec<GenesisProfile>,
+	local_endpoints: bool,
 ) -> Value {
 	// One set for everything: pallet-pog names the validators, the session's genesis keys are
 	// theirs, and the session seats them for BABE, GRANDPA and PoG (pallet-pog bonds them), so
@@ -64,6 +66,7 @@ fn genesis(
 			validators: validators.iter().map(|(sr, _)| sr.to_account_id()).collect::<Vec<_>>(),
 			config: Some(config),
 			rewards: Some(rewards),
+			local_endpoints,
 		},
 	})
 }
@@ -127,6 +130,7 @@ pub fn production_config_genesis() -> Value {
 		ProtocolConfig::mainnet(),
 		RewardRules::mainnet(),
 		production_profiles(),
+		false,
 	)
 }
 

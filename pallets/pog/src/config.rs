@@ -106,7 +106,49 @@ pub enum ConfigRule {
 	MemoryOpenings,
 	/// `memory.tolerance_percent` is 100 or more.
 	MemoryTolerance,
+	/// `period` is above [`MAX_PERIOD`] (a day): the next round's start window, set when a round
+	/// starts, would keep rounds away that long, and no `set_config` can move it.
+	PeriodTooLong,
+	/// `target_ms` is above [`MAX_TARGET_MS`] or `slack_ms` above [`MAX_SLACK_MS`].
+	DeadlineTooLong,
+	/// `reveal_window` or `verdict_window` is above [`MAX_WINDOW`] blocks: a round would stay
+	/// open, refusing the `set_config` that undoes it, for that long.
+	WindowTooLong,
+	/// `verdict_window` is below 3 blocks: unserved votes, rebuttals and the members' checks of a
+	/// rebuttal take a third of it each (`served::unserved_deadline`).
+	VerdictWindowTooShort,
+	/// A round's phases (memory, GEMM and slack at the claimed rate, then the reveal and verdict
+	/// windows) take longer than `period`.
+	RoundLongerThanPeriod,
+	/// `memory.walk_ms` or `memory.lane_ms` is above [`MAX_TARGET_MS`].
+	MemoryTooLong,
+	/// The memory phase would exhaust a verifier: `memory.cache_items` above
+	/// [`MAX_CACHE_ITEMS`] (every member builds the cache) or `memory.parents` × `memory.reads`
+	/// above [`MAX_WALK_READS`] (cache reads to recompute one walk).
+	MemoryTooCostly,
+	/// `settle_per_block` is above [`MAX_SETTLE_PER_BLOCK`]: one block would settle more miners
+	/// than it can weigh.
+	SettlePerBlockTooLarge,
 }
+
+/// The most miners settled in one block: about five times mainnet's 48, each a quarter of a block
+/// at 48 (`settle_weight`).
+pub const MAX_SETTLE_PER_BLOCK: u32 = 256;
+
+/// The longest `period`: a day of 6-second blocks.
+pub const MAX_PERIOD: u32 = 14_400;
+/// The longest GEMM target, and the longest memory phase part (ms): ten minutes.
+pub const MAX_TARGET_MS: u32 = 600_000;
+/// The most slack added to a deadline (ms): five minutes.
+pub const MAX_SLACK_MS: u32 = 300_000;
+/// The longest reveal or verdict window (blocks): an hour of 6-second blocks.
+pub const MAX_WINDOW: u32 = 600;
+/// The largest memory cache: 2²⁰ items of 64 bytes, 64 MiB that every member builds (mainnet's
+/// is 16 MiB).
+pub const MAX_CACHE_ITEMS: u32 = 1 << 20;
+/// The most cache reads one walk costs a verifier to recompute (`parents` × `reads`): four times
+/// mainnet's 1,024 × 64.
+pub const MAX_WALK_READS: u64 = 1 << 18;
 
 impl ProtocolConfig {
 	/// The most verifications a validator's off-chain worker can do in a round: its budget of
@@ -118,9 +160,27 @@ impl ProtocolConfig {
 			.saturating_mul(self.reveal_window.saturating_add(self.verdict_window))
 	}
 
+	/// Blocks of `block_ms` a round's phases take: the memory phase and the GEMM at twice the
+	/// target (a deadline is the target with its tolerance, below twice), the slack, then the
+	/// reveal and verdict windows.
+	pub fn round_blocks(&self, block_ms: u64) -> u64 {
+		let m = &self.memory;
+		let compute_ms =
+			u64::from(self.slack_ms) + u64::from(m.walk_ms) + u64::from(m.lane_ms) + 2 * u64::from(self.target_ms);
+		compute_ms.div_ceil(block_ms.max(1)) + u64::from(self.reveal_window) + u64::from(self.verdict_window)
+	}
+
 	/// The first rule this configuration breaks, given the runtime's bounds on opened leaves
-	/// (`max_openings`), validators (`max_validators`) and opened walks (`max_walk_openings`).
-	pub fn validate(&self, max_openings: u32, max_validators: u32, max_walk_openings: u32) -> Result<(), ConfigRule> {
+	/// (`max_openings`), validators (`max_validators`) and opened walks (`max_walk_openings`),
+	/// and its block time (`block_ms`). Every bound that keeps a root's mistake from freezing
+	/// rounds or exhausting a verifier is argued in `docs/protocol.md` §"Root's settings".
+	pub fn validate(
+		&self,
+		max_openings: u32,
+		max_validators: u32,
+		max_walk_openings: u32,
+		block_ms: u64,
+	) -> Result<(), ConfigRule> {
 		use ConfigRule::*;
 		let m = &self.memory;
 		let rules = [
@@ -152,6 +212,17 @@ impl ProtocolConfig {
 			(m.parents > 0 && m.reads > 0 && m.walk_ms > 0 && m.lane_ms > 0, MemoryZero),
 			(m.openings > 0 && m.openings <= max_walk_openings, MemoryOpenings),
 			(m.tolerance_percent < 100, MemoryTolerance),
+			(self.period <= MAX_PERIOD, PeriodTooLong),
+			(self.target_ms <= MAX_TARGET_MS && self.slack_ms <= MAX_SLACK_MS, DeadlineTooLong),
+			(self.reveal_window <= MAX_WINDOW && self.verdict_window <= MAX_WINDOW, WindowTooLong),
+			(self.verdict_window >= 3, VerdictWindowTooShort),
+			(m.walk_ms <= MAX_TARGET_MS && m.lane_ms <= MAX_TARGET_MS, MemoryTooLong),
+			(
+				m.cache_items <= MAX_CACHE_ITEMS && u64::from(m.parents) * u64::from(m.reads) <= MAX_WALK_READS,
+				MemoryTooCostly,
+			),
+			(self.round_blocks(block_ms) <= u64::from(self.period), RoundLongerThanPeriod),
+			(self.settle_per_block <= MAX_SETTLE_PER_BLOCK, SettlePerBlockTooLarge),
 		];
 		match rules.into_iter().find(|(ok, _)| !ok) {
 			Some((_, broken)) => Err(broken),
@@ -230,7 +301,12 @@ impl<T: Config> Pallet<T> {
 	/// Refuses a configuration that breaks one of [`ProtocolConfig::validate`]'s rules, naming it
 	/// (`InvalidConfig(rule)`).
 	pub(crate) fn validate_config(c: &ProtocolConfig) -> DispatchResult {
-		c.validate(T::MaxOpenings::get(), T::MaxValidators::get(), <MaxWalkOpenings as Get<u32>>::get())
-			.map_err(|rule| Error::<T>::InvalidConfig(rule).into())
+		c.validate(
+			T::MaxOpenings::get(),
+			T::MaxValidators::get(),
+			<MaxWalkOpenings as Get<u32>>::get(),
+			T::BlockTimeMs::get(),
+		)
+		.map_err(|rule| Error::<T>::InvalidConfig(rule).into())
 	}
 }

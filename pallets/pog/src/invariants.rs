@@ -91,6 +91,15 @@ impl<T: Config> Pallet<T> {
 			Openings::<T>::iter_keys().all(|(r, m, g)| r == round.index && Verifications::<T>::contains_key((r, m, g))),
 			TryRuntimeError::Other("openings kept outside the current round's revealed challenges")
 		);
+		// no round older than the ones kept or being pruned holds records (the review's F9)
+		let oldest = Self::oldest_kept_round();
+		ensure!(
+			Commitments::<T>::iter_keys().all(|(r, _)| r >= oldest)
+				&& Verifications::<T>::iter_keys().all(|(r, ..)| r >= oldest)
+				&& SpentDuties::<T>::iter_keys().all(|(r, _)| r >= oldest)
+				&& Attestations::<T>::iter_keys().all(|(r, _)| r >= oldest),
+			TryRuntimeError::Other("records kept of a round older than the pruning has reached")
+		);
 		let shares = WeightShares::<T>::get();
 		let sum: u64 = shares.iter().map(|(_, s)| u64::from(s.deconstruct())).sum();
 		ensure!(

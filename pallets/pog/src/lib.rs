@@ -458,6 +458,17 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type OpeningsEndpoints<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, served::Endpoint>;
 
+	/// Whether `WeightShares` holds the share of a miner that departed while a payout was being
+	/// paid: dropped after its last page (`scoring::drop_share`).
+	#[pallet::storage]
+	pub type SharesOfDeparted<T> = StorageValue<_, bool, ValueQuery>;
+
+	/// Whether openings endpoints may name local or private hosts (dev and local chains, set at
+	/// genesis); on a public chain they name public hosts only
+	/// (`pog_primitives::endpoint::is_public_endpoint`).
+	#[pallet::storage]
+	pub type LocalEndpoints<T: Config> = StorageValue<_, bool, ValueQuery>;
+
 	/// The miners serving a round's openings off chain, with the endpoint of their first commit
 	/// of the round (pruned with the round's records).
 	#[pallet::storage]
@@ -499,6 +510,8 @@ pub mod pallet {
 		pub config: Option<ProtocolConfig>,
 		/// Reward schedule (mainnet defaults if absent).
 		pub rewards: Option<rewards::RewardRules>,
+		/// Whether openings endpoints may name local or private hosts (dev chains only).
+		pub local_endpoints: bool,
 	}
 
 	#[pallet::genesis_build]
@@ -521,6 +534,7 @@ pub mod pallet {
 				assert!(rules.validate().is_ok(), "genesis PoG reward schedule is invalid");
 				Rewards::<T>::put(rules);
 			}
+			LocalEndpoints::<T>::put(self.local_endpoints);
 			Round::<T>::put(Pallet::<T>::genesis_round());
 		}
 	}
@@ -876,6 +890,13 @@ pub mod pallet {
 			/// Individual verdicts recorded with it.
 			verdicts: u32,
 		},
+		/// An evicted miner's unvested pay was released to it (it made room, it did not fail).
+		UnvestedReleased {
+			/// The miner.
+			miner: T::AccountId,
+			/// What was released.
+			amount: BalanceOf<T>,
+		},
 	}
 
 	/// Errors, each naming what is wrong.
@@ -1007,7 +1028,7 @@ pub mod pallet {
 		/// The reward schedule breaks the rule named (`RewardRule`: which field to fix).
 		InvalidRewards(rewards::RewardRule),
 		/// An openings endpoint is an `http://` or `https://` URL with a host, printable ASCII
-		/// without spaces, at most 256 bytes.
+		/// without spaces, `?`, `#` or `@`, at most 256 bytes.
 		InvalidEndpoint,
 		/// The miner serves this round's openings off chain (it had an endpoint when its first
 		/// root of the round landed): its committee fetches them from there, and they are not
@@ -1028,6 +1049,14 @@ pub mod pallet {
 		/// An open GPU must be served off chain, at or before `upto`, named once, not voted on by
 		/// the member, and not passed by its last attestation.
 		InvalidOpen,
+		/// An unserved vote comes in the first third of the verdict window
+		/// (`served::unserved_deadline`), so that the miner can rebut it before the rebuttal
+		/// window closes.
+		UnservedTooLate,
+		/// An openings endpoint names a local or private host (loopback, a private, link-local or
+		/// reserved address, `localhost`, `*.local`): on this chain every committee member's node
+		/// would send requests into its own network. Name a public host.
+		PrivateEndpoint,
 	}
 
 	#[pallet::hooks]

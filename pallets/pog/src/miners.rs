@@ -219,6 +219,24 @@ impl<T: Config> Pallet<T> {
 		pog_primitives::deposit::gpu_deposit(per_gpu, per_megapoint, points).saturated_into()
 	}
 
+	/// What `failed` (by GPU index) of a miner claiming `claims` with `cores` CPU cores weighs
+	/// against all its GPUs, by points (each GPU's profile points, at least one): (failed, all).
+	/// Unvested pay burns by this share (the review's F11: by count, a miner's H100 that earned 65%
+	/// of its pay beside fifteen T4 claims burned 6.25% when it failed).
+	pub fn failed_points(
+		claims: impl IntoIterator<Item = (ProfileId, u32)>,
+		cores: u32,
+		failed: &[bool],
+	) -> (u64, u64) {
+		let points = claims.into_iter().flat_map(|(profile, gpus)| {
+			let p = u64::from(Profiles::<T>::get(profile).map_or(0, |p| p.figures.for_cores(cores).points()).max(1));
+			core::iter::repeat_n(p, gpus as usize)
+		});
+		points.zip(failed.iter().chain(core::iter::repeat(&false))).fold((0u64, 0u64), |(f, all), (p, failed)| {
+			(if *failed { f.saturating_add(p) } else { f }, all.saturating_add(p))
+		})
+	}
+
 	/// Each claimed GPU's deposit ([`Self::gpu_deposit`]), in claim order (the GPU index), for
 	/// claims given as (profile, GPUs).
 	pub fn gpu_deposits(claims: impl IntoIterator<Item = (ProfileId, u32)>, cores: u32) -> Vec<BalanceOf<T>> {
@@ -302,6 +320,12 @@ impl<T: Config> Pallet<T> {
 		);
 		if let Some((out, info)) = evicted {
 			Self::deposit_event(Event::MinerEvicted { miner: out.clone(), by: who.clone() });
+			// evicted for its low score, not departed: what it earned is its own (the review's F8);
+			// a suspended miner (it could not top up a slash) forfeits it as a departing one does,
+			// or emptying one's balance and being evicted would cash vesting out at will
+			if info.first_round != crate::types::NEVER {
+				Self::release_unvested(&out);
+			}
 			Self::remove_miner(out, info);
 		}
 		Self::hold(&who, deposit)?;
@@ -447,7 +471,7 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn settle_miner(round: &RoundOf<T>, who: T::AccountId, mut info: MinerOf<T>) -> u32 {
 		if !info.takes_part_in(round.index) {
 			// Its earnings vest all the same.
-			Self::vest(&who, 0, info.gpu_count());
+			Self::vest(&who, 0, 1);
 			return 0;
 		}
 		let slots = Commitments::<T>::get(round.index, &who).unwrap_or_default();
@@ -460,11 +484,12 @@ impl<T: Config> Pallet<T> {
 			})
 			.collect();
 		let failed: Vec<bool> = outcomes.iter().map(|(_, o)| matches!(o, RoundOutcome::Failed(_))).collect();
-		let failures = failed.iter().filter(|f| **f).count() as u32;
 		let undecided = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
 		let undecided = outcomes.iter().filter(|(_, o)| *o == undecided).count() as u32;
-		// A failure takes the GPU's share of the unvested earnings first, then part of its deposit.
-		Self::vest(&who, failures, info.gpu_count());
+		// A failure takes the GPU's share (by points) of the unvested earnings first, then part of
+		// its deposit.
+		let (failed_points, points) = Self::failed_points(per_profile(&info.claims), info.hardware.cpu_cores, &failed);
+		Self::vest(&who, failed_points, points);
 		let slashed = Self::slash(&who, &mut info, &failed);
 		Self::record_outcomes(&who, round.index, &outcomes, info.hardware.cpu_cores);
 		info.settled_round = round.index;

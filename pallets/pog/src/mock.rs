@@ -236,6 +236,8 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 		validators: validators(),
 		config: Some(test_config()),
 		rewards: Some(test_rewards()),
+		// the mock's endpoints name public hosts, as a production chain asks
+		local_endpoints: false,
 	}
 	.assimilate_storage(&mut storage)
 	.unwrap();

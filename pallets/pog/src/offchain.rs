@@ -2,8 +2,9 @@
 //!
 //! On every imported best block, a node holding a `pog!` key whose account is a PoG validator
 //! verifies the current round's revealed challenges whose committee it is on and that it has not
-//! voted on: it recomputes `entries_per_opening` entries of every opened leaf, chosen from the
-//! node's local randomness, exactly (see `pog_primitives::verify`), and every opened walk from
+//! voted on: it recomputes `entries_per_opening` entries of every opened leaf, the same entries
+//! for every member (drawn from the challenge's sample seed, [`members_entropy`]), exactly (see
+//! `pog_primitives::verify`), and every opened walk from
 //! the memory phase's cache alone (`pog_primitives::memory`: a 16 MiB cache at mainnet settings),
 //! and submits a signed verdict. The arithmetic of both runs natively in the node, on every core
 //! but one, through the host functions of [`crate::host`].
@@ -12,9 +13,11 @@
 //! A GPU whose openings are served off chain ([`crate::served`]) is verified from openings
 //! fetched over HTTP from the miner's endpoint (`{endpoint}/openings/{round}/{gpu}`, the SCALE
 //! encoding of its openings and walks, the member's account in the `X-Pog-Validator` header),
-//! checked against the committed roots by the rule a reveal on chain is checked by. A member that
-//! gets nothing valid votes *unserved* once the reveal window has closed, and until then tries
-//! again at every block (leaving the GPU open in its attestation meanwhile). A served GPU's pass
+//! checked against the committed roots by the rule a reveal on chain is checked by. Fetches go out
+//! in parallel batches with one deadline for headers and bodies ([`fetch_all`]), so no endpoint
+//! can hold a run. A member that gets nothing valid votes *unserved* once the reveal window has
+//! closed and it failed twice (until [`crate::served::unserved_deadline`]), and until then asks
+//! again every [`retry_after`] blocks (leaving the GPU open in its attestation meanwhile). A served GPU's pass
 //! lands in the member's attestation, one `attest` a run whatever the GPUs it passes, with the
 //! failing and unserved verdicts of the same stretch ([`crate::attestation`]); a revealed GPU's
 //! verdict in `submit_verdicts`. A served GPU revealed on chain since (a rebuttal of unserved
@@ -60,11 +63,18 @@ pub const RESEND_AFTER: u32 = 5;
 pub const MAX_VERIFICATIONS_PER_RUN: usize = 1_024;
 /// Wall time after which a run starts no more verifications (ms): what it has is sent, and the
 /// next block's run goes on in the same order. A validator slower than the budget delivers less,
-/// and the sample follows what it delivers ([`crate::throughput`]); a miner's endpoint that
-/// answers slowly cannot hold a run for more than this plus one [`FETCH_TIMEOUT_MS`].
+/// and the sample follows what it delivers ([`crate::throughput`]); miners' endpoints that answer
+/// slowly or not at all cannot hold a run for more than this plus one batch of fetches
+/// ([`FETCH_TIMEOUT_MS`], [`fetch_all`]).
 pub const RUN_TIME_MS: u64 = 4_000;
-/// How long a member waits for a miner's endpoint to answer (ms).
+/// How long a member waits for a batch of miners' endpoints to answer, headers and bodies (ms).
 pub const FETCH_TIMEOUT_MS: u64 = 5_000;
+/// Most served GPUs a member fetches at once ([`fetch_all`]).
+pub const MAX_PARALLEL_FETCHES: usize = 256;
+/// Most miners one batch of fetches asks: endpoints that never answer cost a member one batch's
+/// deadline for up to this many miners' GPUs, which are then not asked again for [`retry_after`]
+/// blocks.
+pub const MAX_FETCHED_MINERS: usize = 64;
 /// The largest openings response a member reads (an H100's openings are about 131 kB).
 pub const MAX_OPENINGS_BYTES: usize = 1 << 20;
 pub use pog_primitives::endpoint::VALIDATOR_HEADER;
@@ -241,43 +251,118 @@ pub fn verify_openings<T: Config>(
 	Some((verdict, report, wrong_walk))
 }
 
+/// What a member fetched of one served GPU: its openings and walks, checked against the
+/// committed roots, or why not.
+pub type Fetched<T> = Result<(OpeningsOf<T>, Vec<WalkResult>), OffchainErr>;
+
+/// What was fetched of one GPU of a miner.
+type FetchedGpu<T> = ((<T as frame_system::Config>::AccountId, GpuIndex), Fetched<T>);
+
 /// The openings of `miner`'s served GPU `gpu` in `round`, fetched by `me` from the miner's
 /// endpoint and checked against the committed roots ([`Pallet::ensure_openings`]): the leaves,
-/// and the walks as the committee recomputes them.
+/// and the walks as the committee recomputes them. One request of [`fetch_all`].
 pub fn fetch_openings<T: Config>(
 	me: &T::AccountId,
 	round: RoundIndex,
 	miner: &T::AccountId,
 	gpu: GpuIndex,
-) -> Result<(OpeningsOf<T>, Vec<WalkResult>), OffchainErr> {
-	let endpoint = Pallet::<T>::served_in(round, miner).ok_or(OffchainErr::NotRevealed)?;
-	let selection = Pallet::<T>::round().selection.ok_or(OffchainErr::NotRevealed)?;
-	let commitment = Commitments::<T>::get(round, miner)
-		.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
-		.ok_or(OffchainErr::NotRevealed)?;
-	let base = core::str::from_utf8(&endpoint).map_err(|_| OffchainErr::NotServed)?;
-	let url = pog_primitives::endpoint::openings_url(base, round, gpu);
+) -> Fetched<T> {
+	fetch_all::<T>(me, round, &[(miner.clone(), gpu)]).pop().unwrap_or(Err(OffchainErr::NotServed))
+}
+
+/// The openings of each of `targets` (served GPUs of `round`), fetched by `me` in parallel: every
+/// request goes out at once, and all share one deadline of [`FETCH_TIMEOUT_MS`] for their headers
+/// and bodies; a body longer than [`MAX_OPENINGS_BYTES`] (or announced longer) is refused. The
+/// node buffers what each endpoint sends while the batch waits, and a read past the deadline
+/// still takes what is buffered (sc-offchain waits on the deadline only when no bytes are
+/// there), so a body that arrived in time is read whatever endpoint before it hung. However many
+/// endpoints of a batch answer slowly, send headers and then nothing, or never answer, a batch
+/// takes at most `FETCH_TIMEOUT_MS`: no endpoint can hold a member's run (the review's F2: a body
+/// read without a deadline hung every committee member's worker for good). One result per
+/// target, in order.
+pub fn fetch_all<T: Config>(
+	me: &T::AccountId,
+	round: RoundIndex,
+	targets: &[(T::AccountId, GpuIndex)],
+) -> Vec<Fetched<T>> {
 	let caller: alloc::string::String = me.encode().iter().map(|b| alloc::format!("{b:02x}")).collect();
 	let deadline = sp_io::offchain::timestamp().add(Duration::from_millis(FETCH_TIMEOUT_MS));
-	let pending = http::Request::get(&url)
-		.add_header(VALIDATOR_HEADER, &caller)
-		.deadline(deadline)
-		.send()
-		.map_err(|_| OffchainErr::NotServed)?;
-	let response =
-		pending.try_wait(deadline).map_err(|_| OffchainErr::NotServed)?.map_err(|_| OffchainErr::NotServed)?;
+	let selection = Pallet::<T>::round().selection;
+	let start = |miner: &T::AccountId, gpu: GpuIndex| -> Result<http::PendingRequest, OffchainErr> {
+		let endpoint = Pallet::<T>::served_in(round, miner).ok_or(OffchainErr::NotRevealed)?;
+		let base = core::str::from_utf8(&endpoint).map_err(|_| OffchainErr::NotServed)?;
+		let url = pog_primitives::endpoint::openings_url(base, round, gpu);
+		http::Request::get(&url)
+			.add_header(VALIDATOR_HEADER, &caller)
+			.deadline(deadline)
+			.send()
+			.map_err(|_| OffchainErr::NotServed)
+	};
+	let mut pending = Vec::new();
+	let refused: Vec<Option<OffchainErr>> = targets
+		.iter()
+		.map(|(miner, gpu)| match start(miner, *gpu) {
+			Ok(request) => {
+				pending.push(request);
+				None
+			},
+			Err(e) => Some(e),
+		})
+		.collect();
+	let mut answered = http::PendingRequest::try_wait_all(pending, deadline).into_iter();
+	refused
+		.into_iter()
+		.zip(targets)
+		.map(|(refused, (miner, gpu))| {
+			if let Some(e) = refused {
+				return Err(e);
+			}
+			let response = answered
+				.next()
+				.ok_or(OffchainErr::NotServed)?
+				.map_err(|_| OffchainErr::NotServed)?
+				.map_err(|_| OffchainErr::NotServed)?;
+			let body = read_openings(response, deadline)?;
+			let selection = selection.as_ref().ok_or(OffchainErr::NotRevealed)?;
+			let commitment = Commitments::<T>::get(round, miner)
+				.and_then(|slots| slots.get(*gpu as usize).cloned().flatten())
+				.ok_or(OffchainErr::NotRevealed)?;
+			let (openings, walks) =
+				<(OpeningsOf<T>, WalkOpeningsOf)>::decode_all(&mut &body[..]).map_err(|_| OffchainErr::NotServed)?;
+			Pallet::<T>::ensure_openings(selection, &commitment, &openings, &walks)
+				.map_err(|_| OffchainErr::NotServed)?;
+			let walks = Pallet::<T>::walk_results(commitment.params.memory_challenge(), &walks);
+			Ok((openings, walks))
+		})
+		.collect()
+}
+
+/// The body of an openings response: a `200` of at most [`MAX_OPENINGS_BYTES`] (by its
+/// `Content-Length`, if any, and by what arrives), read by `deadline`.
+fn read_openings(
+	mut response: http::Response,
+	deadline: sp_runtime::offchain::Timestamp,
+) -> Result<Vec<u8>, OffchainErr> {
 	if response.code != 200 {
 		return Err(OffchainErr::NotServed);
 	}
-	let body: Vec<u8> = response.body().take(MAX_OPENINGS_BYTES + 1).collect();
-	if body.len() > MAX_OPENINGS_BYTES {
+	let announced = response.headers().find("content-length").and_then(|n| n.trim().parse::<u64>().ok());
+	if announced.is_some_and(|n| n > MAX_OPENINGS_BYTES as u64) {
 		return Err(OffchainErr::NotServed);
 	}
-	let (openings, walks) =
-		<(OpeningsOf<T>, WalkOpeningsOf)>::decode_all(&mut &body[..]).map_err(|_| OffchainErr::NotServed)?;
-	Pallet::<T>::ensure_openings(&selection, &commitment, &openings, &walks).map_err(|_| OffchainErr::NotServed)?;
-	let walks = Pallet::<T>::walk_results(commitment.params.memory_challenge(), &walks);
-	Ok((openings, walks))
+	let mut body = response.body();
+	body.deadline(deadline);
+	let mut bytes = Vec::new();
+	for byte in body.by_ref() {
+		if bytes.len() >= MAX_OPENINGS_BYTES {
+			return Err(OffchainErr::NotServed);
+		}
+		bytes.push(byte);
+	}
+	if body.error().is_some() {
+		return Err(OffchainErr::NotServed);
+	}
+	Ok(bytes)
 }
 
 /// The current round's revealed or served challenges whose committee holds `me`, that `me` has
@@ -423,7 +508,6 @@ impl<T: Config> Bulk<T> {
 /// revealed on chain gets an individual verdict, sent in `submit_verdicts` transactions (at most
 /// [`MaxVerdicts`] each). Returns the GPUs passed by attestation and the verdicts sent.
 fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> u32 {
-	let entropy = sp_io::offchain::random_seed();
 	let current = Pallet::<T>::round();
 	let mut verdicts: Vec<(RoundIndex, T::AccountId, GpuIndex, Verdict)> = Vec::new();
 	let before = Attestations::<T>::get(current.index, &me.id);
@@ -437,14 +521,21 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 		verdicts: Vec::new(),
 		passed: 0,
 	};
-	// a miner whose endpoint served nothing is not asked again in this run: each try may wait
-	// `FETCH_TIMEOUT_MS`
-	let mut not_serving: Vec<T::AccountId> = Vec::new();
-	let closed = current.selection.as_ref().is_some_and(|s| now > s.reveal_deadline);
+	// Served GPUs whose endpoints gave `me` nothing valid lately ([`NotServing`]), in this run or
+	// an earlier one: not asked again meanwhile (left open), and voted unserved once the reveal
+	// window has closed and they failed twice.
+	let mut not_serving = NotServing::<T>::load(current.index, now);
+	// What the run fetched: served GPUs are fetched in parallel batches ([`fetch_all`]) as the
+	// walk through the assignments reaches them, and a batch fetched is used whole, whatever
+	// time it took.
+	let mut fetched: Vec<FetchedGpu<T>> = Vec::new();
+	let assigned = assigned_with_positions::<T>(&me.id);
 	let started = sp_io::offchain::timestamp();
 	let mut done = 0usize;
-	for (position, round, miner, gpu) in assigned_with_positions::<T>(&me.id) {
-		if done >= budget || sp_io::offchain::timestamp().diff(&started).millis() >= RUN_TIME_MS {
+	for (i, (position, round, miner, gpu)) in assigned.iter().cloned().enumerate() {
+		let in_batch = fetched.iter().any(|(key, _)| key.0 == miner && key.1 == gpu);
+		let out_of_time = sp_io::offchain::timestamp().diff(&started).millis() >= RUN_TIME_MS;
+		if done >= budget || (out_of_time && !in_batch) {
 			break;
 		}
 		let served = Pallet::<T>::attestable(round, &miner, gpu);
@@ -452,8 +543,7 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 			continue;
 		}
 		let in_bulk = served && !bulk.full;
-		let failed_before = not_serving.contains(&miner);
-		if failed_before && !closed {
+		if served && not_serving.waits(&miner, gpu) {
 			if in_bulk {
 				bulk.add(position, miner, gpu, None);
 			}
@@ -467,18 +557,50 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 		}
 		done += 1;
 		let checked = if served {
-			verify_served::<T>(&me.id, now, &entropy, round, &miner, gpu, failed_before)
+			let openings = if not_serving.gave_up(&miner, gpu) {
+				Err(OffchainErr::NotServed)
+			} else {
+				if !in_batch {
+					// this GPU and the next served ones, of up to MAX_FETCHED_MINERS miners, at once
+					let mut miners: Vec<&T::AccountId> = Vec::new();
+					let batch: Vec<(T::AccountId, GpuIndex)> = assigned[i..]
+						.iter()
+						.filter(|(_, r, m, g)| {
+							Pallet::<T>::attestable(*r, m, *g)
+								&& !not_serving.waits(m, *g)
+								&& !not_serving.gave_up(m, *g)
+						})
+						.filter(|(_, _, m, _)| {
+							if !miners.contains(&m) && miners.len() < MAX_FETCHED_MINERS {
+								miners.push(m);
+							}
+							miners.contains(&m)
+						})
+						.map(|(_, _, m, g)| (m.clone(), *g))
+						.take(MAX_PARALLEL_FETCHES)
+						.collect();
+					let results = fetch_all::<T>(&me.id, round, &batch);
+					for ((m, g), result) in batch.iter().zip(&results) {
+						match result {
+							Err(OffchainErr::NotServed) => not_serving.fail(m, *g),
+							Ok(_) => not_serving.served(m, *g),
+							Err(_) => {},
+						}
+					}
+					fetched = batch.into_iter().zip(results).collect();
+				}
+				let at = fetched.iter().position(|(key, _)| key.0 == miner && key.1 == gpu);
+				at.map(|at| fetched.swap_remove(at).1).unwrap_or(Err(OffchainErr::NotServed))
+			};
+			verify_served::<T>(now, round, &miner, gpu, openings, not_serving.gave_up(&miner, gpu))
 		} else {
-			verify_one::<T>(me, now, &entropy, round, &miner, gpu)
+			verify_one::<T>(me, now, round, &miner, gpu)
 		};
 		if let (Some(mark), Err(_)) = (&single_mark, &checked) {
 			forget_sent::<T>(mark, now);
 		}
 		match checked {
 			Ok(verdict) => {
-				if verdict.is_unserved() && !failed_before {
-					not_serving.push(miner.clone());
-				}
 				if in_bulk {
 					bulk.add(position, miner, gpu, Some(verdict));
 				} else {
@@ -489,7 +611,6 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 				if in_bulk {
 					bulk.add(position, miner.clone(), gpu, None);
 				}
-				not_serving.push(miner);
 			},
 			Err(e) => {
 				log::trace!(target: crate::LOG_TARGET, "round {round} GPU {gpu} skipped: {e:?}");
@@ -498,6 +619,7 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 			},
 		}
 	}
+	not_serving.save(current.index);
 	let mut sent = 0u32;
 	let passed = bulk.passed;
 	let attested = bulk.verdicts.len() as u32;
@@ -556,24 +678,29 @@ fn attestation_pending<T: Config>(
 	sent_round == round && !landed && now_n < at.saturating_add(RESEND_AFTER)
 }
 
-/// Verifies `miner`'s served GPU `gpu` in `round` for `me`'s attestation: fetched from the
-/// miner's endpoint (unless `not_serving`: it served nothing to `me` in this run already) and
-/// recomputed. `NotServed` before the reveal deadline (the GPU stays open); an unserved vote after.
+/// Verifies `miner`'s served GPU `gpu` in `round` for the member's attestation from what was
+/// `fetched` of it: recomputed when served; when not, an unserved vote once the member `gave_up`
+/// on it (the reveal window closed, two failures) until the last block for unserved votes
+/// ([`crate::served::unserved_deadline`]), else `NotServed` (the GPU stays open).
 fn verify_served<T: Config>(
-	me: &T::AccountId,
 	now: BlockNumberFor<T>,
-	entropy: &Hash32,
 	round: RoundIndex,
 	miner: &T::AccountId,
 	gpu: GpuIndex,
-	not_serving: bool,
+	fetched: Fetched<T>,
+	gave_up: bool,
 ) -> Result<Verdict, OffchainErr> {
 	let started = sp_io::offchain::timestamp();
-	let fetched = if not_serving { Err(OffchainErr::NotServed) } else { fetch_openings::<T>(me, round, miner, gpu) };
 	let checked = match fetched {
-		Ok((openings, walks)) => verify_openings::<T>(round, miner, gpu, &openings, &walks, entropy),
+		Ok((openings, walks)) => {
+			verify_openings::<T>(round, miner, gpu, &openings, &walks, &members_entropy::<T>(round, miner, gpu)?)
+		},
 		Err(OffchainErr::NotServed) => {
-			if Pallet::<T>::round().selection.is_none_or(|s| now <= s.reveal_deadline) {
+			let may_vote = gave_up
+				&& Pallet::<T>::round()
+					.selection
+					.is_some_and(|s| now > s.reveal_deadline && now <= crate::served::unserved_deadline(&s));
+			if !may_vote {
 				return Err(OffchainErr::NotServed);
 			}
 			log::warn!(
@@ -589,12 +716,94 @@ fn verify_served<T: Config>(
 	Ok(verdict)
 }
 
+/// Local-storage key of the miners whose endpoints served this member nothing valid lately.
+pub const NOT_SERVING_KEY: &[u8] = b"pog::ocw::not-serving";
+
+/// Blocks after which a member asks again a miner whose endpoint served it nothing valid, before
+/// the reveal deadline: a quarter of the reveal window, one to ten blocks (mainnet 10, the dev
+/// chain 1), so that endpoints that never answer cost a member one batch's deadline (for up to
+/// [`MAX_FETCHED_MINERS`] of them) every few blocks, not every run, and a miner slow to serve is
+/// asked about four times before the deadline.
+pub fn retry_after(reveal_window: u32) -> u32 {
+	(reveal_window / 4).clamp(1, 10)
+}
+
+/// The served GPUs this member could not fetch anything valid of in the current round, each with
+/// the block of its last failure and how many times it failed. Before the reveal deadline a GPU
+/// is asked again [`retry_after`] blocks after its last failure; after it, the member asks until
+/// the GPU has failed twice, then votes it unserved. Per GPU: one GPU that never answers does not
+/// mark the miner's others, and one served does not clear another's failure (the second review of
+/// this code: a miner serving one GPU and hanging another kept a member re-fetching the hanging
+/// one every run). One local-storage entry, for the current round only.
+struct NotServing<T: Config> {
+	failed: Vec<(T::AccountId, GpuIndex, u32, u8)>,
+	now: u32,
+	closed: bool,
+	retry: u32,
+}
+
+impl<T: Config> NotServing<T> {
+	fn load(round: RoundIndex, now: BlockNumberFor<T>) -> Self {
+		let now: u32 = now.try_into().unwrap_or(u32::MAX);
+		let selection = Pallet::<T>::round().selection;
+		let deadline: u32 = selection.map_or(0, |s| s.reveal_deadline.try_into().unwrap_or(u32::MAX));
+		let stored = StorageValueRef::persistent(NOT_SERVING_KEY)
+			.get::<(RoundIndex, Vec<(T::AccountId, GpuIndex, u32, u8)>)>()
+			.ok()
+			.flatten()
+			.filter(|(r, _)| *r == round)
+			.map(|(_, failed)| failed)
+			.unwrap_or_default();
+		Self {
+			failed: stored,
+			now,
+			closed: now > deadline,
+			retry: retry_after(Configuration::<T>::get().reveal_window),
+		}
+	}
+
+	fn find(&self, miner: &T::AccountId, gpu: GpuIndex) -> Option<&(T::AccountId, GpuIndex, u32, u8)> {
+		self.failed.iter().find(|(m, g, ..)| m == miner && *g == gpu)
+	}
+
+	/// Whether the member leaves `miner`'s GPU `gpu` alone in this run: before the reveal
+	/// deadline, it failed less than [`retry_after`] blocks ago.
+	fn waits(&self, miner: &T::AccountId, gpu: GpuIndex) -> bool {
+		!self.closed && self.find(miner, gpu).is_some_and(|(.., at, _)| self.now < at.saturating_add(self.retry))
+	}
+
+	/// Whether the member has given up on `miner`'s GPU `gpu`: the reveal window has closed and
+	/// it failed twice; it is voted unserved.
+	fn gave_up(&self, miner: &T::AccountId, gpu: GpuIndex) -> bool {
+		self.closed && self.find(miner, gpu).is_some_and(|(.., failures)| *failures >= 2)
+	}
+
+	fn fail(&mut self, miner: &T::AccountId, gpu: GpuIndex) {
+		let failures = self.find(miner, gpu).map_or(0, |(.., n)| *n);
+		self.failed.retain(|(m, g, ..)| !(m == miner && *g == gpu));
+		self.failed.push((miner.clone(), gpu, self.now, failures.saturating_add(1)));
+	}
+
+	fn served(&mut self, miner: &T::AccountId, gpu: GpuIndex) {
+		self.failed.retain(|(m, g, ..)| !(m == miner && *g == gpu));
+	}
+
+	/// Stores the marks of round `round`, at most every GPU the registry holds (the oldest
+	/// dropped).
+	fn save(mut self, round: RoundIndex) {
+		let max = (T::MaxMiners::get() as usize).saturating_mul(T::MaxGpusPerMiner::get() as usize);
+		if self.failed.len() > max {
+			self.failed.drain(..self.failed.len() - max);
+		}
+		StorageValueRef::persistent(NOT_SERVING_KEY).set(&(round, self.failed));
+	}
+}
+
 /// Verifies `miner`'s GPU `gpu` of `round`, revealed on chain (or rebutted): `me`'s verdict,
 /// unless `me` sent it recently.
 fn verify_one<T: Config>(
 	me: &Account<T>,
 	now: BlockNumberFor<T>,
-	entropy: &Hash32,
 	round: RoundIndex,
 	miner: &T::AccountId,
 	gpu: GpuIndex,
@@ -604,10 +813,27 @@ fn verify_one<T: Config>(
 		return Err(OffchainErr::AlreadySent);
 	}
 	let started = sp_io::offchain::timestamp();
+	let entropy = members_entropy::<T>(round, miner, gpu)?;
 	let (verdict, report, wrong_walk) =
-		verify_challenge::<T>(round, miner, gpu, entropy).ok_or(OffchainErr::NotRevealed)?;
+		verify_challenge::<T>(round, miner, gpu, &entropy).ok_or(OffchainErr::NotRevealed)?;
 	log_verification::<T>(round, miner, gpu, &verdict, &report, wrong_walk, started);
 	Ok(verdict)
+}
+
+/// The entropy every member of `miner`'s GPU `gpu`'s committee in `round` checks entries with
+/// (`pog_primitives::sampling::entries_entropy` of its sample seed): every honest member checks
+/// the same entries, so honest verdicts agree and a verdict against a decided outcome is a fault
+/// the chain can attribute (`Pallet::judge_vote`).
+pub fn members_entropy<T: Config>(
+	round: RoundIndex,
+	miner: &T::AccountId,
+	gpu: GpuIndex,
+) -> Result<Hash32, OffchainErr> {
+	let selection = Pallet::<T>::round().selection.ok_or(OffchainErr::NotRevealed)?;
+	let commitment = Commitments::<T>::get(round, miner)
+		.and_then(|slots| slots.get(gpu as usize).cloned().flatten())
+		.ok_or(OffchainErr::NotRevealed)?;
+	Ok(pog_primitives::sampling::entries_entropy(&Pallet::<T>::sample_seed_for(&selection, &commitment)))
 }
 
 /// Logs what a verification found, and how long it took since `started`.

@@ -213,14 +213,14 @@ impl<Balance: AtLeast32BitUnsigned + Copy> Earnings<Balance> {
 		}
 	}
 
-	/// A settlement with `failures` failed GPUs of `gpus`: each failure burns its GPU's share
-	/// (1/`gpus`) of every tranche, then one part of what is left of each is released. Returns
-	/// (burned, released); the caller burns and releases them from the hold.
-	pub fn settle(&mut self, failures: u32, gpus: u32) -> (Balance, Balance) {
+	/// A settlement in which GPUs weighing `failed` of the miner's `all` points failed: each
+	/// tranche burns that share (`failed`/`all`), then one part of what is left of each is
+	/// released. Returns (burned, released); the caller burns and releases them from the hold.
+	pub fn settle(&mut self, failed: u64, all: u64) -> (Balance, Balance) {
 		let (mut burned, mut released) = (Balance::zero(), Balance::zero());
 		for t in self.vesting.iter_mut() {
 			let left: u128 = t.left.saturated_into();
-			let burn = pro_rata(left, u128::from(failures.min(gpus)), u128::from(gpus));
+			let burn = pro_rata(left, u128::from(failed.min(all)), u128::from(all));
 			let rest = left - burn;
 			let release = rest / u128::from(t.rounds.max(1));
 			burned = burned.saturating_add(burn.saturated_into());
@@ -377,6 +377,7 @@ impl<T: Config> Pallet<T> {
 		if payout.next as usize >= shares.len() {
 			Self::mint(&T::Treasury::get(), pot.saturating_sub(payout.paid.saturated_into()));
 			PendingPayout::<T>::kill();
+			Self::drop_departed_shares();
 		} else {
 			PendingPayout::<T>::put(payout);
 		}
@@ -406,14 +407,15 @@ impl<T: Config> Pallet<T> {
 		true
 	}
 
-	/// At `who`'s settlement: burns `failures` of `gpus` GPUs' share of the unvested balance,
-	/// then releases one part of each payment ([`Earnings::settle`]). Returns what was burned.
-	pub(crate) fn vest(who: &T::AccountId, failures: u32, gpus: u32) -> BalanceOf<T> {
+	/// At `who`'s settlement: burns the failed GPUs' share (`failed` of `all` points) of the
+	/// unvested balance, then releases one part of each payment ([`Earnings::settle`]). Returns
+	/// what was burned.
+	pub(crate) fn vest(who: &T::AccountId, failed: u64, all: u64) -> BalanceOf<T> {
 		if !EarningsOf::<T>::contains_key(who) {
 			return Zero::zero();
 		}
 		let reason: T::RuntimeHoldReason = HoldReason::Vesting.into();
-		let (burned, released) = EarningsOf::<T>::mutate(who, |e| e.settle(failures, gpus));
+		let (burned, released) = EarningsOf::<T>::mutate(who, |e| e.settle(failed, all));
 		if !burned.is_zero() {
 			T::Currency::burn_held(&reason, who, burned, TokenPrecision::BestEffort, Fortitude::Force)
 				.unwrap_or_default();
@@ -423,6 +425,19 @@ impl<T: Config> Pallet<T> {
 			T::Currency::release(&reason, who, released, TokenPrecision::BestEffort).unwrap_or_default();
 		}
 		burned
+	}
+
+	/// An evicted miner's unvested balance is released to it: it made room for a newcomer, it did
+	/// not fail or leave. Its earnings record is removed.
+	pub(crate) fn release_unvested(who: &T::AccountId) {
+		let earnings = EarningsOf::<T>::take(who);
+		let unvested = earnings.unvested();
+		if unvested.is_zero() {
+			return;
+		}
+		let reason: T::RuntimeHoldReason = HoldReason::Vesting.into();
+		let amount = T::Currency::release(&reason, who, unvested, TokenPrecision::BestEffort).unwrap_or_default();
+		Self::deposit_event(Event::UnvestedReleased { miner: who.clone(), amount });
 	}
 
 	/// A departing miner's unvested balance goes to the treasury; its earnings record is removed.

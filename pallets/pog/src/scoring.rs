@@ -335,18 +335,43 @@ impl<T: Config> Pallet<T> {
 		read
 	}
 
-	/// Takes a departed miner out of the epoch's weight shares at once, the others' shares
-	/// rescaled to sum to exactly 100% again (before, it kept its share until the next round was
-	/// settled).
+	/// Takes a departed miner out of the epoch's weight shares, the others' shares rescaled to
+	/// sum to exactly 100% again (before, it kept its share until the next round was settled).
+	/// While a payout is being paid in pages, which index the shares by position, nothing moves:
+	/// the departed miner is not paid (it is not registered) and the payout's last page drops the
+	/// shares of every miner gone ([`Self::drop_departed_shares`]); moving them mid-payout skipped
+	/// one miner and paid the next at a rescaled share (the review's F13).
 	pub(crate) fn drop_share(who: &T::AccountId) {
+		if PendingPayout::<T>::exists() {
+			SharesOfDeparted::<T>::put(true);
+			return;
+		}
 		WeightShares::<T>::mutate(|shares| {
 			let Some(pos) = shares.iter().position(|(w, _)| w == who) else { return };
 			shares.remove(pos);
-			let rescaled = Self::shares_of(&shares.iter().map(|(_, s)| s.deconstruct()).collect::<Vec<_>>());
-			for ((_, share), new) in shares.iter_mut().zip(rescaled) {
-				*share = new;
+			Self::rescale(shares);
+		});
+	}
+
+	/// Drops the shares of miners no longer registered, if any departed while a payout was paid.
+	pub(crate) fn drop_departed_shares() {
+		if !SharesOfDeparted::<T>::take() {
+			return;
+		}
+		WeightShares::<T>::mutate(|shares| {
+			let before = shares.len();
+			shares.retain(|(who, _)| Miners::<T>::contains_key(who));
+			if shares.len() != before {
+				Self::rescale(shares);
 			}
 		});
+	}
+
+	fn rescale(shares: &mut BoundedVec<(T::AccountId, Perbill), T::MaxMiners>) {
+		let rescaled = Self::shares_of(&shares.iter().map(|(_, s)| s.deconstruct()).collect::<Vec<_>>());
+		for ((_, share), new) in shares.iter_mut().zip(rescaled) {
+			*share = new;
+		}
 	}
 
 	/// Re-prices `who`'s credited per-core units (`cpu-core`) at `cores`, never above what they

@@ -20,8 +20,11 @@
 //!   lying: members that lie about delivery alone never fail a GPU that was served to every
 //!   member, and a miner that serves s < ⌊2c/3⌋+1 members leaves c − s ≥ ⌈c/3⌉ members unserved
 //!   (c − ⌊2c/3⌋ = ⌈c/3⌉), so it cannot stay undecided by serving some members only;
-//! - an unserved vote on a GPU that passed counts as neither agreement nor contradiction: a
-//!   miner choosing whom to serve cannot make an honest member answer for a contradiction.
+//! - unserved votes are taken only in the verdict window's first third ([`unserved_deadline`]),
+//!   so every one of them can be rebutted (below);
+//! - a delivery dispute is never a result dispute: an unserved vote on a GPU that passed, and a
+//!   pass on a GPU that failed for non-delivery, count as neither agreement nor contradiction, so
+//!   a miner choosing whom to serve cannot make an honest member answer for a contradiction.
 //! - a served GPU that no member voted on is undecided (`Inconclusive`, then on probation): the
 //!   chain cannot tell a silent committee from a silent miner, and the members answer for their
 //!   silence ([`crate::validators`]).
@@ -52,15 +55,31 @@ pub fn unserved_to_fail(members: u32) -> u32 {
 	members.div_ceil(3).max(1)
 }
 
+/// The verdict window after the reveal deadline in three parts of a third each (at least a block
+/// each; `ConfigRule::VerdictWindowTooShort` keeps the window at three blocks or more): unserved votes
+/// until [`unserved_deadline`], rebuttals until [`rebuttal_deadline`], then the members verify
+/// what was revealed until the verdict deadline. A third of the window, at least one block.
+fn third<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
+	let window = selection.verdict_deadline.saturating_sub(selection.reveal_deadline);
+	(window / 3u32.into()).max(1u32.into()).min(window)
+}
+
+/// The last block in which a member may vote unserved: the first third of the verdict window.
+/// Every unserved vote lands before the rebuttal window closes, so a miner that served everyone
+/// can always answer each with a rebuttal: votes that came later could fail a served GPU nobody
+/// could answer (the review's F3: two colluding members of 64 voting unserved after the rebuttal
+/// deadline struck an honest validator in 91% of rounds).
+pub fn unserved_deadline<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
+	selection.reveal_deadline.saturating_add(third(selection))
+}
+
 /// The last block in which a served GPU that drew unserved votes may be revealed on chain (the
 /// rebuttal): two thirds of the verdict window after the reveal deadline, so that its members
 /// have the last third (at least one block) to verify what it revealed. Unserved votes come in
-/// the window's first blocks (a member votes unserved at the first block after the reveal
-/// deadline), so the miner has the blocks between to answer them.
+/// the window's first third ([`unserved_deadline`]), so the miner has at least a third of the
+/// window after the last of them to answer it.
 pub fn rebuttal_deadline<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
-	let window = selection.verdict_deadline.saturating_sub(selection.reveal_deadline);
-	let for_members = (window / 3u32.into()).max(1u32.into()).min(window);
-	selection.verdict_deadline.saturating_sub(for_members)
+	selection.verdict_deadline.saturating_sub(third(selection))
 }
 
 impl<T: Config> Pallet<T> {
@@ -71,6 +90,10 @@ impl<T: Config> Pallet<T> {
 		match endpoint {
 			Some(url) => {
 				ensure!(pog_primitives::endpoint::valid_endpoint(&url), Error::<T>::InvalidEndpoint);
+				ensure!(
+					LocalEndpoints::<T>::get() || pog_primitives::endpoint::is_public_endpoint(&url),
+					Error::<T>::PrivateEndpoint
+				);
 				OpeningsEndpoints::<T>::insert(&who, &url);
 				Self::deposit_event(Event::OpeningsEndpointSet { miner: who, endpoint: Some(url) });
 			},

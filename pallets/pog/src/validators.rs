@@ -16,8 +16,10 @@
 //!   ([`RoundWork`]) is judged by [`ValidatorRules`]: contradicting more than the tolerated
 //!   share of decided outcomes, or staying silent on more than the tolerated share of its
 //!   assignments, is a strike that burns part of the bond; at `max_strikes` the validator loses
-//!   its seat (removed from the plan; it leaves at the next session change). A clean round with
-//!   assignments forgives one strike.
+//!   its seat (removed from the plan; it leaves at the next session change), at most
+//!   [`max_expulsions`] a round and never below [`BFT_MINIMUM`]. A clean round with assignments
+//!   forgives one strike. Only attributable faults count as contradictions
+//!   ([`Pallet::judge_vote`]).
 
 use alloc::vec::Vec;
 use frame_support::{
@@ -41,6 +43,31 @@ use crate::{pallet::*, types::*};
 
 /// A session's index (pallet-session's).
 pub type SessionIndex = u32;
+
+/// With committees drawn from a larger set, the share of a round's assignments a validator may
+/// contradict without a strike. A coalition of m of the V validators outvotes an honest member
+/// wherever it holds the other four seats of its committee of five, C(m,4)/C(V−1,4) of its
+/// assignments: 1.0% at a third of 64 (m = 21), 0.08% at a fifth; a validator that passes
+/// everything without checking is struck wherever the cheaters it passed that a quorum failed
+/// exceed this share (`docs/protocol.md` §18).
+pub const SAMPLED_CONTRADICTION_TOLERANCE: Perbill = Perbill::from_percent(5);
+
+/// With committees drawn from a larger set, contradictions in a round that are never a strike
+/// whatever the share (a validator with few assignments).
+pub const SAMPLED_CONTRADICTIONS_FORGIVEN: u32 = 2;
+
+/// The smallest set strikes leave seated: 3f + 1 validators with f = 1, the smallest that
+/// tolerates a faulty one. Strikes still burn bond below it; only root (or a proven equivocation)
+/// makes the set smaller.
+pub const BFT_MINIMUM: u32 = 4;
+
+/// Most validators struck out of a planned set of `planned` in one round's judgment: a tenth of
+/// the set, at least one. Whatever a miner or a coalition makes honest validators look like, a
+/// round can cost the set at most this many seats (root re-adds them), and strikes never take it
+/// below [`BFT_MINIMUM`].
+pub fn max_expulsions(planned: u32) -> u32 {
+	(planned / 10).max(1)
+}
 
 /// How validators answer for their committee work, judged per settled round.
 #[derive(
@@ -119,13 +146,22 @@ impl ValidatorRules {
 	}
 
 	/// The share of the bond a round's `work` costs, if that round is a strike: a contradiction
-	/// strike outweighs a silence strike.
-	pub fn strike(&self, work: &ValidatorRecord) -> Option<Perbill> {
+	/// strike outweighs a silence strike. With committees drawn from the set (`sampled`, more
+	/// than [`crate::verification::WHOLE_SET_UP_TO`] validators) contradictions are struck only
+	/// beyond [`SAMPLED_CONTRADICTION_TOLERANCE`] of the assignments and
+	/// [`SAMPLED_CONTRADICTIONS_FORGIVEN`]: a coalition below a third of the set still holds four
+	/// of five seats on some committees, where its quorum outvotes an honest member.
+	pub fn strike(&self, work: &ValidatorRecord, sampled: bool) -> Option<Perbill> {
 		if work.assigned == 0 {
 			return None;
 		}
 		let share = |n: u32| Perbill::from_rational(n, work.assigned);
-		if work.contradicted > 0 && share(work.contradicted) > self.contradiction_tolerance {
+		let (tolerance, forgiven) = if sampled {
+			(self.contradiction_tolerance.max(SAMPLED_CONTRADICTION_TOLERANCE), SAMPLED_CONTRADICTIONS_FORGIVEN)
+		} else {
+			(self.contradiction_tolerance, 0)
+		};
+		if work.contradicted > forgiven && share(work.contradicted) > tolerance {
 			Some(self.contradiction_slash)
 		} else if work.silent > 0 && share(work.silent) > self.silence_tolerance {
 			Some(self.silence_slash)
@@ -329,6 +365,8 @@ impl<T: Config> Pallet<T> {
 		let seated = Seated::<T>::get();
 		let work: Vec<(T::AccountId, ValidatorRecord)> = RoundWork::<T>::drain().collect();
 		Self::measure_throughput(round, &work.iter().map(|(_, record)| *record).collect::<Vec<_>>());
+		let mut may_expel = max_expulsions(PlannedValidators::<T>::get().len() as u32);
+		let sampled = Validators::<T>::get().len() as u32 > crate::verification::WHOLE_SET_UP_TO;
 		for (signer, record) in work {
 			// Work is judged against the validator whose `pog!` account did it, while it is
 			// bonded (a validator that rotated its key since answers for its new key only).
@@ -336,7 +374,7 @@ impl<T: Config> Pallet<T> {
 				continue;
 			};
 			let Some(mut bond) = ValidatorBonds::<T>::get(&validator) else { continue };
-			match rules.strike(&record) {
+			match rules.strike(&record, sampled) {
 				Some(share) => {
 					let burned = Self::burn_bond(&validator, &mut bond, share);
 					bond.strikes = bond.strikes.saturating_add(1);
@@ -347,7 +385,10 @@ impl<T: Config> Pallet<T> {
 						burned,
 						strikes: bond.strikes,
 					});
-					if bond.strikes >= rules.max_strikes && Self::expel(&validator) {
+					// bounded: what no attack can turn into a purge of the set (a validator kept
+					// for now is expelled at a later strike, when there is room)
+					if bond.strikes >= rules.max_strikes && may_expel > 0 && Self::expel(&validator, BFT_MINIMUM) {
+						may_expel -= 1;
 						Self::deposit_event(Event::ValidatorExpelled { validator: validator.clone(), round });
 					}
 				},
@@ -364,10 +405,11 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// Takes `validator` out of the plan, unless it is the last one; whether it was taken out.
-	fn expel(validator: &T::AccountId) -> bool {
+	/// Takes `validator` out of the plan, unless that would leave fewer than `keep`; whether it
+	/// was taken out.
+	fn expel(validator: &T::AccountId, keep: u32) -> bool {
 		PlannedValidators::<T>::mutate(|planned| match planned.iter().position(|v| v == validator) {
-			Some(pos) if planned.len() > 1 => {
+			Some(pos) if planned.len() > keep.max(1) as usize => {
 				planned.remove(pos);
 				true
 			},
@@ -427,7 +469,8 @@ impl<T: Config> OnOffenceHandler<T::AccountId, (T::AccountId, ()), Weight> for P
 			let Some(mut bond) = ValidatorBonds::<T>::get(validator) else { continue };
 			let burned = Self::burn_bond(validator, &mut bond, *fraction);
 			ValidatorBonds::<T>::insert(validator, bond);
-			let expelled = Self::expel(validator);
+			// an equivocation is proven on chain: its validator goes, down to the last one
+			let expelled = Self::expel(validator, 1);
 			Self::deposit_event(Event::ValidatorOffended {
 				validator: validator.clone(),
 				session,

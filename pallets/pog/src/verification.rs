@@ -333,6 +333,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(consistent, Error::<T>::InconsistentVerdict);
 		if verdict.is_unserved() {
 			ensure!(Self::now() > selection.reveal_deadline, Error::<T>::UnservedTooEarly);
+			ensure!(Self::now() <= crate::served::unserved_deadline(&selection), Error::<T>::UnservedTooLate);
 		}
 		Ok(v)
 	}
@@ -456,33 +457,23 @@ impl<T: Config> Pallet<T> {
 		Openings::<T>::remove(key);
 		WalkResults::<T>::remove(key);
 		let unserved = v.votes.iter().filter(|(_, x)| x.is_unserved()).count() as u32;
+		// Served to fewer than a quorum: at least ⌈c/3⌉ members, more than lie, got nothing.
+		let undelivered = v.status == VerificationStatus::Pending
+			&& served && unserved >= crate::served::unserved_to_fail(v.committee.len() as u32);
 		let outcome = match v.status {
 			VerificationStatus::Passed => Some(true),
 			VerificationStatus::Failed => Some(false),
-			// Served to fewer than a quorum: at least ⌈c/3⌉ members, more than lie, got nothing.
-			VerificationStatus::Pending
-				if served && unserved >= crate::served::unserved_to_fail(v.committee.len() as u32) =>
-			{
-				Some(false)
-			},
+			VerificationStatus::Pending if undelivered => Some(false),
 			VerificationStatus::Pending => None,
 		};
 		if in_bulk {
 			Verifications::<T>::insert(key, &v);
 		}
 		for member in v.committee.iter() {
-			let mut work = ValidatorRecord { assigned: 1, ..Default::default() };
-			match (v.votes.iter().find(|(x, _)| x == member), outcome) {
-				(None, _) => work.silent = 1,
-				// a claim about delivery, not about the result: a miner that chose not to serve a
-				// member cannot make it contradict the GPU's passing
-				(Some((_, vote)), Some(true)) if vote.is_unserved() => {},
-				(Some((_, vote)), Some(passed)) if vote.passed == passed => {
-					work.agreed = 1;
-					Self::count_agreed(member);
-				},
-				(Some(_), Some(_)) => work.contradicted = 1,
-				(Some(_), None) => {},
+			let vote = v.votes.iter().find(|(x, _)| x == member).map(|(_, vote)| vote);
+			let work = Self::judge_vote(vote, outcome, undelivered);
+			if work.agreed > 0 {
+				Self::count_agreed(member);
 			}
 			Self::count_work(member, &work);
 		}
@@ -491,6 +482,29 @@ impl<T: Config> Pallet<T> {
 			Some(false) => RoundOutcome::Failed(Self::fail_reason(&v)),
 			None => RoundOutcome::Unverified(UnverifiedReason::Inconclusive),
 		}
+	}
+
+	/// What a member's `vote` on an outcome (`Some(passed)`, `None` undecided; `undelivered`: it
+	/// failed for non-delivery, [`crate::served`]) counts for: silent without a vote; agreement
+	/// with a decided outcome; a contradiction when a vote on the result (a pass, or a failure
+	/// naming a leaf or a walk) goes against a result a quorum decided. Every member checks the
+	/// same entries (`pog_primitives::sampling::entries_entropy`) and every opened walk, so honest
+	/// members reach the same verdict, and with at most ⌊(c−1)/3⌋ lying members a quorum includes
+	/// an honest one: the contradicting member is provably wrong. A delivery dispute is never a
+	/// result dispute: an unserved vote on a GPU that passed, and a pass on a GPU that failed for
+	/// non-delivery, count as neither (a miner choosing whom to serve cannot make the members it
+	/// served answer for it, the review's F1). Votes on an undecided GPU count as neither.
+	pub fn judge_vote(vote: Option<&Verdict>, outcome: Option<bool>, undelivered: bool) -> ValidatorRecord {
+		let mut work = ValidatorRecord { assigned: 1, ..Default::default() };
+		match (vote, outcome) {
+			(None, _) => work.silent = 1,
+			(Some(vote), Some(passed)) if vote.passed == passed => work.agreed = 1,
+			(Some(vote), Some(true)) if vote.is_unserved() => {},
+			(Some(_), Some(false)) if undelivered => {},
+			(Some(_), Some(_)) => work.contradicted = 1,
+			(Some(_), None) => {},
+		}
+		work
 	}
 
 	/// Why a failed verification failed: `MissedReveal` when more of the failing verdicts say

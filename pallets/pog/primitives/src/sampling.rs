@@ -69,8 +69,17 @@ pub fn opened_leaves(sample_seed: &Hash32, num_leaves: u32, count: u32) -> Vec<u
 	distinct(sample_seed, u64::from(num_leaves), count).into_iter().map(|l| l as u32).collect()
 }
 
-/// The `count` distinct offsets (0..256) a verifier checks inside opened leaf `leaf`, from its
-/// local `entropy`.
+/// The entropy every committee member of a challenge checks its entries with: drawn from the
+/// challenge's sample seed, so the same for all members and public once the sample is drawn
+/// (after the root landed, which binds every value of C). Every honest member then checks the
+/// same entries and reaches the same verdict, so a verdict against a decided outcome is a fault
+/// the chain can attribute, and a partial cheat that one member catches, every member catches.
+pub fn entries_entropy(sample_seed: &Hash32) -> Hash32 {
+	keccak256_concat(&[b"pog/entries-entropy", sample_seed])
+}
+
+/// The `count` distinct offsets (0..256) a verifier checks inside opened leaf `leaf`, from
+/// `entropy` ([`entries_entropy`] for a committee member).
 pub fn checked_offsets(entropy: &Hash32, leaf: u32, count: u32) -> Vec<u16> {
 	let seed = keccak256_concat(&[b"pog/entries", entropy, &leaf.to_le_bytes()]);
 	distinct(&seed, LEAF_VALUES as u64, count).into_iter().map(|v| v as u16).collect()

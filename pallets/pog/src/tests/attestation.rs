@@ -283,15 +283,9 @@ fn a_full_attestation_leaves_the_rest_to_single_verdicts() {
 			.collect();
 		order.sort_by_key(|a| a.0);
 		assert_eq!(order.len(), 80);
-		// each miner's endpoint is asked once a run, for its first GPU in the order
-		let mut first_asked: Vec<(AccountId, GpuIndex)> = Vec::new();
-		for (_, m, g) in &order {
-			if !first_asked.iter().any(|(x, _)| x == m) {
-				first_asked.push((*m, *g));
-			}
-		}
+		// every served GPU is asked once a run, all in one batch, in the order
 		let ask_all = || {
-			for (_, g) in &first_asked {
+			for (_, _, g) in &order {
 				alice_fetches_gpu(&offchain, r, *g, b"nothing".to_vec());
 			}
 		};

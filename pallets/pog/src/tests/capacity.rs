@@ -122,30 +122,31 @@ fn gpus_left_undecided_are_selected_again_within_the_next_rounds_capacity() {
 }
 
 #[test]
-fn a_new_gpu_is_verified_in_its_first_round_however_diluted_the_sample() {
+fn a_new_gpu_is_drawn_at_twice_the_others_rate_and_verified_first() {
 	new_test_ext().execute_with(|| {
 		// Round 1: sixteen GPUs, all selected (capacity 80), verified.
 		let miners = register_eight_each(&["Miner1", "Miner2"]);
 		play_round(&[(miners[0], Compute::Honest), (miners[1], Compute::Honest)]);
 		assert!(miners.iter().flat_map(|m| settled(*m)).all(|o| o == RoundOutcome::Passed));
-		// Capacity 6 from now on; Eve claims four new GPUs.
+		// Capacity 6 from now on; Eve claims three new GPUs.
 		assert_ok!(Pog::set_config(
 			RuntimeOrigin::root(),
 			ProtocolConfig { verifications_per_validator: 6, ..test_config() }
 		));
 		let eve = account("Eve");
-		register_cpu_miner(eve, &(0..4).map(|g| uuid(200 + g)).collect::<Vec<_>>());
-		// Round 2: 20 committed, 4 of them new. Eve's four are selected; the sixteen verified ones
-		// share the 2 left: p = 2/16 (it was 6/20 for every GPU, Eve's included).
+		register_cpu_miner(eve, &(0..3).map(|g| uuid(200 + g)).collect::<Vec<_>>());
+		// Round 2: 19 committed, 3 of them new. All three selected would leave the sixteen
+		// verified ones 3/16, less than half of the newcomers' 1: so p = 6 / (2·3 + 16) for the
+		// sixteen and twice that for Eve's (it was 6/19 for every GPU, Eve's included).
 		let index = next_round();
 		let results: Vec<(AccountId, Vec<CommittedMatrix>)> =
 			[miners[0], miners[1], eve].iter().map(|m| (*m, answer(*m, Compute::Honest))).collect();
 		run_until(RoundPhase::Reveal);
 		let s = Pog::round().selection.unwrap();
 		let first = FirstDrawOf::<Test>::get(index);
-		assert_eq!((s.capacity, first.newcomers, first.probability), (6, 4, Perbill::one()));
-		assert_eq!(s.probability, Perbill::from_rational(2u32, 16u32));
-		assert!((0..4).all(|g| Pog::is_selected(&s, index, &eve, g)), "every new GPU is in the sample");
+		assert_eq!((s.capacity, first.newcomers), (6, 3));
+		assert_eq!(first.probability, Perbill::from_rational(12u32, 22u32));
+		assert_eq!(s.probability, Perbill::from_rational(6u32, 22u32));
 		assert!(miners.iter().all(|m| !Pog::in_first_draw(index, m, 0)), "verified GPUs are not new");
 		let mut revealed = Vec::new();
 		for (m, rs) in &results {
@@ -155,27 +156,18 @@ fn a_new_gpu_is_verified_in_its_first_round_however_diluted_the_sample() {
 			}
 		}
 		// The verifiers take the new GPUs first (after any on probation: none here).
-		let order = offchain::assigned_to::<Test>(&committee(eve, 0)[0]);
+		let eves = revealed.iter().filter(|(m, _)| *m == eve).count();
+		let order = offchain::assigned_to::<Test>(&validators()[0]);
 		assert_eq!(order.len(), revealed.len());
-		assert!(order[..4].iter().all(|(_, m, _)| *m == eve), "Eve's four first: {order:?}");
+		assert!(order[..eves].iter().all(|(_, m, _)| *m == eve), "Eve's first: {order:?}");
 		for (m, g) in revealed {
 			for v in committee(m, g) {
 				assert_ok!(verdict_by(v, m, g, 7));
 			}
 		}
 		run_until(RoundPhase::Idle);
-		assert_eq!(settled(eve), vec![RoundOutcome::Passed; 4], "Eve's GPUs are credited in their first round");
-		// Round 3: nothing is new any more; everyone shares the capacity (as measured in round 2:
-		// `crate::throughput`).
-		let third = next_round();
-		for m in [miners[0], miners[1], eve] {
-			answer(m, Compute::Honest);
-		}
-		run_until(RoundPhase::Reveal);
-		assert_eq!(FirstDrawOf::<Test>::get(third).newcomers, 0);
-		let s = Pog::round().selection.unwrap();
-		assert!(s.capacity >= 6, "the validators kept up: {}", s.capacity);
-		assert_eq!(s.probability, Perbill::from_rational(s.capacity, 20u32));
+		let passed = settled(eve).iter().filter(|o| **o == RoundOutcome::Passed).count();
+		assert_eq!(passed, eves, "Eve's drawn GPUs are credited in their first round");
 	});
 }
 
@@ -185,12 +177,25 @@ fn draw_probabilities_keep_the_expected_sample_within_the_capacity() {
 	let one = Perbill::one();
 	// Everything fits.
 	assert_eq!(DrawProbabilities::new(10, 10, 3, 5), DrawProbabilities { first: one, others: one });
-	// Newcomers fit: the others share the rest.
+	// Newcomers fit and leave the others at least half their probability: all drawn.
+	let p = DrawProbabilities::new(10, 12, 0, 3);
+	assert_eq!(p, DrawProbabilities { first: one, others: Perbill::from_rational(7u32, 9u32) });
+	// Newcomers would leave the others less than half theirs: twice the others' probability,
+	// room / (2·newcomers + others) for the others.
 	let p = DrawProbabilities::new(10, 40, 2, 3);
-	assert_eq!(p, DrawProbabilities { first: one, others: Perbill::from_rational(5u32, 35u32) });
-	// More newcomers than room: each is drawn with room / newcomers, the others not at all.
+	assert_eq!(
+		p,
+		DrawProbabilities { first: Perbill::from_rational(16u32, 41u32), others: Perbill::from_rational(8u32, 41u32) }
+	);
+	// More newcomers than room: re-verification is never crowded out (the review's F4).
 	let p = DrawProbabilities::new(10, 40, 2, 32);
-	assert_eq!(p, DrawProbabilities { first: Perbill::from_rational(8u32, 32u32), others: Perbill::zero() });
+	assert_eq!(
+		p,
+		DrawProbabilities { first: Perbill::from_rational(16u32, 70u32), others: Perbill::from_rational(8u32, 70u32) }
+	);
+	// Newcomers alone: they share the whole room.
+	let p = DrawProbabilities::new(10, 40, 2, 38);
+	assert_eq!(p.first, Perbill::from_rational(8u32, 38u32));
 	// More undecided than the capacity: nobody else.
 	let p = DrawProbabilities::new(10, 40, 12, 3);
 	assert_eq!(p, DrawProbabilities { first: Perbill::zero(), others: Perbill::zero() });
@@ -302,5 +307,60 @@ fn the_sample_follows_what_the_validators_deliver_and_a_new_configuration_restar
 		));
 		assert_eq!(MeasuredThroughput::<Test>::get(), None);
 		assert_eq!(Pog::verifier_capacity(), 6);
+	});
+}
+
+/// The review's F4: a miner that answers one fresh claim per card every round, as many as the
+/// room holds, cannot switch re-verification off. Sixteen credited GPUs commit made-up roots
+/// round after round while six fresh GPUs a round crowd the first draw: the sixteen are drawn
+/// with p = 6 / (2·6 + 16) = 0.21 each (a newcomer with twice that), so one of them is drawn,
+/// cannot reveal and fails well within 3/p = 14 rounds (none is drawn in 14 rounds with
+/// probability (1 − 0.21)^224 < 10⁻²²; the mock's randomness is fixed, so the outcome is too).
+#[test]
+fn fresh_claims_every_round_cannot_switch_re_verification_off() {
+	use frame_support::traits::fungible::Mutate;
+	new_test_ext().execute_with(|| {
+		let credited = register_eight_each(&["Miner1", "Miner2"]);
+		play_round(&[(credited[0], Compute::Honest), (credited[1], Compute::Honest)]);
+		assert!(credited.iter().flat_map(|m| settled(*m)).all(|o| o == RoundOutcome::Passed));
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { verifications_per_validator: 6, ..test_config() }
+		));
+		let all: Vec<GpuIndex> = (0..8).collect();
+		let mut caught = None;
+		for n in 0..14u8 {
+			let fresh = account(&format!("Fresh{n}"));
+			Balances::set_balance(&fresh, FUNDS);
+			register_cpu_miner(fresh, &(0..6).map(|g| uuid(100 + 6 * n + g)).collect::<Vec<_>>());
+			let index = next_round();
+			let results = answer(fresh, Compute::Honest);
+			for m in &credited {
+				assert_ok!(Pog::commit_roots(RuntimeOrigin::signed(*m), index, made_up_roots(&all)));
+			}
+			run_until(RoundPhase::Reveal);
+			let s = Pog::round().selection.unwrap();
+			let first = FirstDrawOf::<Test>::get(index);
+			assert_eq!(first.newcomers, 6);
+			assert!(s.probability > Perbill::zero(), "round {index}: {s:?}");
+			let (p_first, p_others) =
+				(u64::from(first.probability.deconstruct()), u64::from(s.probability.deconstruct()));
+			assert!(p_first <= 2 * p_others + 2, "round {index}: a newcomer's advantage is bounded: {first:?} {s:?}");
+			for (g, r) in results.iter().enumerate().filter(|(g, _)| Pog::is_selected(&s, index, &fresh, *g as u32)) {
+				assert_ok!(reveal(fresh, g as u32, r));
+				for v in committee(fresh, g as u32) {
+					assert_ok!(verdict_by(v, fresh, g as u32, 7));
+				}
+			}
+			run_until(RoundPhase::Idle);
+			let failed =
+				credited.iter().flat_map(|m| settled(*m)).any(|o| o == RoundOutcome::Failed(FailReason::MissedReveal));
+			if failed {
+				caught = Some(n);
+				break;
+			}
+		}
+		assert!(caught.is_some(), "no credited GPU committing made-up roots was drawn in 14 rounds");
+		try_state();
 	});
 }

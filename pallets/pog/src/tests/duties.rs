@@ -218,10 +218,16 @@ fn lowering_declared_cores_reprices_at_once_and_a_departed_miner_leaves_the_shar
 		assert_ok!(Pog::register_miner(RuntimeOrigin::signed(m), c, h));
 		register_cpu_miner(other, &[uuid(3)]);
 		play_round(&[(m, Compute::Honest), (other, Compute::Honest)]);
-		// Both miners hold a share; the one that leaves is out of the shares at once.
+		// Both miners hold a share; the one that leaves is out of the shares once the payout being
+		// paid is done (its pages index the shares by position).
 		let shares = WeightShares::<Test>::get();
 		assert!(shares.iter().any(|(w, _)| *w == other) && shares.len() == 2, "{shares:?}");
+		assert!(PendingPayout::<Test>::exists(), "the round's payout is paid from the next block");
 		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(other)));
+		assert_eq!(WeightShares::<Test>::get().len(), 2, "not while the payout is paid");
+		while PendingPayout::<Test>::exists() {
+			next_block();
+		}
 		let shares = WeightShares::<Test>::get();
 		assert_eq!(shares.iter().map(|(w, s)| (*w, *s)).collect::<Vec<_>>(), vec![(m, Perbill::one())]);
 		let per_core = Profiles::<Test>::get(CPU_CORE_PROFILE).unwrap();

@@ -81,3 +81,37 @@ fn root_manages_profiles_validators_and_config() {
 		try_state();
 	});
 }
+
+/// The review's "careless root": each value that would freeze rounds (a start window a lifetime
+/// away, a round open for weeks during which `RoundOpen` refuses the `set_config` that undoes it)
+/// or exhaust every verifier (a 128 GiB cache, u32::MAX cache reads a walk) is refused by name,
+/// and the configuration stays as it was.
+#[test]
+fn root_cannot_set_a_config_that_freezes_rounds_or_exhausts_verifiers() {
+	new_test_ext().execute_with(|| {
+		let c = test_config();
+		let memory = |m: MemoryRules| ProtocolConfig { memory: m, ..c };
+		for (bad, rule) in [
+			(ProtocolConfig { period: u32::MAX, ..c }, ConfigRule::PeriodTooLong),
+			(ProtocolConfig { target_ms: u32::MAX, ..c }, ConfigRule::DeadlineTooLong),
+			(ProtocolConfig { slack_ms: u32::MAX, ..c }, ConfigRule::DeadlineTooLong),
+			(ProtocolConfig { reveal_window: u32::MAX, ..c }, ConfigRule::WindowTooLong),
+			(ProtocolConfig { verdict_window: u32::MAX, ..c }, ConfigRule::WindowTooLong),
+			(ProtocolConfig { verdict_window: 2, ..c }, ConfigRule::VerdictWindowTooShort),
+			(ProtocolConfig { period: 17, ..c }, ConfigRule::RoundLongerThanPeriod),
+			(memory(MemoryRules { cache_items: 1 << 31, ..c.memory }), ConfigRule::MemoryTooCostly),
+			(memory(MemoryRules { parents: u32::MAX, ..c.memory }), ConfigRule::MemoryTooCostly),
+			(memory(MemoryRules { reads: u32::MAX, ..c.memory }), ConfigRule::MemoryTooCostly),
+			(memory(MemoryRules { walk_ms: u32::MAX, ..c.memory }), ConfigRule::MemoryTooLong),
+			(memory(MemoryRules { lane_ms: u32::MAX, ..c.memory }), ConfigRule::MemoryTooLong),
+			(ProtocolConfig { settle_per_block: u32::MAX, ..c }, ConfigRule::SettlePerBlockTooLarge),
+		] {
+			assert_noop!(Pog::set_config(RuntimeOrigin::root(), bad), Error::<Test>::InvalidConfig(rule));
+		}
+		assert_eq!(c.round_blocks(BLOCK_MS), 18, "the test config's round takes 18 of its 30 blocks");
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { period: 18, ..c }));
+		for preset in [ProtocolConfig::mainnet(), ProtocolConfig::dev()] {
+			assert_eq!(preset.validate(64, 64, 64, BLOCK_MS), Ok(()), "{preset:?}");
+		}
+	});
+}

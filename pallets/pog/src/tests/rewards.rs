@@ -335,3 +335,59 @@ fn stopping_once_credited_ends_with_less_than_computing_honestly_over_1000_round
 	assert!(cheat.burned > 0, "the cheater was drawn while not computing");
 	assert!(cheat_total < honest_total, "cheater {cheat_total} against honest {honest_total}");
 }
+
+/// The review's F11: a failure burns the failed GPUs' share of the unvested pay by points, not by
+/// count. A miner's H100 beside seven T4 claims earns most of its pay; when the H100 fails, most
+/// of the unvested pay burns (by count it was an eighth).
+#[test]
+fn a_failure_burns_unvested_pay_by_the_failed_gpus_share_of_points() {
+	new_test_ext().execute_with(|| {
+		let t4 = Profiles::<Test>::iter().find(|(_, p)| p.name.as_slice() == b"Tesla T4").map(|(id, _)| id).unwrap();
+		let points = |id| u64::from(Profiles::<Test>::get(id).unwrap().figures.for_cores(0).points());
+		let failed = [true, false, false, false, false, false, false, false];
+		let (lost, all) = Pog::failed_points([(H100_PROFILE, 1), (t4, 7)], 0, &failed);
+		assert_eq!((lost, all), (points(H100_PROFILE), points(H100_PROFILE) + 7 * points(t4)));
+		let mut earnings: Earnings<u128> = Default::default();
+		earnings.add(8_000_000, 10);
+		let (burned, _) = earnings.settle(lost, all);
+		assert_eq!(burned, crate::rewards::pro_rata(8_000_000, lost.into(), all.into()));
+		assert!(burned > 6_000_000, "the H100's share of the points, not an eighth: {burned}");
+	});
+}
+
+/// The review's F13: a payout paid in pages indexes the weight shares by position, so a miner
+/// leaving between pages must not move them. Shares A 50%, B 25%, C 25%, one miner a page; A
+/// leaves after the first page: B and C are still paid 25% each (before, B was skipped and C paid
+/// at a rescaled 50%), and A's share is dropped once the payout is done.
+#[test]
+fn a_miner_leaving_between_payout_pages_shifts_nobody() {
+	new_test_ext().execute_with(|| {
+		let [a, b, c] = ["Miner1", "Miner2", "Miner3"].map(account);
+		for (i, m) in [a, b, c].into_iter().enumerate() {
+			register_cpu_miner(m, &[uuid(i as u8 + 1)]);
+		}
+		let shares =
+			vec![(a, Perbill::from_percent(50)), (b, Perbill::from_percent(25)), (c, Perbill::from_percent(25))];
+		WeightShares::<Test>::put(frame_support::BoundedVec::truncate_from(shares));
+		let payout = crate::rewards::Payout { round: 1, pot: 1_000 as Balance, paid: 0, next: 0 };
+		PendingPayout::<Test>::put(payout);
+		assert_eq!(Pog::pay_page(PendingPayout::<Test>::get().unwrap(), 1), 1);
+		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(a)));
+		assert!(!Miners::<Test>::contains_key(a));
+		assert_eq!(WeightShares::<Test>::get().len(), 3, "nothing moves while the payout is paid");
+		while let Some(p) = PendingPayout::<Test>::get() {
+			Pog::pay_page(p, 1);
+		}
+		let paid: Vec<(AccountId, Balance)> = events()
+			.into_iter()
+			.filter_map(|e| match e {
+				Event::MinerPaid { miner, amount, .. } => Some((miner, amount)),
+				_ => None,
+			})
+			.collect();
+		assert_eq!(paid, vec![(a, 500), (b, 250), (c, 250)]);
+		let left: Vec<AccountId> = WeightShares::<Test>::get().iter().map(|(m, _)| *m).collect();
+		assert_eq!(left, vec![b, c], "the departed miner's share goes after the last page");
+		try_state();
+	});
+}

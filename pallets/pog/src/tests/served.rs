@@ -4,7 +4,7 @@
 use super::*;
 use crate::{
 	offchain,
-	served::{rebuttal_deadline, unserved_to_fail},
+	served::{rebuttal_deadline, unserved_deadline, unserved_to_fail},
 };
 use sp_core::offchain::testing::PendingRequest;
 
@@ -96,11 +96,26 @@ fn an_endpoint_is_an_http_url_that_a_registered_miner_sets() {
 		let set = |url: &[u8]| Pog::set_openings_endpoint(RuntimeOrigin::signed(m), Some(endpoint(url)));
 		assert_noop!(set(ENDPOINT), Error::<Test>::NotRegistered);
 		register_cpu_miner(m, &[uuid(1)]);
-		for bad in
-			[&b"ftp://miner.example"[..], b"http://", b"https:///path", b"http://miner .example", b"miner.example"]
-		{
+		for bad in [
+			&b"ftp://miner.example"[..],
+			b"http://",
+			b"https:///path",
+			b"http://miner .example",
+			b"miner.example",
+			b"http://10.0.0.1/?",
+		] {
 			assert_noop!(set(bad), Error::<Test>::InvalidEndpoint);
 		}
+		// The review's F12: a public chain's members fetch from public hosts only.
+		for private in
+			[&b"http://127.0.0.1:9955"[..], b"http://169.254.169.254/latest", b"http://10.0.0.1", b"http://localhost"]
+		{
+			assert_noop!(set(private), Error::<Test>::PrivateEndpoint);
+		}
+		LocalEndpoints::<Test>::put(true);
+		// a dev chain allows local endpoints
+		assert_ok!(set(b"http://127.0.0.1:9955"));
+		LocalEndpoints::<Test>::put(false);
 		assert_ok!(set(ENDPOINT));
 		assert_eq!(OpeningsEndpoints::<Test>::get(m).unwrap().to_vec(), ENDPOINT.to_vec());
 		assert_ok!(Pog::set_openings_endpoint(RuntimeOrigin::signed(m), None));
@@ -211,7 +226,12 @@ fn a_rebuttal_on_chain_voids_unserved_votes_and_the_member_verifies_it() {
 			assert_ok!(served_verdict_by(account(member), m, 0, &served));
 		}
 		past_the_reveal_deadline();
+		// a first failure leaves the GPU open; the second is a vote
 		alice_fetches(&offchain, r, b"not the openings".to_vec());
+		let sent = run_ocw_and_include(&pool);
+		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		assert!(Verifications::<Test>::get((r, m, 0)).is_none_or(|v| !v.votes.iter().any(|(_, x)| x.is_unserved())));
+		alice_fetches(&offchain, r, b"still not the openings".to_vec());
 		let sent = run_ocw_and_include(&pool);
 		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
 		let v = Verifications::<Test>::get((r, m, 0)).unwrap();
@@ -360,5 +380,130 @@ fn served_gpus_take_no_reveal_bytes() {
 		let on_chain = miners[2..].iter().flat_map(|m| (0..8).filter(|g| Pog::is_selected(&s, r, m, *g))).count();
 		assert!((8..=24).contains(&on_chain), "about half of the 32 revealing GPUs stay: {on_chain}");
 		try_state();
+	});
+}
+
+fn strikes(who: AccountId) -> u32 {
+	ValidatorBonds::<Test>::get(who).map(|b| b.strikes).unwrap_or_default()
+}
+
+/// The review's F1: a miner serves its GPU to Alice and Bob only (2 of 4, fewer than the quorum
+/// of 3) and never rebuts, three rounds running. The GPU fails `MissedReveal` every round, and
+/// Alice and Bob, who passed what they were served, are neither contradicted, struck nor
+/// expelled: a delivery dispute is never a result dispute.
+#[test]
+fn a_miner_serving_some_members_only_cannot_get_the_served_ones_struck() {
+	new_test_ext().execute_with(|| {
+		let [partial, _] = four_members_and_two_serving_miners();
+		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
+		for _ in 0..3 {
+			next_round();
+			let results = answer(partial, Compute::Honest);
+			run_until(RoundPhase::Reveal);
+			let served = openings_for(partial, 0, &results[0]);
+			for v in [alice, bob] {
+				assert_ok!(served_verdict_by(v, partial, 0, &served));
+			}
+			past_the_reveal_deadline();
+			for v in [charlie, dave] {
+				assert_ok!(unserved_by(v, partial, 0));
+			}
+			run_until(RoundPhase::Idle);
+			assert_eq!(settled(partial), vec![RoundOutcome::Failed(FailReason::MissedReveal)]);
+		}
+		for v in [alice, bob] {
+			let stats = ValidatorStats::<Test>::get(v);
+			assert_eq!((stats.assigned, stats.contradicted, stats.agreed), (3, 0, 0), "{stats:?}");
+			assert_eq!(strikes(v), 0);
+		}
+		assert_eq!(ValidatorStats::<Test>::get(charlie).agreed, 3, "the unserved members agreed");
+		let struck =
+			events().iter().any(|e| matches!(e, Event::ValidatorStruck { .. } | Event::ValidatorExpelled { .. }));
+		assert!(!struck, "nobody is struck");
+		assert_eq!(PlannedValidators::<Test>::get().len(), 4);
+		try_state();
+	});
+}
+
+/// The review's F3: unserved votes are taken only until the first third of the verdict window
+/// has passed, so every one of them lands while the miner can still rebut it. Later, in the pool
+/// and in dispatch alike, they are refused (`UnservedTooLate`); the GPU two members passed is
+/// undecided, not failed, and nobody is struck.
+#[test]
+fn unserved_votes_after_their_deadline_are_refused_so_none_goes_unanswered() {
+	new_test_ext().execute_with(|| {
+		let [m, _] = four_members_and_two_serving_miners();
+		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
+		let index = next_round();
+		let results = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		let served = openings_for(m, 0, &results[0]);
+		for v in [alice, bob] {
+			assert_ok!(served_verdict_by(v, m, 0, &served));
+		}
+		let s = Pog::round().selection.unwrap();
+		let last_vote = unserved_deadline(&s);
+		assert!(s.reveal_deadline < last_vote && last_vote < rebuttal_deadline(&s), "{s:?}");
+		while System::block_number() <= last_vote {
+			next_block();
+		}
+		let unserved = Verdict::unserved(SelfReported { entries_checked: 0, worst_permille: 0, walks_checked: 0 });
+		for v in [charlie, dave] {
+			assert_eq!(unserved_by(v, m, 0), Err(Error::<Test>::UnservedTooLate.into()));
+			let call = Call::submit_verdict { round: index, miner: m, gpu: 0, verdict: unserved };
+			assert_eq!(check_duty(v, call), refused_in_pool(Error::<Test>::UnservedTooLate));
+		}
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Unverified(UnverifiedReason::Inconclusive)]);
+		for v in [alice, bob] {
+			assert_eq!(ValidatorStats::<Test>::get(v).contradicted, 0);
+			assert_eq!(strikes(v), 0);
+		}
+		try_state();
+	});
+}
+
+/// The second review of this code: a miner that served one GPU and hung another kept each member
+/// re-fetching the hung one at every run (a success of one GPU cleared the miner's mark). Marks are
+/// per GPU now. Miner1 serves two GPUs; Alice gets garbage for the first in her order and the
+/// openings of the second: she passes the second and leaves the first open, does not ask for it
+/// again for `retry_after` blocks (no request at all in the next run), asks once more after the
+/// reveal deadline, and votes it unserved after that second failure.
+#[test]
+fn a_gpu_that_was_not_served_is_retried_alone_and_voted_unserved_after_two_failures() {
+	let mut e = env(&["Alice"]);
+	let (pool, offchain) = (e.pool.clone(), e.offchain.clone());
+	e.ext.execute_with(|| {
+		assert_ok!(Pog::set_config(
+			RuntimeOrigin::root(),
+			ProtocolConfig { reveal_window: 8, period: 40, ..test_config() }
+		));
+		assert_eq!(offchain::retry_after(8), 2);
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1), uuid(2)]);
+		serve(m);
+		let r = next_round();
+		let results = answer(m, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		let s = Pog::round().selection.unwrap();
+		let mut order: Vec<GpuIndex> = vec![0, 1];
+		order.sort_by_key(|g| Pog::verification_position(r, &s.seed, &m, *g));
+		let (hung, good) = (order[0], order[1]);
+		alice_fetches_gpu(&offchain, r, hung, b"garbage".to_vec());
+		let served = openings_for(m, good, &results[good as usize]);
+		alice_fetches_gpu(&offchain, r, good, (served, WalkOpeningsOf::default()).encode());
+		let sent = run_ocw_and_include(&pool);
+		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		let a = Attestations::<Test>::get(r, account("Alice")).unwrap();
+		assert_eq!(a.open.to_vec(), vec![(m, hung)], "the good GPU passed, the hung one left open");
+		// The next block's run asks nothing (the mock refuses any request not expected).
+		let sent = run_ocw_and_include(&pool);
+		assert!(sent.is_empty(), "{sent:?}");
+		past_the_reveal_deadline();
+		alice_fetches_gpu(&offchain, r, hung, b"garbage again".to_vec());
+		let sent = run_ocw_and_include(&pool);
+		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
+		let v = Verifications::<Test>::get((r, m, hung)).expect("a vote");
+		assert!(v.votes.iter().any(|(who, x)| *who == account("Alice") && x.is_unserved()), "{v:?}");
 	});
 }

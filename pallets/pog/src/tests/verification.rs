@@ -308,3 +308,50 @@ fn verdicts_in_bulk_are_checked_like_one_and_land_all_or_none() {
 		}
 	});
 }
+
+/// The review's F9: pruning keeps up with a round larger than a block's budget and does not lose
+/// a round it has not finished. Two old rounds hold 2,500 verification records each (more than
+/// 113 a map a block, what a ninth of the budget gave each map before): a settlement while the
+/// first is still being pruned leaves it first, each `on_idle` removes up to 1,024 records map
+/// after map, and both rounds are gone within five blocks, `try_state` checking on the way that
+/// nothing older than the pruning's position is kept.
+#[test]
+fn pruning_keeps_up_with_rounds_larger_than_a_block_and_loses_none() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		for _ in 0..=crate::rounds::KEPT_ROUNDS + 1 {
+			play_round(&[(m, Compute::Honest)]);
+		}
+		// the mock runs no `on_idle` of its own: what the rounds left to prune goes first
+		while PruneRound::<Test>::get().is_some() {
+			Pog::on_idle(System::block_number(), frame_support::weights::Weight::MAX);
+		}
+		let current = Pog::round().index;
+		let (a, b) = (current - crate::rounds::KEPT_ROUNDS - 1, current - crate::rounds::KEPT_ROUNDS);
+		let record = Verifications::<Test>::get((current, m, 0)).expect("the last round's record");
+		for round in [a, b] {
+			for n in 0..2_500u32 {
+				Verifications::<Test>::insert((round, account(&format!("Ghost{n}")), 0), &record);
+			}
+		}
+		PruneRound::<Test>::put(a);
+		try_state();
+		let mut blocks = 0;
+		while PruneRound::<Test>::get().is_some() {
+			Pog::on_idle(System::block_number(), frame_support::weights::Weight::MAX);
+			try_state();
+			blocks += 1;
+			assert!(blocks <= 5, "pruning lags: round {:?} left", PruneRound::<Test>::get());
+		}
+		assert_eq!(
+			Verifications::<Test>::iter_prefix((a,)).count() + Verifications::<Test>::iter_prefix((b,)).count(),
+			0
+		);
+		assert!(Verifications::<Test>::get((current, m, 0)).is_some(), "kept rounds are kept");
+		// A round settled while an older one is still being pruned does not take its place.
+		PruneRound::<Test>::put(a);
+		play_round(&[(m, Compute::Honest)]);
+		assert_eq!(PruneRound::<Test>::get(), Some(a));
+	});
+}

@@ -1,0 +1,186 @@
+"""What the attacks on the verifiers (docs/protocol.md §18, "Turning the verifiers against the
+honest") cost and gain under the chain's rules, at mainnet settings.
+
+The chain's arithmetic re-implemented (each function names the Rust it follows); nothing here is
+measured. Deterministic: expectations, no randomness. Run: python3 benchmarking/attacks/verifiers.py
+"""
+from math import comb, exp
+
+# runtime/src/configs.rs, ProtocolConfig::mainnet, ValidatorRules::mainnet
+COMMITTEE, VERDICT_WINDOW, REVEAL_WINDOW = 5, 20, 40
+CONTRADICTION_SLASH, SILENCE_SLASH, MAX_STRIKES = 0.10, 0.01, 3
+VALIDATOR_BOND = 100.0
+DEPOSIT_PER_GPU, DEPOSIT_PER_MEGAPOINT, REGISTRATION_FEE = 1.0, 4.0, 1.0
+SLASH = 0.5
+POINTS = {"H100": 884_677, "T4": 31_500, "cpu-core(1)": 1}
+WHOLE_SET_UP_TO, BFT_MINIMUM = 7, 4
+ENTRIES = 32 * 2  # opened leaves × entries per leaf, every member the same (sampling::entries_entropy)
+# pallets/pog/src/offchain.rs
+RUN_TIME_MS, FETCH_TIMEOUT_MS = 4_000, 5_000
+MAX_FETCHED_MINERS, BLOCK_MS = 64, 6_000
+NEWCOMER_ADVANTAGE = 2  # first_draw.rs
+SAMPLED_TOLERANCE, SAMPLED_FORGIVEN = 0.05, 2  # validators.rs
+POT = 680.0  # the miners' 80% of 850 POG a round
+
+
+def gpu_deposit(points):
+    return DEPOSIT_PER_GPU + DEPOSIT_PER_MEGAPOINT * points / 1e6
+
+
+def committee_size(v):
+    return v if v <= WHOLE_SET_UP_TO else min(COMMITTEE, v)
+
+
+def quorum_of(c):
+    return c * 2 // 3 + 1
+
+
+def unserved_to_fail(c):
+    return max(1, -(-c // 3))
+
+
+def third(window):
+    return min(max(window // 3, 1), window)
+
+
+def max_expulsions(planned):
+    """validators.rs max_expulsions"""
+    return max(1, planned // 10)
+
+
+def retry_after(reveal_window):
+    """offchain.rs retry_after"""
+    return min(max(reveal_window // 4, 1), 10)
+
+
+def draw_probabilities(capacity, committed, undecided, newcomers):
+    """first_draw.rs DrawProbabilities::new -> (first, others)"""
+    if committed <= capacity:
+        return 1.0, 1.0
+    room = max(0, capacity - undecided)
+    others = max(0, committed - undecided - newcomers)
+    n, k = newcomers, NEWCOMER_ADVANTAGE
+    if n <= room and others <= (room - n) * k:
+        return 1.0, min(room - n, others) / max(1, others)
+    p = room / max(1, n * k + others)
+    return min(1.0, k * p), min(1.0, p)
+
+
+def f1():
+    print("F1  selective serving (a miner serves s < q members, never rebuts)")
+    print("    V   committee  served  strikes on served members  attacker's slash per GPU-round")
+    for v in (4, 7, 16, 64):
+        c = committee_size(v)
+        s = quorum_of(c) - 1
+        # verification.rs judge_vote: a pass on a GPU failed for non-delivery is neither
+        print(f"    {v:<4}{c:<11}{s:<8}{0:<27}{SLASH * gpu_deposit(POINTS['cpu-core(1)']):.2f} POG (its own GPU fails MissedReveal)")
+    print("    gain: none; cost: the slash, every round.\n")
+
+
+def f2(v=64):
+    print(f"F2  endpoints that send headers and then nothing, or never answer (V = {v}, committees of {committee_size(v)})")
+    retry = retry_after(REVEAL_WINDOW)
+    unserved_window_s = third(VERDICT_WINDOW) * BLOCK_MS / 1000
+    for hangers in (1, 64, 1_024, 4_096):
+        seen = max(1, round(hangers * committee_size(v) / v))  # hanging miners on one member's committees
+        batches = -(-seen // MAX_FETCHED_MINERS)
+        # each batch takes at most its deadline (bodies past it are read from the node's buffer);
+        # the marks keep a miner out of the member's batches for `retry` blocks
+        per_batch_s = FETCH_TIMEOUT_MS / 1000
+        busy = batches * per_batch_s / (retry * BLOCK_MS / 1000)
+        after = batches * per_batch_s
+        print(f"    {hangers:>5} hanging miners ({seen:>4} on a member's committees): {batches:>2} batch(es) of <= {per_batch_s:.0f} s "
+              f"every {retry} blocks = {min(busy, 1):.0%} of its worker time before the reveal deadline; "
+              f"the last fetch after it {after:.0f} s of the {unserved_window_s:.0f} s for unserved votes")
+    print("    the hanging GPUs fail MissedReveal (voted unserved by their members); the others are fetched in the")
+    print("    same batches; each hanging miner costs >= 1 POG of fee once and its GPUs' slash (>= 0.5 POG) every round\n")
+
+
+def f3():
+    print("F3  unserved votes after the rebuttal deadline")
+    t = third(VERDICT_WINDOW)
+    print(f"    unserved votes until R+{t}, rebuttals until R+{VERDICT_WINDOW - t}, members verify until R+{VERDICT_WINDOW}:")
+    print("    every unserved vote can be rebutted; a late one is refused (UnservedTooLate). Failable served GPUs: 0.")
+    print("    What is left to colluders: votes in R+1..R+6 force a rebuttal (bytes, below) and are voided by it.\n")
+
+
+def f4(rounds=100):
+    print("F4  fresh claims every round (a card answers one never-verified claim a round; credited")
+    print("    claims commit made-up roots and fail when drawn: 2.27 POG each)")
+    s_h100 = SLASH * gpu_deposit(POINTS["H100"])
+    print("    C      H        h    G     credits/card  attacker pot share  POG paid  slash cost")
+    for C, H, h in ((36, 2_000, 5), (460, 10_000, 20), (2_000, 30_000, 50)):
+        for G in (max(1, C - h), max(1, C // 10)):
+            K = paid = cost = 0.0
+            for _ in range(rounds):
+                N = G + h
+                p_first, p_others = draw_probabilities(C, H + K + N, 0, N)
+                new, lost = G * p_first, K * p_others
+                cost += lost * s_h100
+                K = K - lost + new
+                paid += POT * K / (H + K)
+            print(f"    {C:<7}{H:<9,}{h:<5}{G:<6}{K / G:12.1f}  {K / (H + K):17.1%}  {paid:9.0f}  {cost:9.0f}")
+    print()
+
+
+def f6():
+    print("F6  a partial cheat (a share f of C's values wrong): every member checks the same 64 entries")
+    print("    f        P(GPU fails)  P(an honest member struck)")
+    for f in (0.001, 0.0035, 0.01):
+        caught = 1 - (1 - f) ** ENTRIES
+        print(f"    {f:<9.2%}{caught:12.1%}  {0:>10}")
+    print("    (before: each member its own 64 entries; one catching in 41% of rounds at 0.35% was struck)\n")
+
+
+def f7():
+    print("F7  a lazy member that passes everything without fetching")
+    print("    whole-set committees (V <= 7): struck in any round in which a cheater it passed fails by a quorum")
+    print("    cheaters among its GPUs   P(struck in a round) at 100 / 1,000 assignments")
+    for share in (1e-4, 1e-3, 1e-2):
+        p = [1 - (1 - share) ** a for a in (100, 1_000)]
+        print(f"    {share:<25.2%} {p[0]:8.1%} / {p[1]:.1%}")
+    print(f"    sampled committees (V >= 8): struck only where such cheaters exceed {SAMPLED_TOLERANCE:.0%} of its")
+    print("    assignments (and two); copying the failing votes already on chain is still paid as agreement.\n")
+
+
+def poisson_tail(lam, k):
+    """P(X >= k), X ~ Poisson(lam)"""
+    term, cdf = exp(-lam), 0.0
+    for i in range(k):
+        cdf += term
+        term *= lam / (i + 1)
+    return max(0.0, 1 - cdf)
+
+
+def r2(v=64):
+    print(f"R2  a colluding quorum on a sampled committee outvotes an honest member (V = {v}, committees of 5)")
+    print("    colluders  per assignment  assignments  P(honest member struck in a round)")
+    for m in (12, 21):
+        q = comb(m, 4) / comb(v - 1, 4)
+        for a in (36, 780):
+            threshold = max(SAMPLED_FORGIVEN, int(SAMPLED_TOLERANCE * a)) + 1
+            print(f"    {m:<11}{q:<16.3%}{a:<13}{poisson_tail(a * q, threshold):.1e}  (without the tolerance {poisson_tail(a * q, 1):.2f})")
+    print()
+
+
+def expulsions():
+    print("Expulsions: at most a tenth of the planned set a round (at least one), never below four")
+    for v in (4, 5, 16, 64):
+        left, rounds = v, 0
+        while left > BFT_MINIMUM and rounds < 1000:
+            left -= min(max_expulsions(left), left - BFT_MINIMUM)
+            rounds += 1
+        print(f"    V = {v:<3}: whatever strikes, {v - BFT_MINIMUM:>2} seats can go, at most {max_expulsions(v)} in a round "
+              f"({rounds} rounds at the least, root re-adds validators meanwhile)")
+    print()
+
+
+if __name__ == "__main__":
+    f1()
+    f2()
+    f3()
+    f4()
+    f6()
+    f7()
+    r2()
+    expulsions()
