@@ -117,9 +117,6 @@ pub enum ConfigRule {
 	/// `verdict_window` is below 3 blocks: unserved votes, rebuttals and the members' checks of a
 	/// rebuttal take a third of it each (`served::unserved_deadline`).
 	VerdictWindowTooShort,
-	/// A round's phases (memory, GEMM and slack at the claimed rate, then the reveal and verdict
-	/// windows) take longer than `period`.
-	RoundLongerThanPeriod,
 	/// `memory.walk_ms` or `memory.lane_ms` is above [`MAX_TARGET_MS`].
 	MemoryTooLong,
 	/// The memory phase would exhaust a verifier: `memory.cache_items` above
@@ -160,27 +157,11 @@ impl ProtocolConfig {
 			.saturating_mul(self.reveal_window.saturating_add(self.verdict_window))
 	}
 
-	/// Blocks of `block_ms` a round's phases take: the memory phase and the GEMM at twice the
-	/// target (a deadline is the target with its tolerance, below twice), the slack, then the
-	/// reveal and verdict windows.
-	pub fn round_blocks(&self, block_ms: u64) -> u64 {
-		let m = &self.memory;
-		let compute_ms =
-			u64::from(self.slack_ms) + u64::from(m.walk_ms) + u64::from(m.lane_ms) + 2 * u64::from(self.target_ms);
-		compute_ms.div_ceil(block_ms.max(1)) + u64::from(self.reveal_window) + u64::from(self.verdict_window)
-	}
-
 	/// The first rule this configuration breaks, given the runtime's bounds on opened leaves
-	/// (`max_openings`), validators (`max_validators`) and opened walks (`max_walk_openings`),
-	/// and its block time (`block_ms`). Every bound that keeps a root's mistake from freezing
-	/// rounds or exhausting a verifier is argued in `docs/protocol.md` §"Root's settings".
-	pub fn validate(
-		&self,
-		max_openings: u32,
-		max_validators: u32,
-		max_walk_openings: u32,
-		block_ms: u64,
-	) -> Result<(), ConfigRule> {
+	/// (`max_openings`), validators (`max_validators`) and opened walks (`max_walk_openings`).
+	/// Every bound that keeps a root's mistake from freezing rounds or exhausting a verifier is
+	/// argued in `docs/protocol.md` §18, "Root's settings".
+	pub fn validate(&self, max_openings: u32, max_validators: u32, max_walk_openings: u32) -> Result<(), ConfigRule> {
 		use ConfigRule::*;
 		let m = &self.memory;
 		let rules = [
@@ -221,7 +202,6 @@ impl ProtocolConfig {
 				m.cache_items <= MAX_CACHE_ITEMS && u64::from(m.parents) * u64::from(m.reads) <= MAX_WALK_READS,
 				MemoryTooCostly,
 			),
-			(self.round_blocks(block_ms) <= u64::from(self.period), RoundLongerThanPeriod),
 			(self.settle_per_block <= MAX_SETTLE_PER_BLOCK, SettlePerBlockTooLarge),
 		];
 		match rules.into_iter().find(|(ok, _)| !ok) {
@@ -301,12 +281,7 @@ impl<T: Config> Pallet<T> {
 	/// Refuses a configuration that breaks one of [`ProtocolConfig::validate`]'s rules, naming it
 	/// (`InvalidConfig(rule)`).
 	pub(crate) fn validate_config(c: &ProtocolConfig) -> DispatchResult {
-		c.validate(
-			T::MaxOpenings::get(),
-			T::MaxValidators::get(),
-			<MaxWalkOpenings as Get<u32>>::get(),
-			T::BlockTimeMs::get(),
-		)
-		.map_err(|rule| Error::<T>::InvalidConfig(rule).into())
+		c.validate(T::MaxOpenings::get(), T::MaxValidators::get(), <MaxWalkOpenings as Get<u32>>::get())
+			.map_err(|rule| Error::<T>::InvalidConfig(rule).into())
 	}
 }
