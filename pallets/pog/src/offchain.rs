@@ -69,8 +69,9 @@ pub const MAX_VERIFICATIONS_PER_RUN: usize = 1_024;
 pub const RUN_TIME_MS: u64 = 4_000;
 /// How long a member waits for a batch of miners' endpoints to answer, headers and bodies (ms).
 pub const FETCH_TIMEOUT_MS: u64 = 5_000;
-/// Most served GPUs a member fetches at once ([`fetch_all`]).
-pub const MAX_PARALLEL_FETCHES: usize = 256;
+/// Most served GPUs a member fetches at once ([`fetch_all`]): 64 H100 answers are 8.4 MB, which
+/// a member's link must carry within [`FETCH_TIMEOUT_MS`] (13.4 Mbit/s).
+pub const MAX_PARALLEL_FETCHES: usize = 64;
 /// Most miners one batch of fetches asks: endpoints that never answer cost a member one batch's
 /// deadline for up to this many miners' GPUs, which are then not asked again for [`retry_after`]
 /// blocks.
@@ -512,7 +513,7 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 	let mut verdicts: Vec<(RoundIndex, T::AccountId, GpuIndex, Verdict)> = Vec::new();
 	let before = Attestations::<T>::get(current.index, &me.id);
 	let mut bulk = Bulk::<T> {
-		waiting: attestation_pending::<T>(current.index, &before, now),
+		waiting: attestation_pending::<T>(&me.id, current.index, &before, now),
 		full: false,
 		before,
 		upto: None,
@@ -524,7 +525,7 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 	// Served GPUs whose endpoints gave `me` nothing valid lately ([`NotServing`]), in this run or
 	// an earlier one: not asked again meanwhile (left open), and voted unserved once the reveal
 	// window has closed and they failed twice.
-	let mut not_serving = NotServing::<T>::load(current.index, now);
+	let mut not_serving = NotServing::<T>::load(&me.id, current.index, now);
 	// What the run fetched: served GPUs are fetched in parallel batches ([`fetch_all`]) as the
 	// walk through the assignments reaches them, and a batch fetched is used whole, whatever
 	// time it took.
@@ -626,7 +627,7 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 	if let Some(call) = bulk.call(current.index, &me.id) {
 		let marker = attestation_marker(&call);
 		if send::<T>(me, call).is_ok() {
-			mark_attestation::<T>(current.index, marker, now);
+			mark_attestation::<T>(&me.id, current.index, marker, now);
 			sent += passed + attested;
 		}
 	}
@@ -655,22 +656,31 @@ fn attestation_marker<T: Config>(call: &Call<T>) -> [u8; 16] {
 	}
 }
 
-fn mark_attestation<T: Config>(round: RoundIndex, marker: [u8; 16], now: BlockNumberFor<T>) {
+/// A local-storage key of `prefix` for the local validator `me`: a node holding several validator
+/// keys keeps each one's marks apart.
+fn member_key<T: Config>(prefix: &[u8], me: &T::AccountId) -> Vec<u8> {
+	(prefix, me).encode()
+}
+
+fn mark_attestation<T: Config>(me: &T::AccountId, round: RoundIndex, marker: [u8; 16], now: BlockNumberFor<T>) {
 	let now_n: u32 = now.try_into().unwrap_or(u32::MAX);
-	StorageValueRef::persistent(ATTEST_KEY).set(&(round, marker, now_n));
+	StorageValueRef::persistent(&member_key::<T>(ATTEST_KEY, me)).set(&(round, marker, now_n));
 }
 
 /// Whether the attestation this member sent last in round `round` is not on chain yet and was
 /// sent less than [`RESEND_AFTER`] blocks ago: the next one waits for it, so that no pass lands
 /// without the verdicts that went with it.
 fn attestation_pending<T: Config>(
+	me: &T::AccountId,
 	round: RoundIndex,
 	on_chain: &Option<AttestationOf<T>>,
 	now: BlockNumberFor<T>,
 ) -> bool {
 	let now_n: u32 = now.try_into().unwrap_or(u32::MAX);
-	let Some((sent_round, marker, at)) =
-		StorageValueRef::persistent(ATTEST_KEY).get::<(RoundIndex, [u8; 16], u32)>().ok().flatten()
+	let Some((sent_round, marker, at)) = StorageValueRef::persistent(&member_key::<T>(ATTEST_KEY, me))
+		.get::<(RoundIndex, [u8; 16], u32)>()
+		.ok()
+		.flatten()
 	else {
 		return false;
 	};
@@ -696,10 +706,12 @@ fn verify_served<T: Config>(
 			verify_openings::<T>(round, miner, gpu, &openings, &walks, &members_entropy::<T>(round, miner, gpu)?)
 		},
 		Err(OffchainErr::NotServed) => {
+			// the vote lands in a later block than this run's, by the unserved deadline, or the
+			// pool refuses the whole attestation that carries it
 			let may_vote = gave_up
 				&& Pallet::<T>::round()
 					.selection
-					.is_some_and(|s| now > s.reveal_deadline && now <= crate::served::unserved_deadline(&s));
+					.is_some_and(|s| now > s.reveal_deadline && now < crate::served::unserved_deadline(&s));
 			if !may_vote {
 				return Err(OffchainErr::NotServed);
 			}
@@ -731,35 +743,32 @@ pub fn retry_after(reveal_window: u32) -> u32 {
 /// The served GPUs this member could not fetch anything valid of in the current round, each with
 /// the block of its last failure and how many times it failed. Before the reveal deadline a GPU
 /// is asked again [`retry_after`] blocks after its last failure; after it, the member asks until
-/// the GPU has failed twice, then votes it unserved. Per GPU: one GPU that never answers does not
+/// the GPU has failed twice, the last time after the deadline, then votes it unserved. Per GPU: one GPU that never answers does not
 /// mark the miner's others, and one served does not clear another's failure (the second review of
 /// this code: a miner serving one GPU and hanging another kept a member re-fetching the hanging
-/// one every run). One local-storage entry, for the current round only.
+/// one every run). One local-storage entry per local validator, for the current round only.
 struct NotServing<T: Config> {
 	failed: Vec<(T::AccountId, GpuIndex, u32, u8)>,
 	now: u32,
-	closed: bool,
+	deadline: u32,
 	retry: u32,
+	key: Vec<u8>,
 }
 
 impl<T: Config> NotServing<T> {
-	fn load(round: RoundIndex, now: BlockNumberFor<T>) -> Self {
+	fn load(me: &T::AccountId, round: RoundIndex, now: BlockNumberFor<T>) -> Self {
 		let now: u32 = now.try_into().unwrap_or(u32::MAX);
 		let selection = Pallet::<T>::round().selection;
 		let deadline: u32 = selection.map_or(0, |s| s.reveal_deadline.try_into().unwrap_or(u32::MAX));
-		let stored = StorageValueRef::persistent(NOT_SERVING_KEY)
+		let key = member_key::<T>(NOT_SERVING_KEY, me);
+		let stored = StorageValueRef::persistent(&key)
 			.get::<(RoundIndex, Vec<(T::AccountId, GpuIndex, u32, u8)>)>()
 			.ok()
 			.flatten()
 			.filter(|(r, _)| *r == round)
 			.map(|(_, failed)| failed)
 			.unwrap_or_default();
-		Self {
-			failed: stored,
-			now,
-			closed: now > deadline,
-			retry: retry_after(Configuration::<T>::get().reveal_window),
-		}
+		Self { failed: stored, now, deadline, retry: retry_after(Configuration::<T>::get().reveal_window), key }
 	}
 
 	fn find(&self, miner: &T::AccountId, gpu: GpuIndex) -> Option<&(T::AccountId, GpuIndex, u32, u8)> {
@@ -769,13 +778,15 @@ impl<T: Config> NotServing<T> {
 	/// Whether the member leaves `miner`'s GPU `gpu` alone in this run: before the reveal
 	/// deadline, it failed less than [`retry_after`] blocks ago.
 	fn waits(&self, miner: &T::AccountId, gpu: GpuIndex) -> bool {
-		!self.closed && self.find(miner, gpu).is_some_and(|(.., at, _)| self.now < at.saturating_add(self.retry))
+		self.now <= self.deadline
+			&& self.find(miner, gpu).is_some_and(|(.., at, _)| self.now < at.saturating_add(self.retry))
 	}
 
-	/// Whether the member has given up on `miner`'s GPU `gpu`: the reveal window has closed and
-	/// it failed twice; it is voted unserved.
+	/// Whether the member has given up on `miner`'s GPU `gpu`: it failed twice, the last time
+	/// after the reveal deadline (an endpoint down for a while before the deadline gets a last
+	/// chance); it is voted unserved.
 	fn gave_up(&self, miner: &T::AccountId, gpu: GpuIndex) -> bool {
-		self.closed && self.find(miner, gpu).is_some_and(|(.., failures)| *failures >= 2)
+		self.find(miner, gpu).is_some_and(|(.., at, failures)| *at > self.deadline && *failures >= 2)
 	}
 
 	fn fail(&mut self, miner: &T::AccountId, gpu: GpuIndex) {
@@ -795,7 +806,7 @@ impl<T: Config> NotServing<T> {
 		if self.failed.len() > max {
 			self.failed.drain(..self.failed.len() - max);
 		}
-		StorageValueRef::persistent(NOT_SERVING_KEY).set(&(round, self.failed));
+		StorageValueRef::persistent(&self.key).set(&(round, self.failed));
 	}
 }
 
