@@ -80,7 +80,7 @@ def f1():
 def f2(v=64):
     print(f"F2  endpoints that send headers and then nothing, or never answer (V = {v}, committees of {committee_size(v)})")
     retry = retry_after(REVEAL_WINDOW)
-    unserved_window_s = third(VERDICT_WINDOW) * BLOCK_MS / 1000
+    unserved_window_s = max(1, VERDICT_WINDOW // 2) * BLOCK_MS / 1000
     for hangers in (1, 64, 1_024, 4_096):
         seen = max(1, round(hangers * committee_size(v) / v))  # hanging miners on one member's committees
         batches = -(-seen // MAX_FETCHED_MINERS)
@@ -98,10 +98,10 @@ def f2(v=64):
 
 def f3():
     print("F3  unserved votes after the rebuttal deadline")
-    t = third(VERDICT_WINDOW)
-    print(f"    unserved votes until R+{t}, rebuttals until R+{VERDICT_WINDOW - t}, members verify until R+{VERDICT_WINDOW}:")
+    t, half = third(VERDICT_WINDOW), max(1, VERDICT_WINDOW // 2)
+    print(f"    unserved votes until R+{half}, rebuttals until R+{VERDICT_WINDOW - t}, members verify until R+{VERDICT_WINDOW}:")
     print("    every unserved vote can be rebutted; a late one is refused (UnservedTooLate). Failable served GPUs: 0.")
-    print("    What is left to colluders: votes in R+1..R+6 force a rebuttal (bytes, below) and are voided by it.\n")
+    print(f"    What is left to colluders: votes in R+1..R+{half} force a rebuttal (bytes, below) and are voided by it.\n")
 
 
 def f4(rounds=100):

@@ -1049,7 +1049,7 @@ pub mod pallet {
 		/// An open GPU must be served off chain, at or before `upto`, named once, not voted on by
 		/// the member, and not passed by its last attestation.
 		InvalidOpen,
-		/// An unserved vote comes in the first third of the verdict window
+		/// An unserved vote comes in the first half of the verdict window
 		/// (`served::unserved_deadline`), so that the miner can rebut it before the rebuttal
 		/// window closes.
 		UnservedTooLate,

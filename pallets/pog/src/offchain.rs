@@ -706,12 +706,10 @@ fn verify_served<T: Config>(
 			verify_openings::<T>(round, miner, gpu, &openings, &walks, &members_entropy::<T>(round, miner, gpu)?)
 		},
 		Err(OffchainErr::NotServed) => {
-			// the vote lands in a later block than this run's, by the unserved deadline, or the
-			// pool refuses the whole attestation that carries it
 			let may_vote = gave_up
 				&& Pallet::<T>::round()
 					.selection
-					.is_some_and(|s| now > s.reveal_deadline && now < crate::served::unserved_deadline(&s));
+					.is_some_and(|s| now > s.reveal_deadline && now <= crate::served::unserved_deadline(&s));
 			if !may_vote {
 				return Err(OffchainErr::NotServed);
 			}

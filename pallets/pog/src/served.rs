@@ -20,7 +20,7 @@
 //!   lying: members that lie about delivery alone never fail a GPU that was served to every
 //!   member, and a miner that serves s < ⌊2c/3⌋+1 members leaves c − s ≥ ⌈c/3⌉ members unserved
 //!   (c − ⌊2c/3⌋ = ⌈c/3⌉), so it cannot stay undecided by serving some members only;
-//! - unserved votes are taken only in the verdict window's first third ([`unserved_deadline`]),
+//! - unserved votes are taken only in the verdict window's first half ([`unserved_deadline`]),
 //!   so every one of them can be rebutted (below);
 //! - a delivery dispute is never a result dispute: an unserved vote on a GPU that passed, and a
 //!   pass on a GPU that failed for non-delivery, count as neither agreement nor contradiction, so
@@ -55,22 +55,22 @@ pub fn unserved_to_fail(members: u32) -> u32 {
 	members.div_ceil(3).max(1)
 }
 
-/// The verdict window after the reveal deadline in three parts of a third each (at least a block
-/// each; `ConfigRule::VerdictWindowTooShort` keeps the window at three blocks or more): unserved votes
-/// until [`unserved_deadline`], rebuttals until [`rebuttal_deadline`], then the members verify
-/// what was revealed until the verdict deadline. A third of the window, at least one block.
+/// A third of the verdict window, at least one block: what the members keep after the rebuttal
+/// deadline to verify what was revealed.
 fn third<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
 	let window = selection.verdict_deadline.saturating_sub(selection.reveal_deadline);
 	(window / 3u32.into()).max(1u32.into()).min(window)
 }
 
-/// The last block in which a member may vote unserved: the first third of the verdict window.
-/// Every unserved vote lands before the rebuttal window closes, so a miner that served everyone
-/// can always answer each with a rebuttal: votes that came later could fail a served GPU nobody
-/// could answer (the review's F3: two colluding members of 64 voting unserved after the rebuttal
-/// deadline struck an honest validator in 91% of rounds).
+/// The last block in which a member may vote unserved: the first half of the verdict window (at
+/// least a block), which ends before the rebuttal deadline (`ConfigRule::VerdictWindowTooShort`
+/// keeps the window at three blocks or more). Every unserved vote lands while the miner can still
+/// rebut it: votes that came later could fail a served GPU nobody could answer (the review's F3:
+/// two colluding members of 64 voting unserved after the rebuttal deadline struck an honest
+/// validator in 91% of rounds).
 pub fn unserved_deadline<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
-	selection.reveal_deadline.saturating_add(third(selection))
+	let window = selection.verdict_deadline.saturating_sub(selection.reveal_deadline);
+	selection.reveal_deadline.saturating_add((window / 2u32.into()).max(1u32.into()))
 }
 
 /// The last block in which a served GPU that drew unserved votes may be revealed on chain (the
