@@ -70,12 +70,22 @@ where
 	T::Currency: Mutate<T::AccountId>,
 {
 	let v = funded::<T>("validator", 0);
-	Validators::<T>::mutate(|vs| {
-		if !vs.contains(&v) {
-			let _ = vs.try_push(v.clone());
-		}
-	});
+	let mut vs = Validators::<T>::get().into_inner();
+	if !vs.contains(&v) {
+		vs.push(v.clone());
+	}
+	seat::<T>(vs);
 	v
+}
+
+/// Seats `vs` as the committee members (each its own `pog!` account): the round's committees are
+/// drawn from them ([`Pallet::committee_pool`] falls back to the seated set without a draw).
+fn seat<T: Config>(vs: Vec<T::AccountId>) {
+	let vs = BoundedVec::<_, T::MaxValidators>::truncate_from(vs);
+	Seated::<T>::put(BoundedVec::<_, T::MaxValidators>::truncate_from(
+		vs.iter().map(|v| (v.clone(), v.clone())).collect::<Vec<_>>(),
+	));
+	Validators::<T>::put(vs);
 }
 
 fn miner_with<T: Config>(index: u32, gpus: u32) -> T::AccountId
@@ -321,7 +331,7 @@ mod benchmarks {
 	fn submit_verdict(v: Linear<1, { T::MaxValidators::get() }>) {
 		// Worst case: a committee of `v`, and this verdict completes its ⌊2v/3⌋+1 quorum.
 		let vs: Vec<T::AccountId> = (0..v).map(|i| funded::<T>("validator", i)).collect();
-		Validators::<T>::put(BoundedVec::<_, T::MaxValidators>::truncate_from(vs));
+		seat::<T>(vs);
 		let mut config = Configuration::<T>::get();
 		config.committee = v;
 		Configuration::<T>::put(config);

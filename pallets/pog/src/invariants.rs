@@ -110,7 +110,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Every planned or seated validator is bonded, and what is held is its bond's record; the
-	/// committee members are the seated validators' `pog!` accounts.
+	/// committee members are the seated validators' `pog!` accounts; committees are drawn from a
+	/// fixed pool only while a round is drawn.
 	fn validators_try_state() -> Result<(), TryRuntimeError> {
 		let reason: T::RuntimeHoldReason = HoldReason::ValidatorBond.into();
 		for (who, bond) in ValidatorBonds::<T>::iter() {
@@ -130,6 +131,14 @@ impl<T: Config> Pallet<T> {
 		ensure!(
 			seated.iter().map(|(_, s)| s).eq(Validators::<T>::get().iter()),
 			TryRuntimeError::Other("committee members are not the seated validators' pog! accounts")
+		);
+		let (pool, round) = (CommitteePool::<T>::get(), Self::round());
+		let drawn = matches!(round.phase, RoundPhase::Reveal | RoundPhase::Settle);
+		ensure!(drawn || pool.is_empty(), TryRuntimeError::Other("a committee pool with no round drawn"));
+		// every member of the drawn committees answers with a bond until the round is judged
+		ensure!(
+			pool.iter().all(|(v, _)| ValidatorBonds::<T>::contains_key(v)),
+			TryRuntimeError::Other("a validator the round drew from has no bond")
 		);
 		Ok(())
 	}

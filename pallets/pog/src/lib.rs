@@ -272,6 +272,15 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Validators<T: Config> = StorageValue<_, BoundedVec<T::AccountId, T::MaxValidators>, ValueQuery>;
 
+	/// The validators the drawn round's committees are drawn from: [`Seated`] as it was at the
+	/// sample's draw (each validator and its `pog!` key's account), kept until the round is
+	/// settled ([`verification`], the review's F10). A validator seated later sits on none of its
+	/// committees; one that left or rotated its key since still votes with the key it was drawn
+	/// with, and answers for those votes. Empty while no round is drawn.
+	#[pallet::storage]
+	pub type CommitteePool<T: Config> =
+		StorageValue<_, BoundedVec<(T::AccountId, T::AccountId), T::MaxValidators>, ValueQuery>;
+
 	/// Registered miners: claims, hardware, deposit.
 	#[pallet::storage]
 	pub type Miners<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, MinerOf<T>>;

@@ -130,9 +130,11 @@ pub fn run_with_budget<T: Config>(now: BlockNumberFor<T>, budget: usize) -> Resu
 	Ok(validators.iter().map(|me| verify::<T>(me, now, budget)).sum())
 }
 
-/// The local `pog!` keys whose accounts are validators.
+/// The local `pog!` keys whose accounts are validators of the round's committees
+/// ([`Pallet::committee_pool`]: a validator that left the set since the draw still verifies
+/// what it was assigned).
 pub fn local_validators<T: Config>() -> Vec<Account<T>> {
-	let validators = Validators::<T>::get();
+	let validators = Pallet::<T>::committee_pool();
 	let signer = Signer::<T, T::AuthorityId>::all_accounts();
 	let found = signer.accounts_from_keys().filter(|a| validators.contains(&a.id)).collect();
 	found

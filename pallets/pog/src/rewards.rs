@@ -430,24 +430,14 @@ impl<T: Config> Pallet<T> {
 	/// An evicted miner's unvested balance is released to it: it made room for a newcomer, it did
 	/// not fail or leave. Its earnings record is removed.
 	pub(crate) fn release_unvested(who: &T::AccountId) {
-		let earnings = EarningsOf::<T>::take(who);
-		let unvested = earnings.unvested();
-		if unvested.is_zero() {
-			return;
-		}
-		let reason: T::RuntimeHoldReason = HoldReason::Vesting.into();
+		let Some((reason, unvested)) = Self::take_unvested(who) else { return };
 		let amount = T::Currency::release(&reason, who, unvested, TokenPrecision::BestEffort).unwrap_or_default();
 		Self::deposit_event(Event::UnvestedReleased { miner: who.clone(), amount });
 	}
 
 	/// A departing miner's unvested balance goes to the treasury; its earnings record is removed.
 	pub(crate) fn forfeit_unvested(who: &T::AccountId) {
-		let earnings = EarningsOf::<T>::take(who);
-		let unvested = earnings.unvested();
-		if unvested.is_zero() {
-			return;
-		}
-		let reason: T::RuntimeHoldReason = HoldReason::Vesting.into();
+		let Some((reason, unvested)) = Self::take_unvested(who) else { return };
 		let amount = T::Currency::transfer_on_hold(
 			&reason,
 			who,
@@ -459,6 +449,12 @@ impl<T: Config> Pallet<T> {
 		)
 		.unwrap_or_default();
 		Self::deposit_event(Event::UnvestedForfeited { miner: who.clone(), amount });
+	}
+
+	/// Removes `who`'s earnings record; its unvested balance, if any, with the hold it is under.
+	fn take_unvested(who: &T::AccountId) -> Option<(T::RuntimeHoldReason, BalanceOf<T>)> {
+		let unvested = EarningsOf::<T>::take(who).unvested();
+		(!unvested.is_zero()).then(|| (HoldReason::Vesting.into(), unvested))
 	}
 
 	/// Weight of a block's payout page of `paid` miners (none: the pending payout read).

@@ -311,11 +311,11 @@ impl<T: Config> Pallet<T> {
 					Self::draw_sample(&mut round, n);
 					// the capacity reads the profile table (`capacity::largest_reveal_bytes`),
 					// which the benchmark's table of 11 does not bound
-					// and the undecided count (`ProbationNext`) and the first draw (`FirstDrawOf`),
-					// which the benchmark predates
+					// and the undecided count (`ProbationNext`), the first draw (`FirstDrawOf`) and
+					// the seated set copied into the committee pool, which the benchmark predates
 					T::WeightInfo::draw_sample()
 						.saturating_add(T::DbWeight::get().reads(u64::from(T::MaxProfiles::get())))
-						.saturating_add(T::DbWeight::get().reads_writes(2, 2))
+						.saturating_add(T::DbWeight::get().reads_writes(3, 3))
 				} else {
 					T::WeightInfo::idle_block()
 				};
@@ -357,12 +357,13 @@ impl<T: Config> Pallet<T> {
 				.saturating_add(T::WeightInfo::update_shares(miners))
 				.saturating_add(T::WeightInfo::emit_round(T::MaxValidators::get()))
 				// Judging each validator's work (its record, its bond, a burn) and releasing bonds,
-				// and the measured throughput with the configuration it is bounded by
+				// and the measured throughput with the configuration it is bounded by, and the
+				// committee pool read and cleared
 				.saturating_add(
 					T::DbWeight::get()
 						.reads_writes(4 * u64::from(T::MaxValidators::get()), 4 * u64::from(T::MaxValidators::get())),
 				)
-				.saturating_add(T::DbWeight::get().reads_writes(2, 1)),
+				.saturating_add(T::DbWeight::get().reads_writes(3, 2)),
 			None => batch,
 		}
 	}
@@ -663,6 +664,8 @@ impl<T: Config> Pallet<T> {
 		first.probability = p.first;
 		FirstDrawOf::<T>::insert(round.index, first);
 		let reveal_deadline = n.saturating_add(config.reveal_window.into());
+		// committees are drawn from the set seated now, whatever the sessions do until settlement
+		CommitteePool::<T>::put(Seated::<T>::get());
 		round.selection = Some(Selection {
 			seed: Self::block_randomness(b"pog/sample", round.index),
 			at: n,
@@ -776,6 +779,7 @@ impl<T: Config> Pallet<T> {
 		Self::update_shares(round.index);
 		Self::emit_round(round.index);
 		Self::judge_validators(round.index);
+		CommitteePool::<T>::kill();
 		let after = n.saturating_add(1u32.into());
 		let latest = round.started_at.saturating_add(config.period.into()).max(after);
 		let earliest = latest.saturating_sub(config.start_jitter.into()).max(after);

@@ -362,14 +362,18 @@ impl<T: Config> Pallet<T> {
 	/// validators that left before it was.
 	pub(crate) fn judge_validators(round: RoundIndex) {
 		let rules = Accountability::<T>::get();
-		let seated = Seated::<T>::get();
+		// the seats the round's committees were drawn from (a validator that left since answers
+		// for the work it was assigned while its bond is held, until this judgment)
+		let seated = Self::drawn_seats();
 		let work: Vec<(T::AccountId, ValidatorRecord)> = RoundWork::<T>::drain().collect();
 		Self::measure_throughput(round, &work.iter().map(|(_, record)| *record).collect::<Vec<_>>());
 		let mut may_expel = max_expulsions(PlannedValidators::<T>::get().len() as u32);
-		let sampled = Validators::<T>::get().len() as u32 > crate::verification::WHOLE_SET_UP_TO;
+		// the committees the round drew, not the set seated at settlement
+		let sampled = seated.len() as u32 > crate::verification::WHOLE_SET_UP_TO;
 		for (signer, record) in work {
 			// Work is judged against the validator whose `pog!` account did it, while it is
-			// bonded (a validator that rotated its key since answers for its new key only).
+			// bonded (a validator that rotated its key since the draw answers for the votes of the
+			// key it was drawn with).
 			let Some(validator) = seated.iter().find(|(_, s)| *s == signer).map(|(v, _)| v.clone()) else {
 				continue;
 			};

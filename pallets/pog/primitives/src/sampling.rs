@@ -7,8 +7,9 @@
 //! `keccak256(sample seed ‖ i as u32 LE)` (first 8 bytes LE, modulo the leaf count, a power of
 //! two so the draw is uniform); repeats are skipped.
 //!
-//! Entries inside an opened leaf are chosen by each verifier from its own local randomness, so
-//! different validators check different entries and the miner cannot tell which.
+//! Entries inside an opened leaf follow from the sample seed as well ([`entries_entropy`]): every
+//! committee member checks the same ones, so honest members reach the same verdict; the miner
+//! learns them only with the sample seed, after its root binds every value of C.
 
 use alloc::vec::Vec;
 

@@ -317,3 +317,46 @@ fn a_full_attestation_leaves_the_rest_to_single_verdicts() {
 		try_state();
 	});
 }
+
+/// The review's F7, its lazy half: Dave attests every served GPU without fetching anything, while
+/// Alice, Bob and Charlie verify what they are served, over 20 rounds with a cheater (operands
+/// rounded to a cheaper format) among the served miners. Every member checks the same entries, so
+/// the diligent three fail the cheater every round and Dave's blind pass contradicts a decided
+/// result: he is struck every round (his bond burns) and paid for the honest GPU only, half of
+/// what a diligent member is paid. Nobody diligent is struck.
+#[test]
+fn a_member_attesting_without_fetching_earns_less_and_is_struck() {
+	new_test_ext().execute_with(|| {
+		let [honest, cheater] = super::served::four_members_and_two_serving_miners();
+		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
+		let free = |who: AccountId| Balances::free_balance(who);
+		let (alice_before, dave_before, dave_bond) = (free(alice), free(dave), Pog::bond_of(&dave));
+		const ROUNDS: u32 = 20;
+		for _ in 0..ROUNDS {
+			next_round();
+			let results = [answer(honest, Compute::Honest), answer(cheater, Compute::LowerPrecision)];
+			run_until(RoundPhase::Reveal);
+			for (miner, result) in [honest, cheater].into_iter().zip(&results) {
+				let served = openings_for(miner, 0, &result[0]);
+				for v in [alice, bob, charlie] {
+					assert_ok!(served_verdict_by(v, miner, 0, &served));
+				}
+			}
+			assert_ok!(attest(dave, (u8::MAX, [0xff; 32]), vec![], vec![]));
+			run_until(RoundPhase::Idle);
+			assert_eq!(settled(honest), vec![RoundOutcome::Passed]);
+			assert_eq!(settled(cheater), vec![RoundOutcome::Failed(FailReason::WrongResult)]);
+		}
+		let (lazy, diligent) = (ValidatorStats::<Test>::get(dave), ValidatorStats::<Test>::get(alice));
+		assert_eq!((lazy.agreed, lazy.contradicted), (ROUNDS, ROUNDS), "{lazy:?}");
+		assert_eq!((diligent.agreed, diligent.contradicted), (2 * ROUNDS, 0), "{diligent:?}");
+		let (lazy_pay, diligent_pay) = (free(dave) - dave_before, free(alice) - alice_before);
+		assert!(lazy_pay > 0 && 2 * lazy_pay <= diligent_pay, "lazy {lazy_pay}, diligent {diligent_pay}");
+		assert!(Pog::bond_of(&dave) < dave_bond / 2, "his bond burned round after round");
+		assert_eq!(ValidatorBonds::<Test>::get(dave).unwrap().strikes, ROUNDS);
+		for v in [alice, bob, charlie] {
+			assert_eq!(Pog::bond_of(&v), dave_bond, "a diligent member is never struck");
+		}
+		try_state();
+	});
+}

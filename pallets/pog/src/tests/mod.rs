@@ -16,6 +16,7 @@ type DispatchResultOf = sp_runtime::DispatchResult;
 
 mod attestation;
 mod capacity;
+mod docs;
 mod duties;
 mod encoding;
 mod genesis_and_root;

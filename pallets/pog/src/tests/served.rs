@@ -70,7 +70,7 @@ pub(super) fn alice_fetches_gpu(
 
 /// Dave joins the validators and committees take all four (quorum 3); Miner1 and Miner2
 /// register one CPU GPU each and serve their openings.
-fn four_members_and_two_serving_miners() -> [AccountId; 2] {
+pub(super) fn four_members_and_two_serving_miners() -> [AccountId; 2] {
 	assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")));
 	change_session();
 	assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
@@ -425,8 +425,67 @@ fn a_miner_serving_some_members_only_cannot_get_the_served_ones_struck() {
 	});
 }
 
-/// The review's F3: unserved votes are taken only until the first third of the verdict window
-/// has passed, so every one of them lands while the miner can still rebut it. Later, in the pool
+/// The review's F10: committees, and the validators they are drawn from, are fixed at the draw.
+/// Dave leaves and Eve joins while the round is open: each served GPU's committee is still the
+/// four drawn, Dave still votes (a pass on Miner1's GPU, and a failure on Miner2's honest GPU
+/// after he has left) and answers for it: struck for the contradiction, his bond released less
+/// the burn once the round is judged (before, work by a validator no longer seated was never
+/// judged). Eve, seated after the draw, can vote on nothing and is counted on no committee.
+#[test]
+fn committees_and_their_validators_are_fixed_at_the_draw() {
+	new_test_ext().execute_with(|| {
+		let [m, m2] = four_members_and_two_serving_miners();
+		let [alice, bob, charlie, dave, eve] = ["Alice", "Bob", "Charlie", "Dave", "Eve"].map(account);
+		let r = next_round();
+		let results = [answer(m, Compute::Honest), answer(m2, Compute::Honest)];
+		run_until(RoundPhase::Reveal);
+		let selection = Pog::round().selection.unwrap();
+		let drawn = Pog::committee_for(&selection.seed, &m, 0);
+		assert_eq!(drawn.len(), 4);
+		assert!(drawn.contains(&dave));
+		let bond = Pog::bond_of(&dave);
+		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), eve));
+		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), dave));
+		change_session();
+		let seated = Validators::<Test>::get();
+		assert!(seated.contains(&eve) && !seated.contains(&dave), "{seated:?}");
+		assert_eq!(Pog::committee_for(&selection.seed, &m, 0), drawn, "the committee is the one drawn");
+		let served = openings_for(m, 0, &results[0][0]);
+		assert_eq!(served_verdict_by(eve, m, 0, &served), Err(Error::<Test>::NotValidator.into()));
+		for v in [alice, bob, charlie, dave] {
+			assert_ok!(served_verdict_by(v, m, 0, &served));
+		}
+		let served2 = openings_for(m2, 0, &results[1][0]);
+		for v in [alice, bob, charlie] {
+			assert_ok!(served_verdict_by(v, m2, 0, &served2));
+		}
+		let commitment = Commitments::<Test>::get(r, m2).unwrap()[0].clone().unwrap();
+		let leaf = Pog::leaves_for(&selection, &commitment)[0];
+		assert_ok!(Pog::submit_verdict(RuntimeOrigin::signed(dave), r, m2, 0, false_verdict(false, Some(leaf))));
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
+		assert_eq!(settled(m2), vec![RoundOutcome::Passed]);
+		let kept = Verifications::<Test>::get((r, m, 0)).unwrap();
+		assert_eq!(kept.committee.to_vec(), drawn);
+		let stats = ValidatorStats::<Test>::get(dave);
+		assert_eq!((stats.assigned, stats.agreed, stats.contradicted), (2, 1, 1), "{stats:?}");
+		assert!(
+			events().iter().any(|e| matches!(e, Event::ValidatorStruck { validator, .. } if *validator == dave)),
+			"Dave answered for his seat after leaving it"
+		);
+		let released = events().iter().find_map(|e| match e {
+			Event::ValidatorBondReleased { validator, amount } if *validator == dave => Some(*amount),
+			_ => None,
+		});
+		assert!(released.is_some_and(|a| a < bond), "released {released:?} of {bond}: less the burn");
+		assert!(!ValidatorBonds::<Test>::contains_key(dave));
+		assert_eq!(ValidatorStats::<Test>::get(eve), Default::default(), "Eve sat on no committee");
+		assert!(CommitteePool::<Test>::get().is_empty(), "no pool once the round is settled");
+		try_state();
+	});
+}
+
+/// The review's F3: unserved votes are taken only until half the verdict window has passed, so every one of them lands while the miner can still rebut it. Later, in the pool
 /// and in dispatch alike, they are refused (`UnservedTooLate`); the GPU two members passed is
 /// undecided, not failed, and nobody is struck.
 #[test]
