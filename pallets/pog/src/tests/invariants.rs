@@ -27,6 +27,18 @@ fn checked(what: &str, call: impl FnOnce() -> DispatchResultOf) -> DispatchResul
 	outcome
 }
 
+/// Whether `who`'s GPU `gpu` committed, in round `index`, the root of the result computed for it.
+fn own_root_committed(
+	results: &std::collections::BTreeMap<(AccountId, GpuIndex), CommittedMatrix>,
+	index: RoundIndex,
+	who: &AccountId,
+	gpu: GpuIndex,
+) -> bool {
+	let root = |c: &Option<crate::types::Commitment>| c.as_ref().map(|c| c.root);
+	Commitments::<Test>::get(index, who)
+		.is_some_and(|s| s.get(gpu as usize).and_then(root) == results.get(&(*who, gpu)).map(|r| r.root()))
+}
+
 /// One step of the protocol played as honest participants play it, in whatever phase the round
 /// is: every taking-part miner commits each GPU not committed yet (three in ten corruptly, so
 /// that failures and slashes come too), every selected GPU with a root of its own is revealed,
@@ -55,10 +67,8 @@ fn play_honestly(rng: &mut StdRng, results: &mut std::collections::BTreeMap<(Acc
 			let due: Vec<(AccountId, GpuIndex)> = results
 				.keys()
 				.filter(|(w, g)| {
-					Commitments::<Test>::get(index, w).is_some_and(|s| {
-						s.get(*g as usize)
-							.is_some_and(|c| c.as_ref().is_some_and(|c| c.root == results[&(*w, *g)].root()))
-					}) && Pog::is_selected(&selection, index, w, *g)
+					own_root_committed(results, index, w, *g)
+						&& Pog::is_selected(&selection, index, w, *g)
 						&& !Verifications::<Test>::contains_key((index, w, *g))
 				})
 				.copied()
@@ -164,16 +174,8 @@ fn play_seed(seed: u64) -> (bool, bool) {
 				4 => {
 					// A committed miner reveals (if selected), or anyone reveals nothing.
 					let index = Pog::round().index;
-					let committed: Vec<(AccountId, GpuIndex)> = results
-						.keys()
-						.filter(|(w, g)| {
-							Commitments::<Test>::get(index, w).is_some_and(|s| {
-								s.get(*g as usize)
-									.is_some_and(|c| c.as_ref().is_some_and(|c| c.root == results[&(*w, *g)].root()))
-							})
-						})
-						.copied()
-						.collect();
+					let committed: Vec<(AccountId, GpuIndex)> =
+						results.keys().filter(|(w, g)| own_root_committed(&results, index, w, *g)).copied().collect();
 					match committed.get(rng.random_range(0..committed.len().max(1))) {
 						Some((w, g)) if phase() == RoundPhase::Reveal && rng.random_bool(0.9) => {
 							reveal(*w, *g, &results[&(*w, *g)])
