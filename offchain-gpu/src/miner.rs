@@ -6,6 +6,7 @@
 //!   computed while the root lands), whose roots are committed before their deadlines.
 //! - `SampleDrawn`: reveal the sampled leaves and walks of every selected GPU.
 //! - `MinerSettled`: record each GPU's outcome.
+//! - `RoundSettled`: while on trial in a full registry, claim a regular slot (`claim_slot`).
 //!
 //! Every step is recorded in the state file first, so a restart resumes the round (recomputing
 //! the memory phase and C to open them, and giving up if a root differs) and never submits
@@ -421,6 +422,9 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 						return Ok(());
 					}
 				}
+				if events.has::<pog::pog::events::RoundSettled>() {
+					spawn_claim_slot(ctx.clone());
+				}
 				for ev in events.find::<pog::pog::events::ScoreUpdated>() {
 					let ev = ev?;
 					if ev.miner == account {
@@ -512,6 +516,23 @@ fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
 		match ctx.chain.submit(&call).await {
 			Ok(_) => info!(challenge = %key, "openings revealed on chain: the unserved votes are void"),
 			Err(e) => error!(challenge = %key, "the rebuttal was rejected: {e:#}"),
+		}
+	});
+}
+
+/// A miner registered on trial into a full registry (`pallet_pog::eviction`) takes a regular
+/// slot once it has passed: after every settled round, while it is on trial, it claims one (the
+/// chain takes a free slot or evicts the fewest proven points below its own, or refuses: not
+/// passed yet, or nobody lower). Once the round is settled every miner is within reach.
+fn spawn_claim_slot(ctx: Arc<Ctx>) {
+	tokio::spawn(async move {
+		match ctx.chain.on_trial().await {
+			Ok(false) => {},
+			Ok(true) => match ctx.chain.submit(&pog::transactions().pog().claim_slot()).await {
+				Ok(_) => info!("on trial and passed: took a regular slot in the registry"),
+				Err(e) => info!("on trial: no regular slot yet ({e:#}); trying again after the next round"),
+			},
+			Err(e) => error!("cannot read whether the miner is on trial: {e:#}"),
 		}
 	});
 }

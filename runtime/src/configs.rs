@@ -290,7 +290,16 @@ impl pallet_pog::Config for Runtime {
 	type MaxOpenings = ConstU32<64>;
 	type Treasury = PogTreasury;
 	type ValidatorBond = PogValidatorBond;
+	type HasSessionKeys = WithSessionKeys;
 	type WeightInfo = pallet_pog::weights::SubstrateWeight<Runtime>;
+}
+
+/// Accounts whose session keys are set: what pallet-session seats of a set handed to it.
+pub struct WithSessionKeys;
+impl frame_support::traits::Contains<AccountId> for WithSessionKeys {
+	fn contains(validator: &AccountId) -> bool {
+		pallet_session::NextKeys::<Runtime>::contains_key(validator)
+	}
 }
 
 parameter_types! {

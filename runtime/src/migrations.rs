@@ -9,7 +9,12 @@ use frame_support::{traits::OnRuntimeUpgrade, weights::Weight};
 use crate::{AccountId, Grandpa, Runtime, SessionKeys};
 
 /// What a runtime upgrade runs, in order.
-pub type Migrations = (InitSession, pallet_pog::migrations::v3::SeatValidators<Runtime>, RecordSessions);
+pub type Migrations = (
+	InitSession,
+	pallet_pog::migrations::v3::SeatValidators<Runtime>,
+	RecordSessions,
+	pallet_pog::migrations::InitMoneyLedger<Runtime>,
+);
 
 /// Spec 108 adds pallet-session. A chain from an earlier spec has its validators as BABE
 /// authorities, GRANDPA voters and PoG validators, in the same order and never changed since

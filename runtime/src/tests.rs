@@ -756,6 +756,63 @@ fn a_babe_equivocation_is_reported_and_costs_the_offender_its_bond_and_seat() {
 	});
 }
 
+/// Issue 49, F15: a validator root plans who never sets session keys is not handed to the
+/// session, so the historical record of a session counts exactly who sat in it, and an
+/// equivocation proven in one session is still accepted in the next. (Counting the keyless
+/// validator made every report checked against that record fail `InvalidCount`.)
+#[test]
+fn an_equivocation_is_proven_a_session_later_beside_a_keyless_planned_validator() {
+	sp_io::TestExternalities::new(preset_storage("local_testnet")).execute_with(|| {
+		let eve = Sr25519Keyring::Eve.to_account_id();
+		Pog::add_validator(RuntimeOrigin::root(), eve.clone()).expect("root adds Eve, who sets no keys");
+		// One block per epoch: each block after the first changes the session.
+		let epoch = |e: u64| SLOT + e * configs::EpochDuration::get();
+		let mut parent = Hash::repeat_byte(1);
+		for n in 1..=3u32 {
+			parent = run_block(n, parent, epoch(u64::from(n) - 1)).hash();
+		}
+		assert_eq!(Session::current_index(), 2);
+		assert_eq!(Session::validators().len(), 4, "Eve, keyless, does not sit");
+		assert!(pallet_pog::PlannedValidators::<Runtime>::get().contains(&eve), "but stays planned");
+		// Bob (BABE authority 1) seals two blocks for one slot of session 2 ...
+		let bob = Sr25519Keyring::Bob;
+		let offender: sp_consensus_babe::AuthorityId = bob.public().into();
+		let slot = epoch(2) + 1;
+		let sealed = |state_root: u8| {
+			let mut header = babe_header(4, parent, slot, bob, 1);
+			header.set_state_root(Hash::repeat_byte(state_root));
+			let seal = bob.pair().sign(header.hash().as_ref());
+			header.digest_mut().push(DigestItem::Seal(sp_consensus_babe::BABE_ENGINE_ID, seal.encode()));
+			header
+		};
+		let proof = sp_consensus_babe::EquivocationProof {
+			offender: offender.clone(),
+			slot: slot.into(),
+			first_header: sealed(1),
+			second_header: sealed(2),
+		};
+		let key_owner_proof = <Historical as frame_support::traits::KeyOwnerProofSystem<_>>::prove((
+			sp_consensus_babe::KEY_TYPE,
+			offender,
+		))
+		.expect("Bob's key sits in session 2");
+		// ... and the report lands in session 3, checked against session 2's record.
+		let parent = run_block(4, parent, epoch(3)).hash();
+		assert_eq!(Session::current_index(), 3);
+		let report = RuntimeCall::Babe(pallet_babe::Call::report_equivocation_unsigned {
+			equivocation_proof: Box::new(proof),
+			key_owner_proof,
+		});
+		let xt = UncheckedExtrinsic::new_bare(report);
+		assert!(
+			Executive::validate_transaction(TransactionSource::Local, xt.clone(), parent).is_ok(),
+			"the pool takes it"
+		);
+		Executive::apply_extrinsic(xt).expect("applies").expect("the report is accepted");
+		assert!(Pog::bond_of(&bob.to_account_id()) < configs::PogValidatorBond::get(), "Bob's bond burned");
+	});
+}
+
 /// The node's BABE worker (polkadot-sdk's) reports equivocations with the seals stripped from both
 /// headers; such a report fails at dispatch, and in the pool it would hold the tag of the node's
 /// sealed report of the same slot. The runtime API puts only a report whose proof holds in the

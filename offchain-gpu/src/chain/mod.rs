@@ -206,6 +206,12 @@ impl Chain {
 		Ok(slot.saturating_mul(slot_ms).saturating_sub(stalled))
 	}
 
+	/// Whether the miner is on trial in a full registry (at the best block).
+	pub async fn on_trial(&self) -> anyhow::Result<bool> {
+		let at = self.best().await?;
+		Ok(at.storage().try_fetch(pog::storage().pog().trial(), (self.account,)).await?.is_some())
+	}
+
 	/// The miner's free balance.
 	pub async fn free_balance(&self) -> anyhow::Result<u128> {
 		let at = self.best().await?;

@@ -1,31 +1,74 @@
-//! Who makes room in a full registry.
+//! Who makes room in a full registry, and for whom.
 //!
-//! `MaxMiners` slots used to be held for good: 4,096 accounts each claiming a 1-core `cpu-core`
-//! unit, answered honestly by one GPU in a minute a round, kept every later registration out
-//! (`TooManyMiners`) for 4,096 POG of fees (docs/protocol.md §9, 'Registry'). Now a registration
-//! into a full registry evicts one miner, as Bittensor prunes its lowest-scoring neuron once its
-//! immunity period is over: among the miners with no unsettled round and past their immunity
-//! (their first [`IMMUNITY_ROUNDS`] rounds settled), a suspended one first, then the one with the
-//! lowest score, the longest-registered first among equals. Its deposit is released as if it had
-//! left. Holding every slot then means out-scoring every newcomer's proven hardware.
+//! The registry has `MaxMiners` slots: [`Pallet::trial_slots`] of them (a 64th, at least one) for
+//! newcomers on trial, the rest regular. While a regular slot is free a registration takes it.
+//! Once they are all taken, a registration is admitted on trial: the newcomer takes part in
+//! rounds like any miner, and once it has passed a verification it may `claim_slot` (the agent
+//! does after every settled round). That takes a free regular slot, or evicts the regular miner
+//! with the fewest *proven* GPU points below the newcomer's, past its immunity (its first
+//! [`IMMUNITY_ROUNDS`] rounds) and with no unsettled round: a suspended one first (it could not
+//! top up a slash), then the fewest points, the longest-registered among equals. Points are
+//! those of verified GPUs (declared memory and disk are not proven). A zero proves nothing when a
+//! GPU of the miner lost its credit to a round its committee left undecided (`Inconclusive`,
+//! `CreditExpired`), which colluding validators can impose: such a miner is not evicted for it. A
+//! zero from its own failure, from claims it just changed or from GPUs never verified counts. An
+//! evicted miner's deposit and unvested pay are released (it made room, it did not fail). A
+//! newcomer still on trial when the round after its last trial round is settled is removed, its
+//! deposit and pay released and its fee kept. Holding every regular slot therefore means
+//! out-scoring the proven hardware of every newcomer, and a newcomer takes a slot from nobody
+//! before it has proven more.
 
 use frame_support::pallet_prelude::*;
 
 use crate::{pallet::*, types::*};
 
-/// A miner's first rounds, during which (until the last of them is settled) a full registry
-/// cannot evict it: time for its
-/// first verification (every GPU is verified in its first round while the sample is the whole
-/// round, the normal case).
+/// A miner's first rounds: a regular miner is not evicted before the last of them is settled
+/// (time for its first verification), and a newcomer on trial must claim a slot before then.
 pub const IMMUNITY_ROUNDS: RoundIndex = 4;
+
+/// Most trials a settlement block ends (each a miner's removal): one whose trial is over beyond
+/// them ends at its next settlement. Newcomers registered together and ground into one batch
+/// cannot make a block heavier than its declared weight.
+pub const TRIAL_ENDS_PER_BLOCK: u32 = 8;
 
 /// A miner a full registry evicts, with its record.
 pub(crate) type Evictee<T> = (<T as frame_system::Config>::AccountId, MinerOf<T>);
 
 impl<T: Config> Pallet<T> {
-	/// The miner a registration into the full registry evicts, and how many miners were read to
-	/// find it; `None` when every miner is immune or has an unsettled round.
-	pub(crate) fn eviction_candidate() -> (Option<Evictee<T>>, u32) {
+	/// Slots kept for newcomers on trial: a 64th of the registry, at least one.
+	pub fn trial_slots() -> u32 {
+		(T::MaxMiners::get() / 64).max(1)
+	}
+
+	/// Whether a registration now is admitted on trial: every regular slot is taken.
+	pub(crate) fn regular_slots_taken() -> bool {
+		let regular = MinerCount::<T>::get().saturating_sub(Trial::<T>::count());
+		regular >= T::MaxMiners::get().saturating_sub(Self::trial_slots())
+	}
+
+	/// The GPU points a newcomer must exceed to evict `who` (0 for a suspended miner), or `None`
+	/// when its zero proves nothing: a GPU of it lost its credit to a round its committee left
+	/// undecided (`Inconclusive`, `CreditExpired`), which colluding validators can impose. Points
+	/// of verified GPUs only: declared memory and disk are not proven.
+	fn proven_points(who: &T::AccountId, info: &MinerOf<T>) -> Option<u64> {
+		if info.first_round == NEVER {
+			return Some(0);
+		}
+		let points = Scores::<T>::get(who).map_or(0, |s| s.gpu_points);
+		if points > 0 {
+			return Some(points);
+		}
+		let undecided = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
+		let imposed = |g: &GpuStanding| {
+			g.zero_reason == Some(ZeroReason::CreditExpired) || g.last.is_some_and(|(_, outcome)| outcome == undecided)
+		};
+		(!Standing::<T>::get(who).iter().any(imposed)).then_some(0)
+	}
+
+	/// The regular miner a newcomer proven at `points` evicts, and how many miners were read to
+	/// find it; `None` when no regular miner past its immunity and with no unsettled round has
+	/// fewer proven points.
+	pub(crate) fn eviction_candidate(points: u64) -> (Option<Evictee<T>>, u32) {
 		let round = Self::round();
 		let open = round.phase != RoundPhase::Idle;
 		let mut read = 0u32;
@@ -39,22 +82,78 @@ impl<T: Config> Pallet<T> {
 				info.first_round == NEVER
 					|| round.index.saturating_add(1) >= info.first_round.saturating_add(IMMUNITY_ROUNDS)
 			})
-			.map(|(who, info)| {
+			.filter(|(who, _)| !Trial::<T>::contains_key(who))
+			.filter_map(|(who, info)| {
+				let proven = Self::proven_points(&who, &info).filter(|proven| *proven < points)?;
 				let suspended = info.first_round == NEVER;
-				let score = Scores::<T>::get(&who).map_or(0, |s| s.total.deconstruct());
-				((!suspended, score, info.registered_at), who, info)
+				Some(((!suspended, proven, info.registered_at), who, info))
 			})
 			.min_by(|a, b| a.0.cmp(&b.0))
 			.map(|(_, who, info)| (who, info));
 		(candidate, read)
 	}
 
-	/// The weight of a registration that read `scanned` miners (and their scores) to find one to
-	/// evict; declared for a full scan, refunded down to what was read.
-	pub fn register_weight(scanned: u32) -> Weight {
+	/// A newcomer on trial takes a regular slot: a free one, or that of the regular miner with
+	/// the fewest proven points below its own ([`Self::eviction_candidate`]). Returns how many
+	/// miners were read.
+	pub(crate) fn do_claim_slot(who: T::AccountId) -> Result<u32, DispatchError> {
+		ensure!(Trial::<T>::contains_key(&who), Error::<T>::NotOnTrial);
+		let info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
+		ensure!(!info.leaving, Error::<T>::AlreadyLeaving);
+		let own = Scores::<T>::get(&who).map_or(0, |s| s.gpu_points);
+		ensure!(own > 0, Error::<T>::NotYetPassed);
+		let (evictee, read) = if Self::regular_slots_taken() {
+			let (candidate, read) = Self::eviction_candidate(own);
+			(Some(candidate.ok_or(Error::<T>::NoLowerScore)?), read)
+		} else {
+			(None, 0)
+		};
+		// Off trial first: the eviction below then frees no regular slot for another.
+		Trial::<T>::remove(&who);
+		if let Some((out, info)) = evictee {
+			Self::deposit_event(Event::MinerEvicted { miner: out.clone(), by: who.clone() });
+			// Evicted for fewer proven points, not departed: what it earned is its own (the
+			// review's F8); a suspended miner (it could not top up a slash) forfeits it as a
+			// departing one does, or emptying one's balance and being evicted would cash vesting
+			// out at will.
+			if info.first_round != NEVER {
+				Self::release_unvested(&out);
+			}
+			Self::remove_miner(out, info);
+		}
+		Self::deposit_event(Event::MinerAdmitted { miner: who });
+		Ok(read)
+	}
+
+	/// Ends `who`'s trial when `round`, a round after its last, is settled (so that a pass in
+	/// its last round can still claim a slot once that round is settled), if `budget` allows:
+	/// removed, its deposit and pay released. Returns whether it was removed.
+	pub(crate) fn end_trial(round: RoundIndex, who: &T::AccountId, info: &MinerOf<T>, budget: &mut u32) -> bool {
+		if *budget == 0 || Trial::<T>::get(who).is_none_or(|last| round <= last) {
+			return false;
+		}
+		*budget -= 1;
+		Self::deposit_event(Event::MinerTrialEnded { miner: who.clone() });
+		if info.first_round != NEVER {
+			Self::release_unvested(who);
+		}
+		Self::remove_miner(who.clone(), info.clone());
+		true
+	}
+
+	/// The weight of a registration with the most GPUs, and whether it is on trial.
+	pub fn register_weight() -> Weight {
 		use crate::weights::WeightInfo;
-		T::WeightInfo::register_miner(T::MaxGpusPerMiner::get())
-			.saturating_add(T::DbWeight::get().reads(2 * u64::from(scanned)))
-			.saturating_add(T::DbWeight::get().reads_writes(4, 6))
+		T::WeightInfo::register_miner(T::MaxGpusPerMiner::get()).saturating_add(T::DbWeight::get().reads_writes(2, 2))
+	}
+
+	/// The weight of a `claim_slot` that read `scanned` miners (each with its score and
+	/// standing) to find one to evict, and removed it; declared for a full scan, refunded down
+	/// to what was read.
+	pub fn claim_slot_weight(scanned: u32) -> Weight {
+		use crate::weights::WeightInfo;
+		T::WeightInfo::deregister_miner(T::MaxGpusPerMiner::get())
+			.saturating_add(T::DbWeight::get().reads(3 * u64::from(scanned)))
+			.saturating_add(T::DbWeight::get().reads_writes(6, 6))
 	}
 }

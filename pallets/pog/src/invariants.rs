@@ -12,7 +12,9 @@ impl<T: Config> Pallet<T> {
 	/// lists exactly its claimed GPUs; commitments have one slot per GPU; openings are kept only
 	/// for the current round's revealed challenges; the round's counters are consistent; and the
 	/// weight shares sum to 100%; each miner's vesting hold is its unvested earnings, and
-	/// only registered miners have earnings; validators' bonds match their holds.
+	/// only registered miners have earnings; validators' bonds match their holds; miners on trial are
+	/// registered and at most the trial slots; nothing was
+	/// minted outside PoG ([`crate::ledger`]).
 	pub fn do_try_state() -> Result<(), TryRuntimeError> {
 		let reason: T::RuntimeHoldReason = HoldReason::MinerDeposit.into();
 		let round = Self::round();
@@ -52,6 +54,16 @@ impl<T: Config> Pallet<T> {
 			}
 		}
 		ensure!(miners == MinerCount::<T>::get(), TryRuntimeError::Other("MinerCount is wrong"));
+		Self::check_money()?;
+		let on_trial: alloc::vec::Vec<T::AccountId> = Trial::<T>::iter_keys().collect();
+		ensure!(
+			on_trial.len() as u32 == Trial::<T>::count() && Trial::<T>::count() <= Self::trial_slots(),
+			TryRuntimeError::Other("more miners on trial than trial slots, or a wrong count")
+		);
+		ensure!(
+			on_trial.iter().all(Miners::<T>::contains_key),
+			TryRuntimeError::Other("a miner on trial is not registered")
+		);
 		let entered: usize = FirstDraws::<T>::iter_prefix_values(round.index).map(|gpus| gpus.len()).sum();
 		ensure!(
 			entered as u32 == FirstDrawOf::<T>::get(round.index).newcomers,

@@ -58,6 +58,7 @@ pub mod first_draw;
 pub mod host;
 #[cfg(any(feature = "try-runtime", test))]
 mod invariants;
+pub mod ledger;
 pub mod migrations;
 pub mod miners;
 #[cfg(test)]
@@ -234,6 +235,11 @@ pub mod pallet {
 		/// part of it burns for each strike against its committee work.
 		#[pallet::constant]
 		type ValidatorBond: Get<BalanceOf<Self>>;
+		/// Validators whose session keys are set (the runtime: pallet-session's `NextKeys`). Only
+		/// they are handed to the session as the next set: one without keys would not sit, and
+		/// counting it in the historical session's record would make every equivocation report
+		/// checked against that session fail ([`validators`]).
+		type HasSessionKeys: frame_support::traits::Contains<Self::AccountId>;
 		/// The treasury account: its part of each round's emission, what nobody earned, and
 		/// forfeited unvested earnings are paid to it ([`rewards`]).
 		type Treasury: Get<Self::AccountId>;
@@ -384,6 +390,11 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Scores<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, Score>;
 
+	/// Newcomers admitted on trial into a registry whose regular slots are all taken, with
+	/// the last round of their trial ([`eviction`]).
+	#[pallet::storage]
+	pub type Trial<T: Config> = CountedStorageMap<_, Blake2_128Concat, T::AccountId, RoundIndex, OptionQuery>;
+
 	/// Each scored miner's share of the epoch's weight (sums to exactly 100% when not empty).
 	#[pallet::storage]
 	pub type WeightShares<T: Config> = StorageValue<_, BoundedVec<(T::AccountId, Perbill), T::MaxMiners>, ValueQuery>;
@@ -444,6 +455,10 @@ pub mod pallet {
 	/// Everything the rounds' emission minted.
 	#[pallet::storage]
 	pub type Emitted<T: Config> = StorageValue<_, BalanceOf<T>, ValueQuery>;
+
+	/// What PoG minted and burned since the total issuance it was opened at ([`ledger`]).
+	#[pallet::storage]
+	pub type Ledger<T: Config> = StorageValue<_, ledger::MoneyLedger<BalanceOf<T>>, OptionQuery>;
 
 	/// The last settled round's emission and its split.
 	#[pallet::storage]
@@ -545,6 +560,7 @@ pub mod pallet {
 			}
 			LocalEndpoints::<T>::put(self.local_endpoints);
 			Round::<T>::put(Pallet::<T>::genesis_round());
+			Pallet::<T>::open_ledger();
 		}
 	}
 
@@ -660,8 +676,8 @@ pub mod pallet {
 			/// The first round the new claims are challenged in.
 			from_round: RoundIndex,
 		},
-		/// A registration into the full registry evicted a miner past its immunity (its
-		/// deposit is released as if it had left).
+		/// A newcomer on trial proved more GPU points than a regular miner and took its slot
+		/// (its deposit and unvested pay are released: it made room, it did not fail).
 		MinerEvicted {
 			/// The evicted miner.
 			miner: T::AccountId,
@@ -906,6 +922,26 @@ pub mod pallet {
 			/// What was released.
 			amount: BalanceOf<T>,
 		},
+		/// Every regular slot is taken: the miner is registered on trial ([`eviction`]). Once
+		/// it has passed, `claim_slot` takes a free slot or that of fewer proven points; still on
+		/// trial when the round after `last_round` is settled, it is removed.
+		MinerOnTrial {
+			/// The newcomer.
+			miner: T::AccountId,
+			/// The last round of its trial (a pass in it can still claim a slot).
+			last_round: RoundIndex,
+		},
+		/// A miner on trial took a regular slot (a free one, or an evicted miner's).
+		MinerAdmitted {
+			/// The miner.
+			miner: T::AccountId,
+		},
+		/// A miner's trial ended without a regular slot: it is removed, its deposit and
+		/// unvested pay released.
+		MinerTrialEnded {
+			/// The miner.
+			miner: T::AccountId,
+		},
 	}
 
 	/// Errors, each naming what is wrong.
@@ -919,7 +955,8 @@ pub mod pallet {
 		TooManyValidators,
 		/// The validator cannot bond `ValidatorBond` (its free balance is short).
 		CannotBond,
-		/// The last validator cannot be removed: the chain would have nobody to author blocks.
+		/// The last planned validator with session keys cannot be removed: the chain would have
+		/// nobody to author blocks.
 		LastValidator,
 		/// The rules break the rule named (`ValidatorRule`).
 		InvalidValidatorRules(validators::ValidatorRule),
@@ -938,8 +975,8 @@ pub mod pallet {
 		AlreadyRegistered,
 		/// The account is not a registered miner.
 		NotRegistered,
-		/// The registry of miners is full and no miner can be evicted: every one is in its
-		/// immunity period or takes part in the open round (retry once the round is settled).
+		/// Every regular slot of the registry and every trial slot is taken (retry once a
+		/// newcomer's trial ends, after a round is settled).
 		TooManyMiners,
 		/// At least one GPU must be claimed.
 		NoClaims,
@@ -1066,6 +1103,15 @@ pub mod pallet {
 		/// reserved address, `localhost`, `*.local`): on this chain every committee member's node
 		/// would send requests into its own network. Name a public host.
 		PrivateEndpoint,
+		/// `claim_slot` is for a miner on trial (registered while every regular slot was
+		/// taken); this one holds a regular slot or is not registered.
+		NotOnTrial,
+		/// A miner on trial claims a slot only once it has passed a verification: its score
+		/// is zero.
+		NotYetPassed,
+		/// No regular slot is free, and no regular miner past its immunity and with no unsettled
+		/// round has fewer proven GPU points than the caller (retry once a round is settled).
+		NoLowerScore,
 	}
 
 	#[pallet::hooks]
@@ -1099,19 +1145,13 @@ pub mod pallet {
 	#[pallet::call]
 	impl<T: Config> Pallet<T> {
 		/// Register as a miner with GPU `claims` and `hardware`: holds the deposit and burns the
-		/// registration fee. The GPUs are challenged from the next round on.
-		/// Into a full registry it evicts a miner past its immunity ([`eviction`]): a suspended one
-		/// first, else the lowest score.
+		/// registration fee. The GPUs are challenged from the next round on. Once every regular
+		/// slot is taken, the miner is registered on trial ([`eviction`]).
 		#[pallet::call_index(0)]
-		#[pallet::weight(Pallet::<T>::register_weight(T::MaxMiners::get()))]
-		pub fn register_miner(
-			origin: OriginFor<T>,
-			claims: ClaimsOf<T>,
-			hardware: Hardware,
-		) -> DispatchResultWithPostInfo {
+		#[pallet::weight(Pallet::<T>::register_weight())]
+		pub fn register_miner(origin: OriginFor<T>, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
 			let who = ensure_signed(origin)?;
-			let read = Self::do_register(who, claims, hardware)?;
-			Ok(Some(Self::register_weight(read)).into())
+			Self::do_register(who, claims, hardware)
 		}
 
 		/// Replace the caller's claims and hardware. They apply at once if the miner has no
@@ -1129,9 +1169,10 @@ pub mod pallet {
 		/// Leave: at once if the miner has no unsettled round, else once its current round is
 		/// settled (its failures in that round are still slashed).
 		#[pallet::call_index(2)]
-		// Plus taking the miner out of the weight shares (`drop_share`: one read and write).
+		// Plus taking the miner out of the weight shares (`drop_share`: one read and write) and
+		// off trial (`Trial`: its count and entry).
 		#[pallet::weight(T::WeightInfo::deregister_miner(T::MaxGpusPerMiner::get())
-			.saturating_add(T::DbWeight::get().reads_writes(1, 1)))]
+			.saturating_add(T::DbWeight::get().reads_writes(3, 3)))]
 		pub fn deregister_miner(origin: OriginFor<T>) -> DispatchResult {
 			let who = ensure_signed(origin)?;
 			Self::do_deregister(who)
@@ -1329,6 +1370,16 @@ pub mod pallet {
 		pub fn set_validator_rules(origin: OriginFor<T>, rules: validators::ValidatorRules) -> DispatchResult {
 			ensure_root(origin)?;
 			Self::do_set_validator_rules(rules)
+		}
+
+		/// Miner on trial, once it has passed: take a free regular slot, or evict the regular
+		/// miner with the fewest proven GPU points below the caller's ([`eviction`]).
+		#[pallet::call_index(20)]
+		#[pallet::weight(Pallet::<T>::claim_slot_weight(T::MaxMiners::get()))]
+		pub fn claim_slot(origin: OriginFor<T>) -> DispatchResultWithPostInfo {
+			let who = ensure_signed(origin)?;
+			let read = Self::do_claim_slot(who)?;
+			Ok(Some(Self::claim_slot_weight(read)).into())
 		}
 	}
 }

@@ -6,8 +6,15 @@
 //! |---|---|---|
 //! | 2 | ≤ 107 | validators are accounts in [`Validators`], nothing bonded |
 //! | 3 | 108 | validators planned, queued and seated (with their `pog!` accounts), bonded, judged per round ([`crate::validators`]) |
+//!
+//! Items added without changing any existing layout need no version, only their first value:
+//! [`InitMoneyLedger`] (spec 121).
 
-use frame_support::{migrations::VersionedMigration, traits::UncheckedOnRuntimeUpgrade, weights::Weight};
+use frame_support::{
+	migrations::VersionedMigration,
+	traits::{Get as _, UncheckedOnRuntimeUpgrade},
+	weights::Weight,
+};
 
 use crate::{pallet::*, validators::ValidatorBond};
 
@@ -84,4 +91,21 @@ pub mod v3 {
 	/// v2 → v3, versioned.
 	pub type SeatValidators<T> =
 		VersionedMigration<2, 3, SeatValidatorsUnchecked<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+}
+
+/// Spec 121 adds [`Ledger`] ([`crate::ledger`]): a chain that predates it starts the ledger at
+/// its total issuance at the upgrade. Runs once (it does nothing where the ledger is kept).
+pub struct InitMoneyLedger<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::OnRuntimeUpgrade for InitMoneyLedger<T> {
+	fn on_runtime_upgrade() -> Weight {
+		Pallet::<T>::open_ledger();
+		T::DbWeight::get().reads_writes(2, 1)
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn post_upgrade(_state: alloc::vec::Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+		frame_support::ensure!(Ledger::<T>::get().is_some(), sp_runtime::TryRuntimeError::Other("no money ledger"));
+		Pallet::<T>::check_money()
+	}
 }

@@ -295,20 +295,14 @@ impl<T: Config> Pallet<T> {
 			.unwrap_or_default()
 	}
 
-	/// Registers `who`; returns how many miners were read to find one to evict (0 unless the
-	/// registry was full).
-	pub(crate) fn do_register(
-		who: T::AccountId,
-		claims: ClaimsOf<T>,
-		hardware: Hardware,
-	) -> Result<u32, DispatchError> {
+	/// Registers `who`: in a regular slot while one is free, else on trial ([`eviction`]).
+	pub(crate) fn do_register(who: T::AccountId, claims: ClaimsOf<T>, hardware: Hardware) -> DispatchResult {
 		ensure!(!Miners::<T>::contains_key(&who), Error::<T>::AlreadyRegistered);
-		let (evicted, read) = if MinerCount::<T>::get() < T::MaxMiners::get() {
-			(None, 0)
-		} else {
-			let (candidate, read) = Self::eviction_candidate();
-			(Some(candidate.ok_or(Error::<T>::TooManyMiners)?), read)
-		};
+		let trial = Self::regular_slots_taken();
+		ensure!(
+			!trial || Trial::<T>::count() < Self::trial_slots() && MinerCount::<T>::get() < T::MaxMiners::get(),
+			Error::<T>::TooManyMiners
+		);
 		let gpus = Self::validate_claims(&claims, &hardware)?;
 		Self::validate_hardware(&hardware)?;
 		let deposit = Self::deposit_for(per_profile(&claims), hardware.cpu_cores);
@@ -318,20 +312,12 @@ impl<T: Config> Pallet<T> {
 				>= deposit.saturating_add(fee),
 			Error::<T>::InsufficientDeposit
 		);
-		if let Some((out, info)) = evicted {
-			Self::deposit_event(Event::MinerEvicted { miner: out.clone(), by: who.clone() });
-			// evicted for its low score, not departed: what it earned is its own (the review's F8);
-			// a suspended miner (it could not top up a slash) forfeits it as a departing one does,
-			// or emptying one's balance and being evicted would cash vesting out at will
-			if info.first_round != crate::types::NEVER {
-				Self::release_unvested(&out);
-			}
-			Self::remove_miner(out, info);
-		}
 		Self::hold(&who, deposit)?;
 		if !fee.is_zero() {
-			T::Currency::burn_from(&who, fee, Preservation::Preserve, TokenPrecision::Exact, Fortitude::Polite)
-				.map_err(|_| Error::<T>::InsufficientDeposit)?;
+			let burned =
+				T::Currency::burn_from(&who, fee, Preservation::Preserve, TokenPrecision::Exact, Fortitude::Polite)
+					.map_err(|_| Error::<T>::InsufficientDeposit)?;
+			Self::note_burned(burned);
 		}
 		Self::add_claims(&claims);
 		let first_round = Self::round().index.saturating_add(1);
@@ -351,8 +337,13 @@ impl<T: Config> Pallet<T> {
 			},
 		);
 		MinerCount::<T>::mutate(|c| *c = c.saturating_add(1));
-		Self::deposit_event(Event::MinerRegistered { miner: who, gpus, deposit, fee, first_round });
-		Ok(read)
+		Self::deposit_event(Event::MinerRegistered { miner: who.clone(), gpus, deposit, fee, first_round });
+		if trial {
+			let last_round = first_round.saturating_add(crate::eviction::IMMUNITY_ROUNDS - 1);
+			Trial::<T>::insert(&who, last_round);
+			Self::deposit_event(Event::MinerOnTrial { miner: who, last_round });
+		}
+		Ok(())
 	}
 
 	/// Whether `info` takes part in the current round and is not settled yet.
@@ -436,6 +427,7 @@ impl<T: Config> Pallet<T> {
 		Self::drop_share(&who);
 		Miners::<T>::remove(&who);
 		MinerCount::<T>::mutate(|c| *c = c.saturating_sub(1));
+		Trial::<T>::remove(&who);
 		Self::deposit_event(Event::MinerDeregistered { miner: who, released });
 	}
 
@@ -461,17 +453,25 @@ impl<T: Config> Pallet<T> {
 			Fortitude::Force,
 		)
 		.unwrap_or_default();
+		Self::note_burned(burned);
 		info.deposit = info.deposit.saturating_sub(burned);
 		info.slashed = info.slashed.saturating_add(burned);
 		burned
 	}
 
 	/// Settles `who`'s part in `round`: outcomes, slashes, credits, then a pending update or
-	/// departure, and a deposit top-up (or suspension).
-	pub(crate) fn settle_miner(round: &RoundOf<T>, who: T::AccountId, mut info: MinerOf<T>) -> u32 {
+	/// departure, and a deposit top-up (or suspension); ends its trial if it is over and
+	/// `trial_ends` (this block's budget) allows.
+	pub(crate) fn settle_miner(
+		round: &RoundOf<T>,
+		who: T::AccountId,
+		mut info: MinerOf<T>,
+		trial_ends: &mut u32,
+	) -> u32 {
 		if !info.takes_part_in(round.index) {
 			// Its earnings vest all the same.
 			Self::vest(&who, 0, 1);
+			Self::end_trial(round.index, &who, &info, trial_ends);
 			return 0;
 		}
 		let slots = Commitments::<T>::get(round.index, &who).unwrap_or_default();
@@ -509,6 +509,7 @@ impl<T: Config> Pallet<T> {
 		Self::rebond(&who, &mut info);
 		Miners::<T>::insert(&who, &info);
 		Self::update_score(&who, &info);
+		Self::end_trial(round.index, &who, &info, trial_ends);
 		undecided
 	}
 

@@ -98,6 +98,16 @@ parameter_types! {
 	/// An H100 (884,677 points) bonds 10 + 88; the CPU reference (2 points) the floor alone.
 	pub const DepositPerMegapoint: Balance = 100;
 	pub const RegistrationFee: Balance = 5;
+	/// Validators whose session keys are not set (the runtime reads pallet-session's `NextKeys`).
+	pub storage Keyless: Vec<AccountId> = vec![];
+}
+
+/// Every account but the [`Keyless`] ones has session keys.
+pub struct WithKeys;
+impl frame_support::traits::Contains<AccountId> for WithKeys {
+	fn contains(who: &AccountId) -> bool {
+		!Keyless::get().contains(who)
+	}
 }
 
 impl pallet_pog::Config for Test {
@@ -119,6 +129,7 @@ impl pallet_pog::Config for Test {
 	type MaxOpenings = ConstU32<64>;
 	type Treasury = TreasuryAccount;
 	type ValidatorBond = ValidatorBondAmount;
+	type HasSessionKeys = WithKeys;
 	type WeightInfo = ();
 }
 

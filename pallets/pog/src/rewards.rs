@@ -279,7 +279,9 @@ impl<T: Config> Pallet<T> {
 		if amount == 0 {
 			return 0;
 		}
-		T::Currency::mint_into(who, amount.saturated_into()).map(|_| amount).unwrap_or(0)
+		let minted = T::Currency::mint_into(who, amount.saturated_into()).map(|_| amount).unwrap_or(0);
+		Self::note_minted(minted.saturated_into());
+		minted
 	}
 
 	/// Mints round `round`'s emission: the validators' and the treasury's parts at once, the
@@ -394,6 +396,7 @@ impl<T: Config> Pallet<T> {
 		if T::Currency::mint_into(miner, value).is_err() {
 			return false;
 		}
+		Self::note_minted(value);
 		let held = T::Currency::hold(&HoldReason::Vesting.into(), miner, value).is_ok();
 		EarningsOf::<T>::mutate(miner, |e| {
 			if held {
@@ -417,8 +420,9 @@ impl<T: Config> Pallet<T> {
 		let reason: T::RuntimeHoldReason = HoldReason::Vesting.into();
 		let (burned, released) = EarningsOf::<T>::mutate(who, |e| e.settle(failed, all));
 		if !burned.is_zero() {
-			T::Currency::burn_held(&reason, who, burned, TokenPrecision::BestEffort, Fortitude::Force)
+			let burned = T::Currency::burn_held(&reason, who, burned, TokenPrecision::BestEffort, Fortitude::Force)
 				.unwrap_or_default();
+			Self::note_burned(burned);
 			Self::deposit_event(Event::UnvestedBurned { miner: who.clone(), amount: burned });
 		}
 		if !released.is_zero() {

@@ -348,8 +348,17 @@ impl<T: Config> Pallet<T> {
 		// + each served GPU's tally (`Pallet::tally_weight`)
 		let gpus = u64::from(settled).saturating_mul(u64::from(T::MaxGpusPerMiner::get()));
 		let tally = Self::tally_weight();
+		// + each miner's trial read, and the removal of those whose trial ends (at most
+		// `TRIAL_ENDS_PER_BLOCK`)
+		let trials_ended = settled.min(crate::eviction::TRIAL_ENDS_PER_BLOCK);
 		let batch = T::WeightInfo::settle_miners(settled, T::MaxGpusPerMiner::get())
 			.saturating_add(T::DbWeight::get().reads_writes(1, 1))
+			.saturating_add(T::DbWeight::get().reads(u64::from(settled)))
+			.saturating_add(
+				T::WeightInfo::deregister_miner(T::MaxGpusPerMiner::get())
+					.saturating_add(T::DbWeight::get().reads_writes(3, 3))
+					.saturating_mul(u64::from(trials_ended)),
+			)
 			.saturating_add(T::DbWeight::get().reads(gpus.saturating_mul(4)))
 			.saturating_add(tally.saturating_mul(gpus));
 		match last {
@@ -758,8 +767,9 @@ impl<T: Config> Pallet<T> {
 		};
 		let count = batch.len() as u32;
 		let mut undecided = 0u32;
+		let mut trial_ends = crate::eviction::TRIAL_ENDS_PER_BLOCK;
 		for (who, info) in batch.iter().cloned() {
-			undecided = undecided.saturating_add(Self::settle_miner(round, who, info));
+			undecided = undecided.saturating_add(Self::settle_miner(round, who, info, &mut trial_ends));
 		}
 		if undecided > 0 {
 			ProbationNext::<T>::mutate(|n| *n = n.saturating_add(undecided));

@@ -28,7 +28,7 @@ use frame_support::{
 	traits::{
 		fungible::MutateHold,
 		tokens::{Fortitude, Precision},
-		OneSessionHandler,
+		Contains, OneSessionHandler,
 	},
 	BoundedVec,
 };
@@ -246,7 +246,9 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn do_remove_validator(validator: T::AccountId) -> DispatchResult {
 		let mut planned = PlannedValidators::<T>::get();
 		let pos = planned.iter().position(|x| x == &validator).ok_or(Error::<T>::NotValidator)?;
-		ensure!(planned.len() > 1, Error::<T>::LastValidator);
+		// Another planned validator with session keys must stay: one without keys is never
+		// handed to the session, and the one removed would then sit on (the review's F15).
+		ensure!(planned.iter().any(|v| v != &validator && T::HasSessionKeys::contains(v)), Error::<T>::LastValidator);
 		planned.remove(pos);
 		PlannedValidators::<T>::put(planned);
 		Self::deposit_event(Event::ValidatorRemoved { validator });
@@ -292,17 +294,20 @@ impl<T: Config> Pallet<T> {
 		Self::seat(active);
 	}
 
-	/// The set to hand to the session being planned: the planned one, whenever it differs from
-	/// what was last handed or from who sits (a planned validator without keys is handed again
-	/// each session until it sets them). Never an empty set.
+	/// The set to hand to the session being planned: the planned validators with session keys,
+	/// whenever they differ from what was last handed or from who sits (a planned validator
+	/// without keys is handed once it sets them). Never an empty set.
 	pub(crate) fn plan_session() -> Option<Vec<T::AccountId>> {
-		let planned = PlannedValidators::<T>::get();
+		// Only validators with session keys: the session would drop the others, and the
+		// historical record must count exactly who sits (the review's F15).
+		let planned: Vec<T::AccountId> =
+			PlannedValidators::<T>::get().into_iter().filter(T::HasSessionKeys::contains).collect();
 		let seated: Vec<T::AccountId> = Seated::<T>::get().into_iter().map(|(v, _)| v).collect();
-		if planned.is_empty() || (planned == QueuedValidators::<T>::get() && planned.to_vec() == seated) {
+		if planned.is_empty() || (planned == QueuedValidators::<T>::get().to_vec() && planned == seated) {
 			return None;
 		}
-		QueuedValidators::<T>::put(&planned);
-		Some(planned.into_inner())
+		QueuedValidators::<T>::put(BoundedVec::truncate_from(planned.clone()));
+		Some(planned)
 	}
 
 	/// A new active set sits: bonded validators now neither seated, queued nor planned start
@@ -339,6 +344,7 @@ impl<T: Config> Pallet<T> {
 			Fortitude::Force,
 		)
 		.unwrap_or_default();
+		Self::note_burned(burned);
 		bond.held = bond.held.saturating_sub(burned);
 		burned
 	}
@@ -413,7 +419,8 @@ impl<T: Config> Pallet<T> {
 	/// was taken out.
 	fn expel(validator: &T::AccountId, keep: u32) -> bool {
 		PlannedValidators::<T>::mutate(|planned| match planned.iter().position(|v| v == validator) {
-			Some(pos) if planned.len() > keep.max(1) as usize => {
+			// Counting only validators with session keys: the others do not sit.
+			Some(pos) if planned.iter().filter(|v| T::HasSessionKeys::contains(v)).count() > keep.max(1) as usize => {
 				planned.remove(pos);
 				true
 			},

@@ -318,7 +318,6 @@ fn the_sample_follows_what_the_validators_deliver_and_a_new_configuration_restar
 /// probability (1 − 0.21)^224 < 10⁻²²; the mock's randomness is fixed, so the outcome is too).
 #[test]
 fn fresh_claims_every_round_cannot_switch_re_verification_off() {
-	use frame_support::traits::fungible::Mutate;
 	new_test_ext().execute_with(|| {
 		let credited = register_eight_each(&["Miner1", "Miner2"]);
 		play_round(&[(credited[0], Compute::Honest), (credited[1], Compute::Honest)]);
@@ -331,7 +330,7 @@ fn fresh_claims_every_round_cannot_switch_re_verification_off() {
 		let mut caught = None;
 		for n in 0..14u8 {
 			let fresh = account(&format!("Fresh{n}"));
-			Balances::set_balance(&fresh, FUNDS);
+			fund(&fresh, FUNDS);
 			register_cpu_miner(fresh, &(0..6).map(|g| uuid(100 + 6 * n + g)).collect::<Vec<_>>());
 			let index = next_round();
 			let results = answer(fresh, Compute::Honest);

@@ -141,8 +141,6 @@ fn play_seed(seed: u64) -> (bool, bool) {
 						(0..rng.random_range(0..4u8)).map(|_| uuid(rng.random_range(1..12))).collect();
 					let c = if list.is_empty() { vec![] } else { vec![claim(CPU_PROFILE, &list)] };
 					Pog::register_miner(RuntimeOrigin::signed(m), claims(c), hardware())
-						.map(|_| ())
-						.map_err(|e| e.error)
 				},
 				1 => {
 					let list: Vec<GpuUuid> = (1..=rng.random_range(1..4u8)).map(uuid).collect();

@@ -142,3 +142,173 @@ fn a_gpu_bonds_in_proportion_to_its_points_and_a_failure_slashes_half_of_its_own
 		try_state();
 	});
 }
+
+/// The regular slots of a full registry (issue 49's F8): `MaxMiners` less the trial slots, each
+/// filled by a funded one-core unit; returns the fillers.
+fn fill_regular_slots() -> Vec<AccountId> {
+	let regular = <<Test as Config>::MaxMiners as frame_support::traits::Get<u32>>::get() - Pog::trial_slots();
+	let one_core = Hardware { cpu_cores: 1, ..hardware() };
+	(0..regular)
+		.map(|i| {
+			let f = account(&format!("Filler{i}"));
+			fund(&f, FUNDS);
+			let unit = claims(vec![claim(
+				CPU_CORE_PROFILE,
+				&[[i as u8, (i >> 8) as u8, 0xcc, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
+			)]);
+			assert_ok!(Pog::register_miner(RuntimeOrigin::signed(f), unit, one_core.clone()));
+			f
+		})
+		.collect()
+}
+
+fn claim_slot(who: AccountId) -> DispatchResultOf {
+	Pog::claim_slot(RuntimeOrigin::signed(who)).map(|_| ()).map_err(|e| e.error)
+}
+
+/// Issue 49, F8: a registration into a full registry evicts nobody; the newcomer is on trial,
+/// and only its first pass lets it take the slot of the lowest *proven* score below its own. A
+/// miner whose zero comes from rounds left undecided (here: revealed, never voted on) is not
+/// that miner, one whose zero comes from changing its claims is, and the evicted one keeps its
+/// unvested pay.
+#[test]
+fn a_newcomer_evicts_only_a_lower_proven_score_and_only_after_its_first_pass() {
+	new_test_ext().execute_with(|| {
+		let fillers = fill_regular_slots();
+		let quiet = fillers[0];
+		let plays: Vec<(AccountId, Compute)> = fillers.iter().map(|f| (*f, Compute::Honest)).collect();
+		for _ in 0..crate::eviction::IMMUNITY_ROUNDS {
+			play_round_unvoted(&plays, &[quiet]);
+		}
+		assert!(Scores::<Test>::get(quiet).is_none_or(|s| s.total.is_zero()), "undecided every round");
+		assert_eq!(standing(quiet)[0].zero_reason, Some(ZeroReason::NotYetVerified));
+		let proven = |f: &AccountId| Scores::<Test>::get(f).unwrap().gpu_points;
+		let lowest = fillers[1..].iter().map(proven).min().unwrap();
+		assert!(lowest > 0, "every other filler is proven and scored");
+
+		// Registered on trial: nobody is evicted, and the trial slot is then taken.
+		let newcomer = account("Miner1");
+		register_cpu_miner(newcomer, &[uuid(1)]);
+		let index = Pog::round().index;
+		assert!(events().contains(&Event::MinerOnTrial { miner: newcomer, last_round: index + 4 }));
+		assert!(!events().iter().any(|e| matches!(e, Event::MinerEvicted { .. })));
+		assert_eq!(MinerCount::<Test>::get(), <<Test as Config>::MaxMiners as frame_support::traits::Get<u32>>::get());
+		assert_noop!(
+			Pog::register_miner(
+				RuntimeOrigin::signed(account("Miner2")),
+				claims(vec![claim(CPU_PROFILE, &[uuid(2)])]),
+				hardware()
+			),
+			Error::<Test>::TooManyMiners
+		);
+		assert_noop!(claim_slot(newcomer), Error::<Test>::NotYetPassed);
+		assert_noop!(claim_slot(fillers[1]), Error::<Test>::NotOnTrial);
+		assert_noop!(claim_slot(account("Miner2")), Error::<Test>::NotOnTrial);
+
+		// Its first round: it passes, and takes the lowest proven score's slot, not the quiet one's.
+		let mut plays = plays;
+		plays.push((newcomer, Compute::Honest));
+		play_round_unvoted(&plays, &[quiet]);
+		assert_eq!(settled(newcomer), vec![RoundOutcome::Passed]);
+		let unvested_before: Vec<Balance> = fillers.iter().map(|f| vesting_hold(*f)).collect();
+		assert_ok!(claim_slot(newcomer));
+		let evicted = events()
+			.into_iter()
+			.find_map(|e| match e {
+				Event::MinerEvicted { miner, by } if by == newcomer => Some(miner),
+				_ => None,
+			})
+			.expect("a miner was evicted");
+		assert_ne!(evicted, quiet, "a zero from undecided rounds proves nothing");
+		assert!(Miners::<Test>::get(quiet).is_some());
+		assert!(Miners::<Test>::get(evicted).is_none());
+		assert!(events().contains(&Event::MinerAdmitted { miner: newcomer }));
+		assert!(!Trial::<Test>::contains_key(newcomer));
+		let i = fillers.iter().position(|f| *f == evicted).unwrap();
+		assert!(unvested_before[i] > 0, "the evicted filler had pay vesting");
+		assert!(
+			events().contains(&Event::UnvestedReleased { miner: evicted, amount: unvested_before[i] }),
+			"its unvested pay was released, not forfeited"
+		);
+		assert_eq!(vesting_hold(evicted), 0);
+		let remaining = fillers[1..].iter().filter(|f| **f != evicted).map(proven).min().unwrap();
+		assert!(lowest <= remaining, "the lowest proven score went");
+		try_state();
+
+		// A regular miner that changes its claims every round (a fresh UUID each time, so it
+		// never holds a credit when a slot is claimed) is not shielded by that zero: it goes first.
+		let squatter = *fillers[1..].iter().find(|f| **f != evicted).unwrap();
+		let one_core = Hardware { cpu_cores: 1, ..hardware() };
+		let swap = |n: u8| {
+			let unit = claims(vec![claim(CPU_CORE_PROFILE, &[[n, 0xdd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]])]);
+			assert_ok!(Pog::update_miner(RuntimeOrigin::signed(squatter), unit, one_core.clone()));
+		};
+		swap(1);
+		let second = account("Miner2");
+		register_cpu_miner(second, &[uuid(2)]);
+		let mut plays: Vec<(AccountId, Compute)> = plays.into_iter().filter(|(m, _)| *m != evicted).collect();
+		plays.push((second, Compute::Honest));
+		play_round_unvoted(&plays, &[quiet]);
+		swap(2);
+		assert_eq!(standing(squatter)[0].zero_reason, Some(ZeroReason::WaitingForRound));
+		assert_ok!(claim_slot(second));
+		assert!(events().contains(&Event::MinerEvicted { miner: squatter, by: second }));
+		assert!(Miners::<Test>::get(quiet).is_some(), "the undecided filler is still out of reach");
+		try_state();
+	});
+}
+
+/// Issue 49, F8: a newcomer that proves no more than the regular miners takes nobody's slot
+/// (`NoLowerScore`) and is removed, its deposit back, when the round after its trial's last is
+/// settled; the trial slot is then free. A slot a regular miner frees is claimed by a miner on
+/// trial once it has passed.
+#[test]
+fn a_trial_ends_with_the_newcomer_removed_or_admitted_to_a_freed_slot() {
+	new_test_ext().execute_with(|| {
+		let fillers = fill_regular_slots();
+		let mut plays: Vec<(AccountId, Compute)> = fillers.iter().map(|f| (*f, Compute::Honest)).collect();
+		for _ in 0..crate::eviction::IMMUNITY_ROUNDS {
+			play_round(&plays);
+		}
+		// A one-core unit like the fillers: its proven score is no lower than theirs.
+		let (newcomer, free) = (account("Miner1"), Balances::free_balance(account("Miner1")));
+		let unit = claims(vec![claim(CPU_CORE_PROFILE, &[uuid(1)])]);
+		assert_ok!(Pog::register_miner(RuntimeOrigin::signed(newcomer), unit, Hardware { cpu_cores: 1, ..hardware() }));
+		let last_round = Trial::<Test>::get(newcomer).expect("on trial");
+		plays.push((newcomer, Compute::Honest));
+		play_round(&plays);
+		assert_eq!(settled(newcomer), vec![RoundOutcome::Passed]);
+		assert_noop!(claim_slot(newcomer), Error::<Test>::NoLowerScore);
+		while Pog::round().index <= last_round {
+			play_round(&plays);
+		}
+		assert!(events().contains(&Event::MinerTrialEnded { miner: newcomer }));
+		assert!(Miners::<Test>::get(newcomer).is_none() && !Trial::<Test>::contains_key(newcomer));
+		let deposit = RuntimeHoldReason::Pog(crate::HoldReason::MinerDeposit);
+		assert_eq!((Balances::balance_on_hold(&deposit, &newcomer), vesting_hold(newcomer)), (0, 0));
+		assert!(
+			Balances::free_balance(newcomer) > free - RegistrationFee::get(),
+			"its deposit and the pay it earned are back; only the fee is kept"
+		);
+		plays.pop();
+		try_state();
+
+		// The trial slot is free again. A regular miner leaves: the miner on trial, once it has
+		// passed, takes the free slot without evicting anyone.
+		let second = account("Miner2");
+		register_cpu_miner(second, &[uuid(2)]);
+		assert!(Trial::<Test>::contains_key(second));
+		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(fillers[3])));
+		assert!(Trial::<Test>::contains_key(second), "a freed slot is claimed, not handed out");
+		assert_noop!(claim_slot(second), Error::<Test>::NotYetPassed);
+		plays.push((second, Compute::Honest));
+		plays.retain(|(m, _)| *m != fillers[3]);
+		play_round(&plays);
+		assert_ok!(claim_slot(second));
+		assert!(events().contains(&Event::MinerAdmitted { miner: second }));
+		assert!(!events().iter().any(|e| matches!(e, Event::MinerEvicted { .. })));
+		assert!(!Trial::<Test>::contains_key(second));
+		assert_noop!(claim_slot(second), Error::<Test>::NotOnTrial);
+		try_state();
+	});
+}

@@ -228,6 +228,18 @@ fn settled(who: AccountId) -> Vec<RoundOutcome> {
 		.expect("the miner was settled")
 }
 
+/// Funds `who` with `amount` as if at genesis: the money ledger's baseline grows with it.
+fn fund(who: &AccountId, amount: Balance) {
+	use frame_support::traits::fungible::Mutate;
+	assert_ok!(Balances::mint_into(who, amount));
+	Ledger::<Test>::mutate(|l| l.as_mut().expect("opened at genesis").baseline += amount);
+}
+
+/// What `who` holds as unvested pay.
+fn vesting_hold(who: AccountId) -> Balance {
+	Balances::balance_on_hold(&RuntimeHoldReason::Pog(crate::HoldReason::Vesting), &who)
+}
+
 fn standing(who: AccountId) -> Vec<GpuStanding> {
 	Standing::<Test>::get(who).to_vec()
 }
@@ -235,6 +247,12 @@ fn standing(who: AccountId) -> Vec<GpuStanding> {
 /// Plays one whole round: every listed miner answers as told, every committee votes by
 /// recomputation; returns when the round is settled.
 fn play_round(miners: &[(AccountId, Compute)]) -> RoundIndex {
+	play_round_unvoted(miners, &[])
+}
+
+/// [`play_round`], but no member votes on the GPUs of the `unvoted` miners: revealed, they are
+/// left `Inconclusive`.
+fn play_round_unvoted(miners: &[(AccountId, Compute)], unvoted: &[AccountId]) -> RoundIndex {
 	let index = next_round();
 	let results: Vec<(AccountId, Vec<CommittedMatrix>)> =
 		miners.iter().map(|(m, how)| (*m, answer(*m, *how))).collect();
@@ -244,7 +262,7 @@ fn play_round(miners: &[(AccountId, Compute)]) -> RoundIndex {
 			assert_ok!(reveal(*m, g as u32, r));
 		}
 	}
-	for (m, rs) in &results {
+	for (m, rs) in results.iter().filter(|(m, _)| !unvoted.contains(m)) {
 		for g in 0..rs.len() as u32 {
 			for v in committee(*m, g) {
 				assert_ok!(verdict_by(v, *m, g, 7));

@@ -5,10 +5,6 @@ use super::*;
 use crate::rewards::{round_emission, Earnings, RewardRule, RewardRules};
 use frame_support::traits::fungible::Inspect;
 
-fn vesting_hold(who: AccountId) -> Balance {
-	Balances::balance_on_hold(&RuntimeHoldReason::Pog(crate::HoldReason::Vesting), &who)
-}
-
 fn treasury() -> Balance {
 	Balances::balance(&TreasuryAccount::get())
 }
@@ -389,5 +385,33 @@ fn a_miner_leaving_between_payout_pages_shifts_nobody() {
 		let left: Vec<AccountId> = WeightShares::<Test>::get().iter().map(|(m, _)| *m).collect();
 		assert_eq!(left, vec![b, c], "the departed miner's share goes after the last page");
 		try_state();
+	});
+}
+
+/// Issue 50: `try_state` checks the money. In the mock nothing burns outside PoG, so the total
+/// issuance is exactly genesis + minted − burned after a round with emission, a registration fee
+/// and a slash; a unit burned outside (as balances' dust is) keeps the check, a unit minted
+/// outside the schedule fails it.
+#[test]
+fn try_state_fails_when_one_unit_is_minted_outside_the_schedule() {
+	use frame_support::traits::{
+		fungible::Mutate,
+		tokens::{Fortitude, Precision, Preservation},
+	};
+	new_test_ext().execute_with(|| {
+		let (honest, cheat) = (account("Miner1"), account("Miner2"));
+		register_cpu_miner(honest, &[uuid(1)]);
+		register_cpu_miner(cheat, &[uuid(2)]);
+		for _ in 0..3 {
+			play_round(&[(honest, Compute::Honest), (cheat, Compute::Corrupt(50))]);
+		}
+		let ledger = Ledger::<Test>::get().expect("opened at genesis");
+		assert!(ledger.minted > 0 && ledger.burned > 0, "{ledger:?}");
+		assert_eq!(Balances::total_issuance(), ledger.ceiling(), "every mint and burn is counted");
+		assert_ok!(Pog::do_try_state());
+		assert_ok!(Balances::burn_from(&honest, 1, Preservation::Preserve, Precision::Exact, Fortitude::Polite));
+		assert_ok!(Pog::do_try_state());
+		assert_ok!(Balances::mint_into(&honest, 2));
+		assert!(Pog::do_try_state().is_err(), "one unit more than the ledger allows");
 	});
 }

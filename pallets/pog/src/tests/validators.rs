@@ -395,3 +395,31 @@ fn on_sampled_committees_a_member_outvoted_by_a_colluding_quorum_is_not_struck()
 		assert_eq!(bond_held(honest), ValidatorBondAmount::get());
 	});
 }
+
+/// Issue 49, F15: a planned validator without session keys is not handed to the session (so the
+/// historical record of a session counts exactly who sits in it, and equivocation reports against
+/// it hold), does not count as the validator that must stay, and is handed over once it sets
+/// its keys.
+#[test]
+fn a_planned_validator_without_session_keys_is_not_handed_to_the_session() {
+	use crate::mock::Keyless;
+	new_test_ext().execute_with(|| {
+		let dave = account("Dave");
+		Keyless::set(&vec![dave]);
+		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
+		let handed = <Pog as pallet_session::SessionManager<AccountId>>::new_session(1);
+		assert_eq!(handed, None, "the keyed set is the one seated: nothing new to hand over");
+		assert!(!QueuedValidators::<Test>::get().contains(&dave));
+		// Root removes every keyed validator but one: the last cannot go, whatever Dave's plan.
+		let keyed = validators();
+		for v in &keyed[1..] {
+			assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), *v));
+		}
+		assert_noop!(Pog::remove_validator(RuntimeOrigin::root(), keyed[0]), Error::<Test>::LastValidator);
+		// Dave sets his keys: he is handed over with the one left.
+		Keyless::set(&vec![]);
+		let handed = <Pog as pallet_session::SessionManager<AccountId>>::new_session(2);
+		assert_eq!(handed, Some(vec![keyed[0], dave]));
+		try_state();
+	});
+}

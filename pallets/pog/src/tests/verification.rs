@@ -121,7 +121,7 @@ fn committees_split_the_work_between_validators() {
 	let mut e = env(&names);
 	let pool = e.pool.clone();
 	e.ext.execute_with(|| {
-		assert_ok!(Balances::force_set_balance(RuntimeOrigin::root(), account("Validator8"), FUNDS));
+		fund(&account("Validator8"), FUNDS);
 		for v in &names[3..] {
 			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account(v)));
 		}
