@@ -521,14 +521,15 @@ fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
 }
 
 /// A miner registered on trial into a full registry (`pallet_pog::eviction`) takes a regular
-/// slot once it has passed: after every settled round, while it is on trial, it claims one (the
-/// chain takes a free slot or evicts the fewest proven points below its own, or refuses: not
-/// passed yet, or nobody lower). Once the round is settled every miner is within reach.
+/// slot once it has passed: at every settled round (every miner is then within reach), while it
+/// is on trial and has a pass, it claims one. The chain takes a free slot or evicts the fewest
+/// proven points below its own, or refuses while nobody is lower.
 fn spawn_claim_slot(ctx: Arc<Ctx>) {
 	tokio::spawn(async move {
-		match ctx.chain.on_trial().await {
-			Ok(false) => {},
-			Ok(true) => match ctx.chain.submit(&pog::transactions().pog().claim_slot()).await {
+		match ctx.chain.trial_claimable().await {
+			Ok(None) => {},
+			Ok(Some(false)) => info!("on trial: no pass yet; claiming a slot after the next settled round"),
+			Ok(Some(true)) => match ctx.chain.submit(&pog::transactions().pog().claim_slot()).await {
 				Ok(_) => info!("on trial and passed: took a regular slot in the registry"),
 				Err(e) => info!("on trial: no regular slot yet ({e:#}); trying again after the next round"),
 			},

@@ -23,6 +23,8 @@ use alloc::vec::Vec;
 mod benchmarks;
 pub mod apis;
 pub mod configs;
+#[cfg(test)]
+mod deterrence;
 pub mod genesis;
 pub mod migrations;
 #[cfg(test)]
@@ -90,7 +92,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 121,
+	spec_version: 122,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,
@@ -107,7 +109,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 122,
+	spec_version: 123,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 2,

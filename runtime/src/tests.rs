@@ -21,7 +21,7 @@ use sp_runtime::{
 use sp_runtime::{traits::Checkable, BuildStorage};
 use std::sync::Arc;
 
-fn preset_storage(name: &str) -> sp_runtime::Storage {
+pub(crate) fn preset_storage(name: &str) -> sp_runtime::Storage {
 	let json = genesis::get_preset(&name.into()).expect("preset exists");
 	let patch: serde_json::Value = serde_json::from_slice(&json).unwrap();
 	let mut config = serde_json::to_value(RuntimeGenesisConfig::default()).unwrap();

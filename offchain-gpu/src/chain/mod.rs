@@ -206,10 +206,18 @@ impl Chain {
 		Ok(slot.saturating_mul(slot_ms).saturating_sub(stalled))
 	}
 
-	/// Whether the miner is on trial in a full registry (at the best block).
-	pub async fn on_trial(&self) -> anyhow::Result<bool> {
+	/// Whether the miner is on trial in a full registry (`None` if not), and if so whether
+	/// `claim_slot` can go: it has passed (GPU points; at the best block).
+	pub async fn trial_claimable(&self) -> anyhow::Result<Option<bool>> {
 		let at = self.best().await?;
-		Ok(at.storage().try_fetch(pog::storage().pog().trial(), (self.account,)).await?.is_some())
+		if at.storage().try_fetch(pog::storage().pog().trial(), (self.account,)).await?.is_none() {
+			return Ok(None);
+		}
+		let passed = match at.storage().try_fetch(pog::storage().pog().scores(), (self.account,)).await? {
+			Some(score) => score.decode()?.gpu_points > 0,
+			None => false,
+		};
+		Ok(Some(passed))
 	}
 
 	/// The miner's free balance.

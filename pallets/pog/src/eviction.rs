@@ -19,6 +19,7 @@
 //! before it has proven more.
 
 use frame_support::pallet_prelude::*;
+use sp_runtime::traits::Zero;
 
 use crate::{pallet::*, types::*};
 
@@ -46,23 +47,33 @@ impl<T: Config> Pallet<T> {
 		regular >= T::MaxMiners::get().saturating_sub(Self::trial_slots())
 	}
 
-	/// The GPU points a newcomer must exceed to evict `who` (0 for a suspended miner), or `None`
-	/// when its zero proves nothing: a GPU of it lost its credit to a round its committee left
-	/// undecided (`Inconclusive`, `CreditExpired`), which colluding validators can impose. Points
-	/// of verified GPUs only: declared memory and disk are not proven.
-	fn proven_points(who: &T::AccountId, info: &MinerOf<T>) -> Option<u64> {
+	/// The GPU points a newcomer must exceed to evict `who` in round `now` (0 for a suspended
+	/// miner), or `None` when its zero proves nothing. A GPU counts its points while credited; a
+	/// GPU that once passed keeps them while validators left it undecided (`Inconclusive`,
+	/// `CreditExpired`: colluding validators can impose that) and for [`IMMUNITY_ROUNDS`] rounds
+	/// after a failure (one missed commit does not open an honest card's slot to any newcomer).
+	/// A miner with no points whose GPUs validators left undecided before any pass is out of
+	/// reach. Points of verified GPUs only: declared memory and disk are not proven.
+	fn proven_points(who: &T::AccountId, info: &MinerOf<T>, now: RoundIndex) -> Option<u64> {
 		if info.first_round == NEVER {
 			return Some(0);
-		}
-		let points = Scores::<T>::get(who).map_or(0, |s| s.gpu_points);
-		if points > 0 {
-			return Some(points);
 		}
 		let undecided = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
 		let imposed = |g: &GpuStanding| {
 			g.zero_reason == Some(ZeroReason::CreditExpired) || g.last.is_some_and(|(_, outcome)| outcome == undecided)
 		};
-		(!Standing::<T>::get(who).iter().any(imposed)).then_some(0)
+		let recent = |g: &GpuStanding| g.last.is_some_and(|(r, _)| r.saturating_add(IMMUNITY_ROUNDS) >= now);
+		let standing = Standing::<T>::get(who);
+		let points: u64 = standing
+			.iter()
+			.map(|g| match g.credited() {
+				true => u64::from(g.points),
+				false if g.verified_round.is_some() && (imposed(g) || recent(g)) => Profiles::<T>::get(g.profile)
+					.map_or(0, |p| u64::from(p.figures.for_cores(info.hardware.cpu_cores).points())),
+				false => 0,
+			})
+			.sum();
+		(points > 0 || !standing.iter().any(imposed)).then_some(points)
 	}
 
 	/// The regular miner a newcomer proven at `points` evicts, and how many miners were read to
@@ -84,7 +95,7 @@ impl<T: Config> Pallet<T> {
 			})
 			.filter(|(who, _)| !Trial::<T>::contains_key(who))
 			.filter_map(|(who, info)| {
-				let proven = Self::proven_points(&who, &info).filter(|proven| *proven < points)?;
+				let proven = Self::proven_points(&who, &info, round.index).filter(|proven| *proven < points)?;
 				let suspended = info.first_round == NEVER;
 				Some(((!suspended, proven, info.registered_at), who, info))
 			})
@@ -96,15 +107,16 @@ impl<T: Config> Pallet<T> {
 	/// A newcomer on trial takes a regular slot: a free one, or that of the regular miner with
 	/// the fewest proven points below its own ([`Self::eviction_candidate`]). Returns how many
 	/// miners were read.
-	pub(crate) fn do_claim_slot(who: T::AccountId) -> Result<u32, DispatchError> {
-		ensure!(Trial::<T>::contains_key(&who), Error::<T>::NotOnTrial);
-		let info = Miners::<T>::get(&who).ok_or(Error::<T>::NotRegistered)?;
-		ensure!(!info.leaving, Error::<T>::AlreadyLeaving);
+	pub(crate) fn do_claim_slot(who: T::AccountId) -> Result<u32, (DispatchError, u32)> {
+		let refuse = |e: Error<T>| (DispatchError::from(e), 0);
+		ensure!(Trial::<T>::contains_key(&who), refuse(Error::<T>::NotOnTrial));
+		let info = Miners::<T>::get(&who).ok_or(refuse(Error::<T>::NotRegistered))?;
+		ensure!(!info.leaving, refuse(Error::<T>::AlreadyLeaving));
 		let own = Scores::<T>::get(&who).map_or(0, |s| s.gpu_points);
-		ensure!(own > 0, Error::<T>::NotYetPassed);
+		ensure!(own > 0, refuse(Error::<T>::NotYetPassed));
 		let (evictee, read) = if Self::regular_slots_taken() {
 			let (candidate, read) = Self::eviction_candidate(own);
-			(Some(candidate.ok_or(Error::<T>::NoLowerScore)?), read)
+			(Some(candidate.ok_or((Error::<T>::NoLowerScore.into(), read))?), read)
 		} else {
 			(None, 0)
 		};
@@ -115,8 +127,8 @@ impl<T: Config> Pallet<T> {
 			// Evicted for fewer proven points, not departed: what it earned is its own (the
 			// review's F8); a suspended miner (it could not top up a slash) forfeits it as a
 			// departing one does, or emptying one's balance and being evicted would cash vesting
-			// out at will.
-			if info.first_round != NEVER {
+			// out at will. One suspended by a profile's repricing, never slashed, keeps it.
+			if info.first_round != NEVER || info.slashed.is_zero() {
 				Self::release_unvested(&out);
 			}
 			Self::remove_miner(out, info);
@@ -134,7 +146,7 @@ impl<T: Config> Pallet<T> {
 		}
 		*budget -= 1;
 		Self::deposit_event(Event::MinerTrialEnded { miner: who.clone() });
-		if info.first_round != NEVER {
+		if info.first_round != NEVER || info.slashed.is_zero() {
 			Self::release_unvested(who);
 		}
 		Self::remove_miner(who.clone(), info.clone());
@@ -148,12 +160,13 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The weight of a `claim_slot` that read `scanned` miners (each with its score and
-	/// standing) to find one to evict, and removed it; declared for a full scan, refunded down
-	/// to what was read.
+	/// standing, and the profiles of GPUs without a credit) to find one to evict, and removed it;
+	/// declared for a full scan, refunded down to what was read, refused calls included.
 	pub fn claim_slot_weight(scanned: u32) -> Weight {
 		use crate::weights::WeightInfo;
 		T::WeightInfo::deregister_miner(T::MaxGpusPerMiner::get())
 			.saturating_add(T::DbWeight::get().reads(3 * u64::from(scanned)))
-			.saturating_add(T::DbWeight::get().reads_writes(6, 6))
+			.saturating_add(T::DbWeight::get().reads(u64::from(T::MaxProfiles::get())))
+			.saturating_add(T::DbWeight::get().reads_writes(7, 6))
 	}
 }

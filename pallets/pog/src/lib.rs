@@ -1378,8 +1378,13 @@ pub mod pallet {
 		#[pallet::weight(Pallet::<T>::claim_slot_weight(T::MaxMiners::get()))]
 		pub fn claim_slot(origin: OriginFor<T>) -> DispatchResultWithPostInfo {
 			let who = ensure_signed(origin)?;
-			let read = Self::do_claim_slot(who)?;
-			Ok(Some(Self::claim_slot_weight(read)).into())
+			match Self::do_claim_slot(who) {
+				Ok(read) => Ok(Some(Self::claim_slot_weight(read)).into()),
+				Err((error, read)) => Err(sp_runtime::DispatchErrorWithPostInfo {
+					post_info: Some(Self::claim_slot_weight(read)).into(),
+					error,
+				}),
+			}
 		}
 	}
 }

@@ -306,7 +306,12 @@ impl<T: Config> Pallet<T> {
 		let gpus = Self::validate_claims(&claims, &hardware)?;
 		Self::validate_hardware(&hardware)?;
 		let deposit = Self::deposit_for(per_profile(&claims), hardware.cpu_cores);
-		let fee = T::RegistrationFee::get();
+		// On trial the fee grows with the trial slots taken: holding them all to keep newcomers
+		// out costs the last ones the fee 64 times over (`eviction`).
+		let fee = match trial {
+			true => T::RegistrationFee::get().saturating_mul(Trial::<T>::count().saturating_add(1).into()),
+			false => T::RegistrationFee::get(),
+		};
 		ensure!(
 			T::Currency::reducible_balance(&who, Preservation::Preserve, Fortitude::Polite)
 				>= deposit.saturating_add(fee),

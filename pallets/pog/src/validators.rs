@@ -373,7 +373,8 @@ impl<T: Config> Pallet<T> {
 		let seated = Self::drawn_seats();
 		let work: Vec<(T::AccountId, ValidatorRecord)> = RoundWork::<T>::drain().collect();
 		Self::measure_throughput(round, &work.iter().map(|(_, record)| *record).collect::<Vec<_>>());
-		let mut may_expel = max_expulsions(PlannedValidators::<T>::get().len() as u32);
+		let keyed = PlannedValidators::<T>::get().iter().filter(|v| T::HasSessionKeys::contains(v)).count();
+		let mut may_expel = max_expulsions(keyed as u32);
 		// the committees the round drew, not the set seated at settlement
 		let sampled = seated.len() as u32 > crate::verification::WHOLE_SET_UP_TO;
 		for (signer, record) in work {

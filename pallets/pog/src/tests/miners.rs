@@ -259,25 +259,40 @@ fn a_newcomer_evicts_only_a_lower_proven_score_and_only_after_its_first_pass() {
 }
 
 /// Issue 49, F8: a newcomer that proves no more than the regular miners takes nobody's slot
-/// (`NoLowerScore`) and is removed, its deposit back, when the round after its trial's last is
+/// (`NoLowerScore`), not even that of a stronger miner that just missed a commit, and is removed, its deposit back, when the round after its trial's last is
 /// settled; the trial slot is then free. A slot a regular miner frees is claimed by a miner on
 /// trial once it has passed.
 #[test]
 fn a_trial_ends_with_the_newcomer_removed_or_admitted_to_a_freed_slot() {
 	new_test_ext().execute_with(|| {
 		let fillers = fill_regular_slots();
+		// One regular miner claims more than a one-core unit (a CPU GPU of the full machine).
+		let strong = fillers[5];
+		assert_ok!(Pog::update_miner(
+			RuntimeOrigin::signed(strong),
+			claims(vec![claim(CPU_PROFILE, &[uuid(9)])]),
+			hardware()
+		));
 		let mut plays: Vec<(AccountId, Compute)> = fillers.iter().map(|f| (*f, Compute::Honest)).collect();
 		for _ in 0..crate::eviction::IMMUNITY_ROUNDS {
 			play_round(&plays);
 		}
+		let strong_points = Scores::<Test>::get(strong).unwrap().gpu_points;
+		assert!(strong_points > Scores::<Test>::get(fillers[0]).unwrap().gpu_points);
 		// A one-core unit like the fillers: its proven score is no lower than theirs.
 		let (newcomer, free) = (account("Miner1"), Balances::free_balance(account("Miner1")));
 		let unit = claims(vec![claim(CPU_CORE_PROFILE, &[uuid(1)])]);
 		assert_ok!(Pog::register_miner(RuntimeOrigin::signed(newcomer), unit, Hardware { cpu_cores: 1, ..hardware() }));
 		let last_round = Trial::<Test>::get(newcomer).expect("on trial");
+		// The strong miner misses this round's commit (an outage): its credit goes, but a miss
+		// does not open its slot to a one-point newcomer.
+		let without_strong: Vec<(AccountId, Compute)> =
+			plays.iter().copied().filter(|(m, _)| *m != strong).chain([(newcomer, Compute::Honest)]).collect();
 		plays.push((newcomer, Compute::Honest));
-		play_round(&plays);
+		play_round(&without_strong);
 		assert_eq!(settled(newcomer), vec![RoundOutcome::Passed]);
+		assert_eq!(settled(strong), vec![RoundOutcome::Failed(FailReason::MissedCommit)]);
+		assert_eq!(Scores::<Test>::get(strong).unwrap().gpu_points, 0);
 		assert_noop!(claim_slot(newcomer), Error::<Test>::NoLowerScore);
 		while Pog::round().index <= last_round {
 			play_round(&plays);

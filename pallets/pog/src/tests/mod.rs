@@ -228,6 +228,18 @@ fn settled(who: AccountId) -> Vec<RoundOutcome> {
 		.expect("the miner was settled")
 }
 
+/// Runs blocks until the pending payout of the last settled round is paid.
+fn until_paid() {
+	for _ in 0..50 {
+		if !PendingPayout::<Test>::exists() {
+			return;
+		}
+		next_block();
+		try_state();
+	}
+	panic!("the payout never finished");
+}
+
 /// Funds `who` with `amount` as if at genesis: the money ledger's baseline grows with it.
 fn fund(who: &AccountId, amount: Balance) {
 	use frame_support::traits::fungible::Mutate;

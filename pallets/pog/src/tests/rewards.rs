@@ -25,18 +25,6 @@ fn paid_events(round: RoundIndex) -> (Payments, Payments) {
 	(miners, validators)
 }
 
-/// Runs blocks until the pending payout of the last settled round is paid.
-fn until_paid() {
-	for _ in 0..50 {
-		if !PendingPayout::<Test>::exists() {
-			return;
-		}
-		next_block();
-		try_state();
-	}
-	panic!("the payout never finished");
-}
-
 /// A payout block settles nothing, so its page has a settlement batch's weight: many more miners
 /// than `settle_per_block`. Seven miners, settled four a block, are all paid in the first block
 /// after their round (before, four a block: two blocks).
