@@ -700,6 +700,34 @@ fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session
 	});
 }
 
+/// Bob (BABE authority 1) seals two different blocks `number` on `parent` for `slot`: the proof
+/// of his equivocation and the proof that his key sits in the current session.
+fn bob_equivocates(
+	number: BlockNumber,
+	parent: Hash,
+	slot: u64,
+) -> (sp_consensus_babe::EquivocationProof<Header>, sp_session::MembershipProof) {
+	let bob = Sr25519Keyring::Bob;
+	let offender: sp_consensus_babe::AuthorityId = bob.public().into();
+	let sealed = |state_root: u8| {
+		let mut header = babe_header(number, parent, slot, bob, 1);
+		header.set_state_root(Hash::repeat_byte(state_root));
+		let seal = bob.pair().sign(header.hash().as_ref());
+		header.digest_mut().push(DigestItem::Seal(sp_consensus_babe::BABE_ENGINE_ID, seal.encode()));
+		header
+	};
+	let proof = sp_consensus_babe::EquivocationProof {
+		offender: offender.clone(),
+		slot: slot.into(),
+		first_header: sealed(1),
+		second_header: sealed(2),
+	};
+	let key_owner_proof =
+		<Historical as frame_support::traits::KeyOwnerProofSystem<_>>::prove((sp_consensus_babe::KEY_TYPE, offender))
+			.expect("Bob's key sits in this session");
+	(proof, key_owner_proof)
+}
+
 /// Issue 26: a validator that seals two blocks for one slot is reported through the standard
 /// offences path (BABE's equivocation report, proven with the historical session of the slot,
 /// accepted by the pool as the node would submit it): pallet-pog burns its bond by the offence's
@@ -709,27 +737,8 @@ fn a_babe_equivocation_is_reported_and_costs_the_offender_its_bond_and_seat() {
 	sp_io::TestExternalities::new(preset_storage("local_testnet")).execute_with(|| {
 		let parent = run_block(1, Hash::repeat_byte(1), SLOT).hash();
 		let bob = Sr25519Keyring::Bob;
-		let offender: sp_consensus_babe::AuthorityId = bob.public().into();
-		// Bob (BABE authority 1) seals two different blocks for the next slot.
-		let slot = SLOT + 1;
-		let sealed = |state_root: u8| {
-			let mut header = babe_header(2, parent, slot, bob, 1);
-			header.set_state_root(Hash::repeat_byte(state_root));
-			let seal = bob.pair().sign(header.hash().as_ref());
-			header.digest_mut().push(DigestItem::Seal(sp_consensus_babe::BABE_ENGINE_ID, seal.encode()));
-			header
-		};
-		let proof = sp_consensus_babe::EquivocationProof {
-			offender: offender.clone(),
-			slot: slot.into(),
-			first_header: sealed(1),
-			second_header: sealed(2),
-		};
-		let key_owner_proof = <Historical as frame_support::traits::KeyOwnerProofSystem<_>>::prove((
-			sp_consensus_babe::KEY_TYPE,
-			offender,
-		))
-		.expect("Bob's key sits in this session");
+		// Bob seals two different blocks for the next slot.
+		let (proof, key_owner_proof) = bob_equivocates(2, parent, SLOT + 1);
 		let report = RuntimeCall::Babe(pallet_babe::Call::report_equivocation_unsigned {
 			equivocation_proof: Box::new(proof),
 			key_owner_proof,
@@ -776,26 +785,7 @@ fn an_equivocation_is_proven_a_session_later_beside_a_keyless_planned_validator(
 		assert!(pallet_pog::PlannedValidators::<Runtime>::get().contains(&eve), "but stays planned");
 		// Bob (BABE authority 1) seals two blocks for one slot of session 2 ...
 		let bob = Sr25519Keyring::Bob;
-		let offender: sp_consensus_babe::AuthorityId = bob.public().into();
-		let slot = epoch(2) + 1;
-		let sealed = |state_root: u8| {
-			let mut header = babe_header(4, parent, slot, bob, 1);
-			header.set_state_root(Hash::repeat_byte(state_root));
-			let seal = bob.pair().sign(header.hash().as_ref());
-			header.digest_mut().push(DigestItem::Seal(sp_consensus_babe::BABE_ENGINE_ID, seal.encode()));
-			header
-		};
-		let proof = sp_consensus_babe::EquivocationProof {
-			offender: offender.clone(),
-			slot: slot.into(),
-			first_header: sealed(1),
-			second_header: sealed(2),
-		};
-		let key_owner_proof = <Historical as frame_support::traits::KeyOwnerProofSystem<_>>::prove((
-			sp_consensus_babe::KEY_TYPE,
-			offender,
-		))
-		.expect("Bob's key sits in session 2");
+		let (proof, key_owner_proof) = bob_equivocates(4, parent, epoch(2) + 1);
 		// ... and the report lands in session 3, checked against session 2's record.
 		let parent = run_block(4, parent, epoch(3)).hash();
 		assert_eq!(Session::current_index(), 3);
