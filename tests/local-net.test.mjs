@@ -6,7 +6,10 @@
 // that round: the round completes under the new runtime, the miner's deposit and score are intact
 // and blocks keep finalising; the explorer page, open across the upgrade, connects again and shows
 // the round under the new runtime. The killed validator restarts on its database and catches up across
-// the upgrade with nothing lost. Then Bob's keys run on a second node as well: the two
+// the upgrade with nothing lost; with all four live, a miner that serves its openings to two
+// members only (the agent's `serve-two` cheat) fails `MissedReveal` and no validator loses bond,
+// neither for that nor for the audit of the first miner's served GPU, which the members' workers
+// answer with the evidence of their fetches. Then Bob's keys run on a second node as well: the two
 // author blocks for the same slots, the other validators report the equivocation through BABE's
 // (or GRANDPA's) runtime API, pallet-offences hands it to PoG, which burns part of Bob's bond and
 // plans him out, and blocks keep finalising. Last, the network's state is written to the file
@@ -66,7 +69,7 @@ async function finalizedNumber(api) {
   return (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toNumber();
 }
 
-test('a validator dies: blocks still finalise, committees reach three of four through a runtime upgrade mid-round; it restarts and catches up', { timeout: 720_000 }, async () => {
+test('a validator dies: blocks still finalise, committees reach three of four through a runtime upgrade mid-round; it restarts and catches up; a miner serving two of four fails alone', { timeout: 1_080_000 }, async () => {
   nodes.alice = await start('alice', 0);
   let alice = await connect(nodes.alice.url);
   apis.push(alice);
@@ -171,6 +174,34 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   const hashAlice = await alice.rpc.chain.getBlockHash(target);
   const hashDave = await dave.rpc.chain.getBlockHash(target);
   assert.equal(hashDave.toHex(), hashAlice.toHex(), 'same finalized chain');
+
+  // With all four validators live, Ferdie serves his openings to the first two members that ask
+  // only (the agent's `serve-two` cheat) and never rebuts: the two others vote unserved and his GPU
+  // fails `MissedReveal`. A delivery dispute is held against nobody, and Eve's audited GPU of the
+  // round above is answered by its members' workers (the evidence of their fetches): Alice, Bob
+  // and Charlie lose no bond over both rounds' settlements.
+  const ferdie = new Keyring({ type: 'sr25519' }).addFromUri('//Ferdie');
+  const names = { Alice: '//Alice', Bob: '//Bob', Charlie: '//Charlie' };
+  const held = async () => Object.fromEntries(await Promise.all(Object.entries(names).map(async ([n, uri]) =>
+    [n, (await alice.query.pog.validatorBonds(new Keyring({ type: 'sr25519' }).addFromUri(uri).address)).unwrap().held.toString()])));
+  const heldBefore = await held();
+  const ferdieCommon = ['--url', nodes.alice.url, '--suri', '//Ferdie'];
+  const regFerdie = await runAgent(['register', ...ferdieCommon, '--backend', 'cpu'], { name: 'register-ferdie', logDir: dir });
+  assert.equal(regFerdie.code, 0, readFileSync(regFerdie.log, 'utf8'));
+  const ferdieRound = (await alice.query.pog.miners(ferdie.address)).unwrap().firstRound.toNumber();
+  const failed = waitSettled(alice, ferdie.address, 420_000, "Ferdie's GPU served to two members to fail", () => true, ferdieRound);
+  miner = runAgent(['run', ...ferdieCommon, '--backend', 'cpu', '--state-dir', join(dir, 'ferdie'), '--exit-after', '1',
+    '--adversary', 'serve-two', ...await serveFlags()], { name: 'ferdie', logDir: dir, background: true });
+  const fe = await failed;
+  assert.equal(fe.outcome, 'MissedReveal', `served to two of four, never rebutted: ${fe.outcomes}`);
+  const fch = (await alice.call.pogApi.challenge(fe.round, ferdie.address, 0)).unwrap();
+  assert.equal(fch.committee.length, 4, 'all four validators sit on his committee');
+  assert.ok(fch.votes.length === 4, `every member voted: ${fch.votes.length}`);
+  assert.ok(fe.round > ev.round + 1, "Eve's audits were closed at a settlement before this one");
+  assert.equal((await alice.query.pog.audits.entries(ev.round)).length, 0, "Eve's audit answered or closed");
+  assert.deepEqual(await held(), heldBefore, 'no validator lost bond: not for the delivery dispute, not for an audit');
+  await miner.done;
+  miner = undefined;
 });
 
 test('a validator whose keys run on two nodes equivocates: reported, its bond burned, planned out; blocks keep finalising', { timeout: 360_000 }, async () => {

@@ -21,6 +21,7 @@ MAX_FETCHED_MINERS, BLOCK_MS = 64, 6_000
 NEWCOMER_ADVANTAGE = 2  # first_draw.rs
 SAMPLED_TOLERANCE, SAMPLED_FORGIVEN = 0.05, 2  # validators.rs
 POT = 680.0  # the miners' 80% of 850 POG a round
+EVIDENCE_AUDITS = 16  # runtime/src/configs.rs, EvidenceAudits
 
 
 def gpu_deposit(points):
@@ -140,7 +141,17 @@ def f7():
         p = [1 - (1 - share) ** a for a in (100, 1_000)]
         print(f"    {share:<25.2%} {p[0]:8.1%} / {p[1]:.1%}")
     print(f"    sampled committees (V >= 8): struck only where such cheaters exceed {SAMPLED_TOLERANCE:.0%} of its")
-    print("    assignments (and two); copying the failing votes already on chain is still paid as agreement.\n")
+    print("    assignments (and two).")
+    print("    Evidence of a fetch (audits, pallets/pog/src/evidence.rs): a member that votes without fetching a")
+    print("    share f of its served GPUs (copying the failing votes on chain) is caught at each audit of one of them;")
+    print(f"    {EVIDENCE_AUDITS} audits a round among the decided served GPUs, each owed by its committee:")
+    print("    V    audits a member   P(caught in a round) at f = 100% / 10%   strikes a round at f = 100%")
+    for v in (4, 16, 64):
+        c = committee_size(v)
+        per_member = EVIDENCE_AUDITS * c / v
+        caught = [1 - exp(-per_member * f) for f in (1.0, 0.1)]
+        print(f"    {v:<5}{per_member:<18.2f}{caught[0]:>8.1%} / {caught[1]:<28.1%}{caught[0]:.2f} ({CONTRADICTION_SLASH:.0%} of the bond each)")
+    print()
 
 
 def poisson_tail(lam, k):

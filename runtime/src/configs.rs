@@ -291,6 +291,9 @@ impl pallet_pog::Config for Runtime {
 	type Treasury = PogTreasury;
 	type ValidatorBond = PogValidatorBond;
 	type HasSessionKeys = WithSessionKeys;
+	// 16 served GPUs audited a round on average (`docs/protocol.md` §8, "Evidence of a fetch"):
+	// at 64 validators and committees of five, 1.25 audits a member a round
+	type EvidenceAudits = ConstU32<16>;
 	type WeightInfo = pallet_pog::weights::SubstrateWeight<Runtime>;
 }
 

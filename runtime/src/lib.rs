@@ -92,10 +92,10 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 122,
+	spec_version: 123,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
-	transaction_version: 2,
+	transaction_version: 3,
 	system_version: 1,
 };
 
@@ -109,10 +109,10 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 123,
+	spec_version: 124,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
-	transaction_version: 2,
+	transaction_version: 3,
 	system_version: 1,
 };
 

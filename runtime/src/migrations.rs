@@ -14,6 +14,7 @@ pub type Migrations = (
 	pallet_pog::migrations::v3::SeatValidators<Runtime>,
 	RecordSessions,
 	pallet_pog::migrations::InitMoneyLedger<Runtime>,
+	pallet_pog::migrations::StartEvidence<Runtime>,
 );
 
 /// Spec 108 adds pallet-session. A chain from an earlier spec has its validators as BABE

@@ -30,7 +30,7 @@ use frame_support::{ensure, pallet_prelude::*, BoundedVec};
 use frame_system::pallet_prelude::BlockNumberFor;
 use scale_info::TypeInfo;
 
-use crate::{pallet::*, types::*, verification::VerificationStatus};
+use crate::{evidence::EvidenceRoot, pallet::*, types::*, verification::VerificationStatus};
 
 /// Where a GPU comes in its round's verification order: (class, rank), lowest first. Class 0 is
 /// a GPU on probation, 1 one in its first draw, 2 any other; the rank is a hash of the round's
@@ -107,16 +107,17 @@ impl<T: Config> Pallet<T> {
 		upto: &Position,
 		open: &[(T::AccountId, GpuIndex)],
 		verdicts: &[(T::AccountId, GpuIndex, Verdict)],
+		evidence: &EvidenceRoot,
 	) -> DispatchResult {
 		Self::ensure_voting(who, index)?;
 		if !verdicts.is_empty() {
 			Self::verdicts_due(who, index, verdicts)?;
 		}
-		Self::ensure_attestation(who, index, upto, open, verdicts)
+		Self::ensure_attestation(who, index, upto, open, verdicts, evidence)
 	}
 
-	/// The attestation moves forward: `upto` after the last one's (or equal, with verdicts or
-	/// fewer GPUs open), and every open GPU served, not voted on by `who` (nor by `verdicts`), at
+	/// The attestation moves forward: `upto` after the last one's (or equal, with verdicts, fewer
+	/// GPUs open or another evidence root), and every open GPU served, not voted on by `who` (nor by `verdicts`), at
 	/// or before `upto`, named once, and either open before or after the last `upto` (a pass once
 	/// given is not taken back).
 	fn ensure_attestation(
@@ -125,11 +126,14 @@ impl<T: Config> Pallet<T> {
 		upto: &Position,
 		open: &[(T::AccountId, GpuIndex)],
 		verdicts: &[(T::AccountId, GpuIndex, Verdict)],
+		evidence: &EvidenceRoot,
 	) -> DispatchResult {
 		let selection = Self::ensure_voting(who, index)?;
 		let before = Attestations::<T>::get(index, who);
 		if let Some(before) = &before {
-			let changes = !verdicts.is_empty() || open.len() < before.open.len();
+			let changes = !verdicts.is_empty()
+				|| open.len() < before.open.len()
+				|| EvidenceRoots::<T>::get(index, who).as_ref() != Some(evidence);
 			ensure!(*upto > before.upto || (*upto == before.upto && changes), Error::<T>::AttestationBehind);
 		}
 		for (i, (miner, gpu)) in open.iter().enumerate() {
@@ -147,13 +151,14 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Records `verdicts` (each checked once, as `submit_verdicts` records them), then `who`'s
-	/// attestation; all or nothing.
+	/// attestation and evidence root ([`crate::evidence`]); all or nothing.
 	pub(crate) fn do_attest(
 		who: T::AccountId,
 		index: RoundIndex,
 		upto: Position,
 		open: OpenOf<T>,
 		verdicts: VerdictsOf<T>,
+		evidence: EvidenceRoot,
 	) -> DispatchResult {
 		Self::ensure_voting(&who, index)?;
 		frame_support::storage::with_storage_layer(|| {
@@ -163,9 +168,10 @@ impl<T: Config> Pallet<T> {
 			for (miner, gpu, verdict) in verdicts.iter() {
 				Self::do_verdict(who.clone(), index, miner.clone(), *gpu, *verdict)?;
 			}
-			Self::ensure_attestation(&who, index, &upto, &open, &verdicts)?;
+			Self::ensure_attestation(&who, index, &upto, &open, &verdicts, &evidence)?;
 			let (open_count, count) = (open.len() as u32, verdicts.len() as u32);
 			Attestations::<T>::insert(index, &who, Attestation { upto, open });
+			EvidenceRoots::<T>::insert(index, &who, evidence);
 			Self::deposit_event(Event::Attested {
 				round: index,
 				validator: who.clone(),
@@ -180,10 +186,13 @@ impl<T: Config> Pallet<T> {
 	/// The weight of an attestation carrying `verdicts` verdicts and `open` open GPUs: the
 	/// verdicts as `submit_verdicts` weighs them, and the attestation itself as benchmarked
 	/// (`attest(o)`: the attestation read and written, each open GPU's position, served marker,
-	/// rebuttal and record read, the last attestation's open list scanned for each).
+	/// rebuttal and record read, the last attestation's open list scanned for each), and the
+	/// evidence root read and written, which the benchmark predates.
 	pub fn attest_weight(verdicts: u32, open: u32) -> Weight {
 		use crate::weights::WeightInfo;
-		Self::verdicts_weight(verdicts).saturating_add(T::WeightInfo::attest(open))
+		Self::verdicts_weight(verdicts)
+			.saturating_add(T::WeightInfo::attest(open))
+			.saturating_add(T::DbWeight::get().reads_writes(1, 1))
 	}
 
 	/// The weight of one served GPU's tally at settlement ([`Self::tally`]): its committee drawn

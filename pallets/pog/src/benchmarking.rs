@@ -382,7 +382,7 @@ mod benchmarks {
 		Attestations::<T>::insert(1, &v, before);
 		let upto = (2, [0xff; 32]);
 		#[extrinsic_call]
-		_(RawOrigin::Signed(v.clone()), 1, upto, open, BoundedVec::new());
+		_(RawOrigin::Signed(v.clone()), 1, upto, open, BoundedVec::new(), Default::default());
 		let now = Attestations::<T>::get(1, &v).expect("attested");
 		assert_eq!((now.upto, now.open.len() as u32), (upto, o));
 	}

@@ -57,6 +57,8 @@ pub enum DutyKind {
 	Reveal,
 	/// A committee member's verdict (`submit_verdict`).
 	Verdict,
+	/// A committee member's evidence on an audited GPU (`open_evidence`).
+	Evidence,
 }
 
 /// One duty: its kind, round, the miner and GPU it is about, and the validator owing a verdict.
@@ -81,6 +83,7 @@ impl<AccountId: Encode> DutyKey<'_, AccountId> {
 			DutyKind::Commit => b"commit",
 			DutyKind::Reveal => b"reveal",
 			DutyKind::Verdict => b"verdict",
+			DutyKind::Evidence => b"evidence",
 		};
 		(b"pog", kind, self.round, self.miner, self.gpu, self.validator).encode()
 	}
@@ -170,9 +173,26 @@ impl<T: Config> Pallet<T> {
 				Ok(()) => (*round, verdict_keys(who, *round, verdicts)),
 				Err(e) => return Some(Err(e)),
 			},
-			Call::attest { round, upto, open, verdicts } => match Self::attest_due(who, *round, upto, open, verdicts) {
-				Ok(()) => (*round, verdict_keys(who, *round, verdicts)),
-				Err(e) => return Some(Err(e)),
+			Call::attest { round, upto, open, verdicts, evidence } => {
+				match Self::attest_due(who, *round, upto, open, verdicts, evidence) {
+					Ok(()) => (*round, verdict_keys(who, *round, verdicts)),
+					Err(e) => return Some(Err(e)),
+				}
+			},
+			Call::open_evidence { round, miner, gpu, opening } => {
+				match Self::evidence_due(who, *round, miner, *gpu, opening) {
+					Ok(()) => (
+						*round,
+						alloc::vec![DutyKey {
+							kind: DutyKind::Evidence,
+							round: *round,
+							miner,
+							gpu: *gpu,
+							validator: Some(who)
+						}],
+					),
+					Err(e) => return Some(Err(e)),
+				}
 			},
 			_ => return None,
 		};
@@ -246,6 +266,7 @@ impl<T: Config> Pallet<T> {
 			},
 			Call::attest { verdicts, open, .. } => Pallet::<T>::attest_weight(verdicts.len() as u32, open.len() as u32)
 				.saturating_add(spend(verdicts.len())),
+			Call::open_evidence { .. } => Pallet::<T>::open_evidence_weight().saturating_add(spend(1)),
 			_ => Weight::zero(),
 		}
 	}

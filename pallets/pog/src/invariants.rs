@@ -106,8 +106,16 @@ impl<T: Config> Pallet<T> {
 			Commitments::<T>::iter_keys().all(|(r, _)| r >= oldest)
 				&& Verifications::<T>::iter_keys().all(|(r, ..)| r >= oldest)
 				&& SpentDuties::<T>::iter_keys().all(|(r, _)| r >= oldest)
-				&& Attestations::<T>::iter_keys().all(|(r, _)| r >= oldest),
+				&& Attestations::<T>::iter_keys().all(|(r, _)| r >= oldest)
+				&& EvidenceRoots::<T>::iter_keys().all(|(r, _)| r >= oldest),
 			TryRuntimeError::Other("records kept of a round older than the pruning has reached")
+		);
+		// audits: of the last settled rounds only, counted, within their bound, each owed
+		ensure!(
+			AuditCount::<T>::iter().all(|(r, n)| {
+				r + 1 >= round.index && n <= Self::max_audits() && Audits::<T>::iter_prefix((r,)).count() as u32 <= n
+			}) && Audits::<T>::iter().all(|((r, ..), a)| AuditCount::<T>::contains_key(r) && !a.owing.is_empty()),
+			TryRuntimeError::Other("an audit uncounted, over its bound, owed by nobody or left open")
 		);
 		let shares = WeightShares::<T>::get();
 		let sum: u64 = shares.iter().map(|(_, s)| u64::from(s.deconstruct())).sum();

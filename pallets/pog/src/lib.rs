@@ -54,6 +54,7 @@ pub mod capacity;
 mod config;
 pub mod duty;
 pub mod eviction;
+pub mod evidence;
 pub mod first_draw;
 pub mod host;
 #[cfg(any(feature = "try-runtime", test))]
@@ -240,6 +241,11 @@ pub mod pallet {
 		/// counting it in the historical session's record would make every equivocation report
 		/// checked against that session fail ([`validators`]).
 		type HasSessionKeys: frame_support::traits::Contains<Self::AccountId>;
+		/// Served GPUs audited a round, on average, for the evidence of their members' fetches
+		/// ([`evidence`]): each decided served GPU is audited with probability this / the round's
+		/// served GPUs.
+		#[pallet::constant]
+		type EvidenceAudits: Get<u32>;
 		/// The treasury account: its part of each round's emission, what nobody earned, and
 		/// forfeited unvested earnings are paid to it ([`rewards`]).
 		type Treasury: Get<Self::AccountId>;
@@ -403,6 +409,31 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Epoch<T> = StorageValue<_, u32, ValueQuery>;
 
+	/// Each committee member's evidence tree of a round ([`evidence`]): the root over one leaf per
+	/// served GPU it voted on with a result, as its last attestation set it.
+	#[pallet::storage]
+	pub type EvidenceRoots<T: Config> =
+		StorageDoubleMap<_, Twox64Concat, RoundIndex, Blake2_128Concat, T::AccountId, evidence::EvidenceRoot>;
+
+	/// Served GPUs audited after their round's votes closed ([`evidence`]): the leaf of C whose
+	/// hash each member still owing must open, until the next round is settled.
+	#[pallet::storage]
+	pub type Audits<T: Config> = StorageNMap<
+		_,
+		(NMapKey<Twox64Concat, RoundIndex>, NMapKey<Blake2_128Concat, T::AccountId>, NMapKey<Twox64Concat, GpuIndex>),
+		evidence::AuditOf<T>,
+	>;
+
+	/// Audits drawn per round, while any is open (at most [`Pallet::max_audits`]).
+	#[pallet::storage]
+	pub type AuditCount<T> = StorageMap<_, Twox64Concat, RoundIndex, u32, ValueQuery>;
+
+	/// The first round whose decided served GPUs are audited ([`evidence`]): votes cast before
+	/// the runtime that audits carry no evidence. None before it is set (at genesis, or by
+	/// [`migrations::StartEvidence`]).
+	#[pallet::storage]
+	pub type EvidenceSince<T> = StorageValue<_, RoundIndex, OptionQuery>;
+
 	/// Duties spent by a failed dispatch, per round (key: [`duty::DutyKey::spent_key`]): each is
 	/// refused from then on, so a failing duty cannot be sent twice (pruned with its round).
 	#[pallet::storage]
@@ -561,6 +592,7 @@ pub mod pallet {
 			LocalEndpoints::<T>::put(self.local_endpoints);
 			Round::<T>::put(Pallet::<T>::genesis_round());
 			Pallet::<T>::open_ledger();
+			Pallet::<T>::start_evidence(true);
 		}
 	}
 
@@ -942,6 +974,43 @@ pub mod pallet {
 			/// The miner.
 			miner: T::AccountId,
 		},
+		/// A decided served GPU is audited: the members whose votes named a result open their
+		/// evidence of its fetch until the next round is settled ([`evidence`]).
+		EvidenceAudited {
+			/// The round.
+			round: RoundIndex,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPU.
+			gpu: GpuIndex,
+			/// Members owing the opening.
+			members: u32,
+		},
+		/// A member opened its evidence on an audited GPU.
+		EvidenceOpened {
+			/// The round of the audited GPU.
+			round: RoundIndex,
+			/// The member (`pog!` account).
+			validator: T::AccountId,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPU.
+			gpu: GpuIndex,
+		},
+		/// A member did not open its evidence on an audited GPU in time: a strike for its
+		/// validator in the judgment of the round being settled.
+		EvidenceMissing {
+			/// The round of the audited GPU.
+			round: RoundIndex,
+			/// The validator.
+			validator: T::AccountId,
+			/// The `pog!` account it voted with.
+			member: T::AccountId,
+			/// The miner.
+			miner: T::AccountId,
+			/// The GPU.
+			gpu: GpuIndex,
+		},
 	}
 
 	/// Errors, each naming what is wrong.
@@ -1112,6 +1181,12 @@ pub mod pallet {
 		/// No regular slot is free, and no regular miner past its immunity and with no unsettled
 		/// round has fewer proven GPU points than the caller (retry once a round is settled).
 		NoLowerScore,
+		/// `open_evidence`: the GPU is not audited, the audit is closed, or the caller owes it no
+		/// opening (it did not vote on the result, or has opened already).
+		NotAudited,
+		/// `open_evidence`: the leaf hash does not lead to the GPU's committed root at the audited
+		/// leaf, or the caller's evidence leaf for it does not lead to its evidence root.
+		WrongEvidence,
 	}
 
 	#[pallet::hooks]
@@ -1349,7 +1424,8 @@ pub mod pallet {
 		/// Committee member: pass, in bulk, every GPU served off chain assigned to it in `round` up
 		/// to `upto` in the round's verification order, except `open` ones (not served to it yet)
 		/// and those `verdicts` name, which are recorded first as `submit_verdicts` records them
-		/// ([`attestation`]). A duty ([`duty::CheckDuty`]), free when it succeeds.
+		/// ([`attestation`]); `evidence` is the root of its evidence tree over every served GPU
+		/// it voted on with a result so far in the round ([`evidence`]). A duty ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(19)]
 		#[pallet::weight((Pallet::<T>::attest_weight(verdicts.len() as u32, open.len() as u32), DispatchClass::Operational))]
 		pub fn attest(
@@ -1358,9 +1434,28 @@ pub mod pallet {
 			upto: attestation::Position,
 			open: attestation::OpenOf<T>,
 			verdicts: VerdictsOf<T>,
+			evidence: evidence::EvidenceRoot,
 		) -> DispatchResultWithPostInfo {
 			let who = ensure_signed(origin)?;
-			Self::do_attest(who, round, upto, open, verdicts)?;
+			Self::do_attest(who, round, upto, open, verdicts, evidence)?;
+			Ok(Pays::No.into())
+		}
+
+		/// Committee member: open its evidence of the fetch of `miner`'s audited served GPU `gpu`
+		/// of `round` ([`evidence`]): the hash of the audited leaf of C with its path to the
+		/// miner's root, and the member's evidence leaf for it with its place and path in its
+		/// evidence tree. A duty ([`duty::CheckDuty`]), free when it succeeds.
+		#[pallet::call_index(21)]
+		#[pallet::weight((Pallet::<T>::open_evidence_weight(), DispatchClass::Operational))]
+		pub fn open_evidence(
+			origin: OriginFor<T>,
+			round: RoundIndex,
+			miner: T::AccountId,
+			gpu: GpuIndex,
+			opening: evidence::EvidenceOpening,
+		) -> DispatchResultWithPostInfo {
+			let who = ensure_signed(origin)?;
+			Self::do_open_evidence(who, round, miner, gpu, opening)?;
 			Ok(Pays::No.into())
 		}
 

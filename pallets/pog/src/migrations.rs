@@ -8,7 +8,7 @@
 //! | 3 | 108 | validators planned, queued and seated (with their `pog!` accounts), bonded, judged per round ([`crate::validators`]) |
 //!
 //! Items added without changing any existing layout need no version, only their first value:
-//! [`InitMoneyLedger`] (spec 121).
+//! [`InitMoneyLedger`] (spec 121), [`StartEvidence`] (spec 123).
 
 use frame_support::{
 	migrations::VersionedMigration,
@@ -107,5 +107,30 @@ impl<T: Config> frame_support::traits::OnRuntimeUpgrade for InitMoneyLedger<T> {
 	fn post_upgrade(_state: alloc::vec::Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
 		frame_support::ensure!(Ledger::<T>::get().is_some(), sp_runtime::TryRuntimeError::Other("no money ledger"));
 		Pallet::<T>::check_money()
+	}
+}
+
+/// Spec 123 audits the evidence of served GPUs' votes ([`crate::evidence`]): a chain that
+/// predates it audits from the round after the one in progress at the upgrade, whose votes were
+/// cast without evidence (auditing them would strike every honest member of an audited GPU).
+/// Runs once (it does nothing where the start is set).
+pub struct StartEvidence<T>(core::marker::PhantomData<T>);
+
+impl<T: Config> frame_support::traits::OnRuntimeUpgrade for StartEvidence<T> {
+	fn on_runtime_upgrade() -> Weight {
+		if EvidenceSince::<T>::exists() {
+			return T::DbWeight::get().reads(1);
+		}
+		Pallet::<T>::start_evidence(false);
+		T::DbWeight::get().reads_writes(2, 1)
+	}
+
+	#[cfg(feature = "try-runtime")]
+	fn post_upgrade(_state: alloc::vec::Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+		frame_support::ensure!(
+			EvidenceSince::<T>::get().is_some_and(|since| since <= Pallet::<T>::round().index.saturating_add(1)),
+			sp_runtime::TryRuntimeError::Other("audits start no later than the next round")
+		);
+		Ok(())
 	}
 }

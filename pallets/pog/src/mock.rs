@@ -100,6 +100,10 @@ parameter_types! {
 	pub const RegistrationFee: Balance = 5;
 	/// Validators whose session keys are not set (the runtime reads pallet-session's `NextKeys`).
 	pub storage Keyless: Vec<AccountId> = vec![];
+	/// Served GPUs audited a round for their members' evidence ([`crate::evidence`]): none unless
+	/// a test sets it (the evidence tests set it above every round's served GPUs, so that each
+	/// decided one is audited).
+	pub storage EvidenceAudits: u32 = 0;
 }
 
 /// Every account but the [`Keyless`] ones has session keys.
@@ -130,6 +134,7 @@ impl pallet_pog::Config for Test {
 	type Treasury = TreasuryAccount;
 	type ValidatorBond = ValidatorBondAmount;
 	type HasSessionKeys = WithKeys;
+	type EvidenceAudits = EvidenceAudits;
 	type WeightInfo = ();
 }
 

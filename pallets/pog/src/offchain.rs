@@ -23,6 +23,11 @@
 //! verdict in `submit_verdicts`. A served GPU revealed on chain since (a rebuttal of unserved
 //! votes) is verified from the chain like any revealed GPU.
 //!
+//! Every served GPU a member votes on with a result leaves its evidence in the member's local
+//! storage (the hash of its first sampled leaf of C and that leaf's path, [`Kept`]); each
+//! attestation carries the root of the member's evidence tree, and the member opens the evidence
+//! of every audited GPU it owes ([`answer_audits`], [`crate::evidence`]).
+//!
 //! Runs are serialised by a storage lock. What was sent is remembered in one local-storage entry
 //! for [`RESEND_AFTER`] blocks (older marks are pruned on every write), so overlapping runs and
 //! consecutive blocks do not submit twice and local storage does not grow.
@@ -44,6 +49,7 @@ use sp_runtime::offchain::{
 
 use crate::{
 	attestation::{AttestationOf, MaxOpen, Position},
+	evidence::EvidenceRoot,
 	host,
 	pallet::*,
 	types::*,
@@ -115,8 +121,15 @@ pub fn run<T: Config>(now: BlockNumberFor<T>) {
 /// challenges (the time one run has; tests give it less to model members out of time). Returns
 /// the verdicts sent.
 pub fn run_with_budget<T: Config>(now: BlockNumberFor<T>, budget: usize) -> Result<u32, OffchainErr> {
-	let validators = local_validators::<T>();
-	if validators.is_empty() {
+	let keys: Vec<Account<T>> = Signer::<T, T::AuthorityId>::all_accounts().accounts_from_keys().collect();
+	// the local `pog!` keys whose accounts are validators of the round's committees
+	// ([`Pallet::committee_pool`]: a validator that left the set since the draw still verifies
+	// what it was assigned)
+	let pool = Pallet::<T>::committee_pool();
+	let validators: Vec<&Account<T>> = keys.iter().filter(|a| pool.contains(&a.id)).collect();
+	// a key that left the pool since may still owe the evidence of its last round's votes
+	let owing = |a: &Account<T>| Audits::<T>::iter_values().any(|audit| audit.owing.iter().any(|(_, m)| *m == a.id));
+	if validators.is_empty() && !keys.iter().any(owing) {
 		return Err(OffchainErr::NoLocalValidator);
 	}
 	let mut lock = StorageLock::<BlockAndTime<frame_system::Pallet<T>>>::with_block_and_time_deadline(
@@ -126,18 +139,9 @@ pub fn run_with_budget<T: Config>(now: BlockNumberFor<T>, budget: usize) -> Resu
 	);
 	let _guard = lock.try_lock().map_err(|_| OffchainErr::Locked)?;
 	prune_sent_marks::<T>(now);
+	let answered: u32 = keys.iter().map(|me| answer_audits::<T>(me, now)).sum();
 	// A node normally holds one validator key; with several, each acts as its own validator.
-	Ok(validators.iter().map(|me| verify::<T>(me, now, budget)).sum())
-}
-
-/// The local `pog!` keys whose accounts are validators of the round's committees
-/// ([`Pallet::committee_pool`]: a validator that left the set since the draw still verifies
-/// what it was assigned).
-pub fn local_validators<T: Config>() -> Vec<Account<T>> {
-	let validators = Pallet::<T>::committee_pool();
-	let signer = Signer::<T, T::AuthorityId>::all_accounts();
-	let found = signer.accounts_from_keys().filter(|a| validators.contains(&a.id)).collect();
-	found
+	Ok(answered + validators.iter().map(|me| verify::<T>(me, now, budget)).sum::<u32>())
 }
 
 fn send<T: Config>(me: &Account<T>, call: Call<T>) -> Result<(), OffchainErr> {
@@ -445,6 +449,11 @@ struct Bulk<T: Config> {
 	/// it get single verdicts in this run (a miner that serves nothing to many members cannot
 	/// hold their passes back until the reveal deadline).
 	full: bool,
+	/// The member's evidence of the round, this run's added ([`Kept`]).
+	kept: Kept<T>,
+	/// An attestation it sent is not on chain yet: a root alone does not move it (the one
+	/// pending carries it, and another would compete with it in the pool).
+	pending: bool,
 }
 
 impl<T: Config> Bulk<T> {
@@ -475,8 +484,11 @@ impl<T: Config> Bulk<T> {
 	}
 
 	/// The `attest` call this run makes, if it moves the attestation: the open GPUs of the one on
-	/// chain that this run did not decide stay open.
+	/// chain that this run did not decide stay open, and the evidence root is over everything the
+	/// member kept of the round (the single verdicts this run sends after it included).
 	fn call(self, round: RoundIndex, me: &T::AccountId) -> Option<Call<T>> {
+		let evidence = self.kept.root(round, me);
+		self.kept.save();
 		let before_upto = self.before.as_ref().map(|b| b.upto);
 		let upto = self.upto.max(before_upto)?;
 		let mut open = self.open;
@@ -493,7 +505,8 @@ impl<T: Config> Bulk<T> {
 		}
 		let moved = Some(upto) > before_upto
 			|| !self.verdicts.is_empty()
-			|| self.before.as_ref().is_some_and(|b| open.len() < b.open.len());
+			|| self.before.as_ref().is_some_and(|b| open.len() < b.open.len())
+			|| (!self.pending && EvidenceRoots::<T>::get(round, me) != Some(evidence));
 		if !moved || open.len() > <MaxOpen as Get<u32>>::get() as usize {
 			return None;
 		}
@@ -502,6 +515,7 @@ impl<T: Config> Bulk<T> {
 			upto,
 			open: BoundedVec::truncate_from(open),
 			verdicts: BoundedVec::truncate_from(self.verdicts),
+			evidence,
 		})
 	}
 }
@@ -514,8 +528,10 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 	let current = Pallet::<T>::round();
 	let mut verdicts: Vec<(RoundIndex, T::AccountId, GpuIndex, Verdict)> = Vec::new();
 	let before = Attestations::<T>::get(current.index, &me.id);
+	let pending = attestation_pending::<T>(&me.id, current.index, &before, now);
 	let mut bulk = Bulk::<T> {
-		waiting: attestation_pending::<T>(&me.id, current.index, &before, now),
+		waiting: pending,
+		pending,
 		full: false,
 		before,
 		upto: None,
@@ -523,7 +539,11 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 		passed_open: Vec::new(),
 		verdicts: Vec::new(),
 		passed: 0,
+		kept: Kept::load(&me.id, current.index),
 	};
+	if !pending {
+		repair_evidence::<T>(&me.id, current.index, now, &mut bulk.kept);
+	}
 	// Served GPUs whose endpoints gave `me` nothing valid lately ([`NotServing`]), in this run or
 	// an earlier one: not asked again meanwhile (left open), and voted unserved once the reveal
 	// window has closed and they failed twice.
@@ -595,7 +615,19 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 				let at = fetched.iter().position(|(key, _)| key.0 == miner && key.1 == gpu);
 				at.map(|at| fetched.swap_remove(at).1).unwrap_or(Err(OffchainErr::NotServed))
 			};
-			verify_served::<T>(now, round, &miner, gpu, openings, not_serving.gave_up(&miner, gpu))
+			// the evidence of the fetch: the first sampled leaf's hash and path
+			let first = openings
+				.as_ref()
+				.ok()
+				.and_then(|(o, _)| o.first())
+				.map(|o| (o.leaf, pog_primitives::commitment::leaf_hash(&o.values), o.proof.to_vec()));
+			let verdict = verify_served::<T>(now, round, &miner, gpu, openings, not_serving.gave_up(&miner, gpu));
+			if let (Ok(v), Some((leaf, hash, path))) = (&verdict, first) {
+				if !v.is_unserved() {
+					bulk.kept.add(miner.clone(), gpu, leaf, hash, path);
+				}
+			}
+			verdict
 		} else {
 			verify_one::<T>(me, now, round, &miner, gpu)
 		};
@@ -626,12 +658,24 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 	let mut sent = 0u32;
 	let passed = bulk.passed;
 	let attested = bulk.verdicts.len() as u32;
-	if let Some(call) = bulk.call(current.index, &me.id) {
-		let marker = attestation_marker(&call);
-		if send::<T>(me, call).is_ok() {
-			mark_attestation::<T>(&me.id, current.index, marker, now);
-			sent += passed + attested;
-		}
+	let kept_root = bulk.kept.root(current.index, &me.id);
+	// whether the evidence root on chain, or in the attestation sent now, covers every vote this
+	// run sends (single verdicts on served GPUs included)
+	let covered = match bulk.call(current.index, &me.id) {
+		Some(call) => {
+			let marker = attestation_marker(&call);
+			let ok = send::<T>(me, call).is_ok();
+			if ok {
+				mark_attestation::<T>(&me.id, current.index, marker, now);
+				sent += passed + attested;
+			}
+			ok
+		},
+		None => EvidenceRoots::<T>::get(current.index, &me.id) == Some(kept_root),
+	};
+	if !covered {
+		// a result vote on a served GPU lands only with a root that covers it: these wait
+		verdicts.retain(|(round, miner, gpu, _)| !Pallet::<T>::attestable(*round, miner, *gpu));
 	}
 	let Some(&(round, ..)) = verdicts.first() else { return sent };
 	for chunk in verdicts.chunks(<MaxVerdicts as Get<u32>>::get() as usize) {
@@ -650,10 +694,11 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 /// to, the block it was sent in).
 pub const ATTEST_KEY: &[u8] = b"pog::ocw::attest";
 
-/// What an `attest` call moves the attestation to: a hash of its `upto` and open GPUs.
+/// What an `attest` call moves the attestation to: a hash of its `upto`, open GPUs and evidence
+/// root.
 fn attestation_marker<T: Config>(call: &Call<T>) -> [u8; 16] {
 	match call {
-		Call::attest { upto, open, .. } => sp_io::hashing::blake2_128(&(upto, open).encode()),
+		Call::attest { upto, open, evidence, .. } => sp_io::hashing::blake2_128(&(upto, open, evidence).encode()),
 		_ => [0; 16],
 	}
 }
@@ -686,7 +731,9 @@ fn attestation_pending<T: Config>(
 	else {
 		return false;
 	};
-	let landed = on_chain.as_ref().is_some_and(|a| sp_io::hashing::blake2_128(&(a.upto, &a.open).encode()) == marker);
+	let evidence = EvidenceRoots::<T>::get(round, me).unwrap_or_default();
+	let landed =
+		on_chain.as_ref().is_some_and(|a| sp_io::hashing::blake2_128(&(a.upto, &a.open, evidence).encode()) == marker);
 	sent_round == round && !landed && now_n < at.saturating_add(RESEND_AFTER)
 }
 
@@ -808,6 +855,186 @@ impl<T: Config> NotServing<T> {
 		}
 		StorageValueRef::persistent(&self.key).set(&(round, self.failed));
 	}
+}
+
+/// Local-storage key of a member's evidence of a round ([`Kept`]).
+pub const EVIDENCE_KEY: &[u8] = b"pog::ocw::evidence";
+
+/// One piece of evidence: the miner, the GPU, its first sampled leaf of C, that leaf's hash and
+/// its path to the miner's root. The leaf is kept so that a fork that replaced the draw block
+/// (another sample, another first leaf) leaves the member a piece for each, and it opens the one
+/// the chain audits.
+type Piece<T> = (<T as frame_system::Config>::AccountId, GpuIndex, u32, Hash32, Vec<Hash32>);
+
+/// What a member keeps of a round to show it fetched what it voted on ([`crate::evidence`]): for
+/// each served GPU it voted on with a result, in the order it voted, the piece of evidence its
+/// fetch gave. Append-only, so every evidence root the member sent is the root over a prefix of
+/// it, and the member opens any leaf of it against whichever root landed last. One local-storage
+/// entry per local validator and round, cleared two rounds later ([`answer_audits`]); an H100's
+/// piece is about 900 bytes.
+struct Kept<T: Config> {
+	key: Vec<u8>,
+	pieces: Vec<Piece<T>>,
+	changed: bool,
+}
+
+impl<T: Config> Kept<T> {
+	fn key(me: &T::AccountId, round: RoundIndex) -> Vec<u8> {
+		(EVIDENCE_KEY, me, round).encode()
+	}
+
+	fn load(me: &T::AccountId, round: RoundIndex) -> Self {
+		let key = Self::key(me, round);
+		let pieces = StorageValueRef::persistent(&key).get::<Vec<Piece<T>>>().ok().flatten().unwrap_or_default();
+		Kept { key, pieces, changed: false }
+	}
+
+	/// Whether a piece of `miner`'s GPU `gpu` at leaf `leaf` is kept.
+	fn has(&self, miner: &T::AccountId, gpu: GpuIndex, leaf: u32) -> bool {
+		self.pieces.iter().any(|(m, g, l, ..)| m == miner && *g == gpu && *l == leaf)
+	}
+
+	/// Keeps the evidence of `miner`'s GPU `gpu` at leaf `leaf`, unless it is kept already.
+	fn add(&mut self, miner: T::AccountId, gpu: GpuIndex, leaf: u32, hash: Hash32, path: Vec<Hash32>) {
+		if !self.has(&miner, gpu, leaf) {
+			self.pieces.push((miner, gpu, leaf, hash, path));
+			self.changed = true;
+		}
+	}
+
+	/// The evidence leaves of `me` in `round` over the first `count` pieces.
+	fn leaves(&self, round: RoundIndex, me: &T::AccountId, count: usize) -> Vec<Hash32> {
+		self.pieces
+			.iter()
+			.take(count)
+			.map(|(miner, gpu, _, hash, _)| pog_primitives::evidence::evidence_leaf(round, me, miner, *gpu, hash))
+			.collect()
+	}
+
+	/// The root over every piece kept.
+	fn root(&self, round: RoundIndex, me: &T::AccountId) -> EvidenceRoot {
+		EvidenceRoot::of(&self.leaves(round, me, self.pieces.len()))
+	}
+
+	fn save(&self) {
+		if self.changed {
+			StorageValueRef::persistent(&self.key).set(&self.pieces);
+		}
+	}
+}
+
+/// Local-storage key of a member's repair of its evidence of a round ([`repair_evidence`]): the
+/// served GPUs it could not fetch again, while the repair goes on.
+pub const REPAIR_KEY: &[u8] = b"pog::ocw::evidence-repair";
+
+/// When the evidence root on chain is not the root over what `me` keeps and no attestation of
+/// `me` is pending (its local storage was lost, or the key moved to another node mid-round), or
+/// while a repair is under way: fetches again the served GPUs of `round` assigned to `me` that it
+/// voted on with a result (by attestation or singly) and keeps no piece of, one batch a run, while
+/// the verdict window is open, until a scan finds none missing; a GPU that cannot be fetched again
+/// is not asked twice. The attestation of the run then carries the root over what is kept.
+fn repair_evidence<T: Config>(me: &T::AccountId, round: RoundIndex, now: BlockNumberFor<T>, kept: &mut Kept<T>) {
+	let key = (REPAIR_KEY, me, round).encode();
+	let mut store = StorageValueRef::persistent(&key);
+	let repairing = store.get::<Vec<(T::AccountId, GpuIndex)>>().ok().flatten();
+	let differs = EvidenceRoots::<T>::get(round, me).is_some_and(|root| root != kept.root(round, me));
+	if repairing.is_none() && !differs {
+		return;
+	}
+	let info = Pallet::<T>::round();
+	let open = |s: &Selection<BlockNumberFor<T>>| info.phase == RoundPhase::Reveal && now <= s.verdict_deadline;
+	let Some(selection) = info.selection.clone().filter(open) else { return };
+	let mut failed = repairing.unwrap_or_default();
+	let missing: Vec<(T::AccountId, GpuIndex)> = ServedIn::<T>::iter_key_prefix(round)
+		.flat_map(|miner| {
+			let slots = Commitments::<T>::get(round, &miner).unwrap_or_default();
+			let firsts: Vec<(GpuIndex, u32)> = slots
+				.iter()
+				.enumerate()
+				.filter_map(|(g, c)| Some((g as GpuIndex, *Pallet::<T>::leaves_for(&selection, c.as_ref()?).first()?)))
+				.collect();
+			firsts.into_iter().map(move |(g, leaf)| (miner.clone(), g, leaf)).collect::<Vec<_>>()
+		})
+		.filter(|(miner, gpu, leaf)| {
+			!kept.has(miner, *gpu, *leaf)
+				&& !failed.iter().any(|(m, g)| m == miner && g == gpu)
+				&& Pallet::<T>::attestable(round, miner, *gpu)
+				&& (Verifications::<T>::get((round, miner, *gpu))
+					.is_some_and(|v| v.votes.iter().any(|(x, vote)| x == me && !vote.is_unserved()))
+					|| Pallet::<T>::attested(round, &selection.seed, me, miner, *gpu))
+				&& Pallet::<T>::is_selected(&selection, round, miner, *gpu)
+				&& Pallet::<T>::committee_for(&selection.seed, miner, *gpu).contains(me)
+		})
+		.map(|(miner, gpu, _)| (miner, gpu))
+		.take(MAX_PARALLEL_FETCHES)
+		.collect();
+	if missing.is_empty() {
+		store.clear();
+		return;
+	}
+	log::warn!(target: crate::LOG_TARGET, "round {round}: evidence of {} votes lost; fetching it again", missing.len());
+	for ((miner, gpu), fetched) in missing.iter().zip(fetch_all::<T>(me, round, &missing)) {
+		match fetched.ok().and_then(|(openings, _)| openings.into_iter().next()) {
+			Some(first) => {
+				let hash = pog_primitives::commitment::leaf_hash(&first.values);
+				kept.add(miner.clone(), *gpu, first.leaf, hash, first.proof.to_vec());
+			},
+			None => failed.push((miner.clone(), *gpu)),
+		}
+	}
+	store.set(&failed);
+}
+
+/// Opens `me`'s evidence on every audited GPU it owes of the current or the last round
+/// ([`crate::evidence`]), each against the evidence root on chain, and forgets the evidence of
+/// older rounds (their audits are closed). Returns the openings sent.
+fn answer_audits<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) -> u32 {
+	let current = Pallet::<T>::round().index;
+	for old in current.saturating_sub(4)..current.saturating_sub(1) {
+		StorageValueRef::persistent(&Kept::<T>::key(&me.id, old)).clear();
+	}
+	let mut sent = 0u32;
+	for round in current.saturating_sub(1)..=current {
+		let owed: Vec<((T::AccountId, GpuIndex), u32)> = Audits::<T>::iter_prefix((round,))
+			.filter(|(_, audit)| audit.owing.iter().any(|(_, m)| *m == me.id))
+			.map(|(key, audit)| (key, audit.leaf))
+			.collect();
+		if owed.is_empty() {
+			continue;
+		}
+		let root = EvidenceRoots::<T>::get(round, &me.id).unwrap_or_default();
+		let kept = Kept::<T>::load(&me.id, round);
+		let leaves = kept.leaves(round, &me.id, root.leaves as usize);
+		if EvidenceRoot::of(&leaves) != root {
+			log::error!(target: crate::LOG_TARGET, "round {round}: the evidence kept does not match the root on chain");
+		}
+		for ((miner, gpu), leaf) in owed {
+			let found =
+				kept.pieces.iter().take(leaves.len()).position(|(m, g, l, ..)| *m == miner && *g == gpu && *l == leaf);
+			let Some(at) = found else {
+				log::error!(target: crate::LOG_TARGET, "round {round} miner {miner:?} GPU {gpu}: audited, no evidence kept");
+				continue;
+			};
+			let mark = (b'e', round, &miner, gpu, &me.id).encode();
+			if !first_send::<T>(&mark, now) {
+				continue;
+			}
+			let (_, _, _, hash, leaf_path) = &kept.pieces[at];
+			let opening = crate::evidence::EvidenceOpening {
+				leaf_hash: *hash,
+				leaf_path: BoundedVec::truncate_from(leaf_path.clone()),
+				at: at as u32,
+				path: BoundedVec::truncate_from(pog_primitives::evidence::evidence_path(&leaves, at as u32)),
+			};
+			let call = Call::open_evidence { round, miner, gpu, opening };
+			if send::<T>(me, call).is_ok() {
+				sent += 1;
+			} else {
+				forget_sent::<T>(&mark, now);
+			}
+		}
+	}
+	sent
 }
 
 /// Verifies `miner`'s GPU `gpu` of `round`, revealed on chain (or rebutted): `me`'s verdict,

@@ -245,7 +245,7 @@ impl<T: Config> Pallet<T> {
 
 	/// Randomness for `purpose` in this block: the entropy chain (never a block hash, which a
 	/// block author can grind), hashed with the purpose and the round `index`.
-	fn block_randomness(purpose: &[u8], index: RoundIndex) -> Hash32 {
+	pub(crate) fn block_randomness(purpose: &[u8], index: RoundIndex) -> Hash32 {
 		sp_io::hashing::blake2_256(&(purpose, Entropy::<T>::get(), index).encode())
 	}
 
@@ -345,9 +345,10 @@ impl<T: Config> Pallet<T> {
 		// + the count of GPUs left undecided (`ProbationNext`), once a block, and each GPU's
 		// first draw (`FirstDraws`, `FirstDrawOf`) and whether its openings were served and kept
 		// (`ServedIn`, `RevealShare`), which the benchmark predates
-		// + each served GPU's tally (`Pallet::tally_weight`)
+		// + each served GPU's tally (`Pallet::tally_weight`) and audit draw
+		// (`Pallet::draw_audit_weight`)
 		let gpus = u64::from(settled).saturating_mul(u64::from(T::MaxGpusPerMiner::get()));
-		let tally = Self::tally_weight();
+		let tally = Self::tally_weight().saturating_add(Self::draw_audit_weight());
 		// + each miner's trial read, and the removal of those whose trial ends (at most
 		// `TRIAL_ENDS_PER_BLOCK`)
 		let trials_ended = settled.min(crate::eviction::TRIAL_ENDS_PER_BLOCK);
@@ -360,11 +361,14 @@ impl<T: Config> Pallet<T> {
 					.saturating_mul(u64::from(trials_ended)),
 			)
 			.saturating_add(T::DbWeight::get().reads(gpus.saturating_mul(4)))
-			.saturating_add(tally.saturating_mul(gpus));
+			.saturating_add(tally.saturating_mul(gpus))
+			.saturating_add(Self::audits_weight());
 		match last {
 			Some(miners) => batch
 				.saturating_add(T::WeightInfo::update_shares(miners))
 				.saturating_add(T::WeightInfo::emit_round(T::MaxValidators::get()))
+				// the last round's audits closed, and the open ones read before bonds are released
+				.saturating_add(Self::close_audits_weight())
 				// Judging each validator's work (its record, its bond, a burn) and releasing bonds,
 				// and the measured throughput with the configuration it is bounded by, and the
 				// committee pool read and cleared
@@ -788,7 +792,8 @@ impl<T: Config> Pallet<T> {
 		let config = Configuration::<T>::get();
 		Self::update_shares(round.index);
 		Self::emit_round(round.index);
-		Self::judge_validators(round.index);
+		let unproven = Self::close_audits(round.index);
+		Self::judge_validators(round.index, &unproven);
 		CommitteePool::<T>::kill();
 		let after = n.saturating_add(1u32.into());
 		let latest = round.started_at.saturating_add(config.period.into()).max(after);
@@ -838,6 +843,7 @@ impl<T: Config> Pallet<T> {
 		clear(&|n| FirstDraws::<T>::clear_prefix(old, n, None));
 		clear(&|n| ServedIn::<T>::clear_prefix(old, n, None));
 		clear(&|n| Attestations::<T>::clear_prefix(old, n, None));
+		clear(&|n| EvidenceRoots::<T>::clear_prefix(old, n, None));
 		if clean {
 			FirstDrawOf::<T>::remove(old);
 			ServedGpus::<T>::remove(old);

@@ -11,11 +11,13 @@
 //!   (sessions are BABE epochs), once it has set its session keys (`session.setKeys`).
 //! - **A bond.** Adding a validator holds [`Config::ValidatorBond`] from its account
 //!   ([`HoldReason::ValidatorBond`]); the bond is released once the validator has left the
-//!   active set and the last round it could sit on a committee of is settled.
+//!   active set, the last round it could sit on a committee of is settled and the audits of its
+//!   votes are closed ([`crate::evidence`]).
 //! - **Answering for votes.** When a round is settled, each validator's committee work in it
 //!   ([`RoundWork`]) is judged by [`ValidatorRules`]: contradicting more than the tolerated
 //!   share of decided outcomes, or staying silent on more than the tolerated share of its
-//!   assignments, is a strike that burns part of the bond; at `max_strikes` the validator loses
+//!   assignments, or leaving an audit of its evidence unanswered ([`crate::evidence`]), is a
+//!   strike that burns part of the bond; at `max_strikes` the validator loses
 //!   its seat (removed from the plan; it leaves at the next session change), at most
 //!   [`max_expulsions`] a round and never below [`BFT_MINIMUM`]. A clean round with assignments
 //!   forgives one strike. Only attributable faults count as contradictions
@@ -311,7 +313,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// A new active set sits: bonded validators now neither seated, queued nor planned start
-	/// leaving, their bonds released after the round in progress settles (at once if none is).
+	/// leaving, their bonds released after the round in progress settles (at once if none is and
+	/// they owe no evidence, [`crate::evidence`]; else after the next judgment).
 	fn start_leaving() {
 		let seated = Seated::<T>::get();
 		let (queued, planned) = (QueuedValidators::<T>::get(), PlannedValidators::<T>::get());
@@ -324,8 +327,9 @@ impl<T: Config> Pallet<T> {
 					&& !planned.contains(v)
 			})
 			.collect();
+		let owing = Self::owing_evidence();
 		for (validator, mut bond) in leavers {
-			if round.phase == RoundPhase::Idle {
+			if round.phase == RoundPhase::Idle && !owing.contains(&validator) {
 				Self::release_bond(&validator);
 			} else {
 				bond.leaving = Some(round.index);
@@ -366,26 +370,39 @@ impl<T: Config> Pallet<T> {
 
 	/// Round `round` is settled: judges each validator's work in it, and releases the bonds of
 	/// validators that left before it was.
-	pub(crate) fn judge_validators(round: RoundIndex) {
+	/// `unproven`: the validators whose members left an audit of the last round unanswered
+	/// ([`crate::evidence`]), a strike whatever their work in this one, seated or not.
+	pub(crate) fn judge_validators(round: RoundIndex, unproven: &[T::AccountId]) {
 		let rules = Accountability::<T>::get();
 		// the seats the round's committees were drawn from (a validator that left since answers
 		// for the work it was assigned while its bond is held, until this judgment)
 		let seated = Self::drawn_seats();
 		let work: Vec<(T::AccountId, ValidatorRecord)> = RoundWork::<T>::drain().collect();
 		Self::measure_throughput(round, &work.iter().map(|(_, record)| *record).collect::<Vec<_>>());
+		// Work is judged against the validator whose `pog!` account did it, while it is bonded (a
+		// validator that rotated its key since the draw answers for the votes of the key it was
+		// drawn with).
+		let mut judged: Vec<(T::AccountId, ValidatorRecord)> = work
+			.into_iter()
+			.filter_map(|(signer, record)| seated.iter().find(|(_, s)| *s == signer).map(|(v, _)| (v.clone(), record)))
+			.collect();
+		for validator in unproven {
+			if !judged.iter().any(|(v, _)| v == validator) {
+				judged.push((validator.clone(), ValidatorRecord::default()));
+			}
+		}
 		let keyed = PlannedValidators::<T>::get().iter().filter(|v| T::HasSessionKeys::contains(v)).count();
 		let mut may_expel = max_expulsions(keyed as u32);
 		// the committees the round drew, not the set seated at settlement
 		let sampled = seated.len() as u32 > crate::verification::WHOLE_SET_UP_TO;
-		for (signer, record) in work {
-			// Work is judged against the validator whose `pog!` account did it, while it is
-			// bonded (a validator that rotated its key since the draw answers for the votes of the
-			// key it was drawn with).
-			let Some(validator) = seated.iter().find(|(_, s)| *s == signer).map(|(v, _)| v.clone()) else {
-				continue;
-			};
+		for (validator, record) in judged {
 			let Some(mut bond) = ValidatorBonds::<T>::get(&validator) else { continue };
-			match rules.strike(&record, sampled) {
+			let strike = match (rules.strike(&record, sampled), unproven.contains(&validator)) {
+				(Some(share), true) => Some(share.max(rules.contradiction_slash)),
+				(None, true) => Some(rules.contradiction_slash),
+				(share, false) => share,
+			};
+			match strike {
 				Some(share) => {
 					let burned = Self::burn_bond(&validator, &mut bond, share);
 					bond.strikes = bond.strikes.saturating_add(1);
@@ -407,8 +424,9 @@ impl<T: Config> Pallet<T> {
 			}
 			ValidatorBonds::<T>::insert(&validator, bond);
 		}
+		let owing = Self::owing_evidence();
 		let released: Vec<T::AccountId> = ValidatorBonds::<T>::iter()
-			.filter(|(_, bond)| bond.leaving.is_some_and(|r| r <= round))
+			.filter(|(v, bond)| bond.leaving.is_some_and(|r| r <= round) && !owing.contains(v))
 			.map(|(v, _)| v)
 			.collect();
 		for validator in released {

@@ -490,6 +490,10 @@ impl<T: Config> Pallet<T> {
 		};
 		if in_bulk {
 			Verifications::<T>::insert(key, &v);
+			// a result decided on served bytes: its voters may owe the evidence of their fetch
+			if outcome.is_some() && !undelivered {
+				Self::draw_audit(round.index, selection, miner, gpu, &v);
+			}
 		}
 		for member in v.committee.iter() {
 			let vote = v.votes.iter().find(|(x, _)| x == member).map(|(_, vote)| vote);

@@ -206,15 +206,20 @@ impl ConstantCommitment {
 /// Whether `values` (fp32 bit patterns) are leaf `leaf` of the tree with `root` for a challenge
 /// of shape `dims`, as shown by `proof`.
 pub fn verify_opening(root: &Hash32, dims: &Dims, leaf: u32, values: &[u32], proof: &[Hash32]) -> bool {
-	values.len() == LEAF_VALUES
-		&& leaf < dims.num_leaves()
+	values.len() == LEAF_VALUES && verify_leaf_hash(root, dims, leaf, &leaf_hash(values), proof)
+}
+
+/// Whether `proof` shows a leaf whose hash is `hash` at index `leaf` of the tree of C (`dims`)
+/// whose root is `root`: what [`verify_opening`] checks once the values are hashed.
+pub fn verify_leaf_hash(root: &Hash32, dims: &Dims, leaf: u32, hash: &Hash32, proof: &[Hash32]) -> bool {
+	leaf < dims.num_leaves()
 		&& proof.len() == dims.tree_depth() as usize
 		&& binary_merkle_tree::verify_proof::<Keccak256, _, _>(
 			root,
 			proof.iter().copied(),
 			dims.num_leaves(),
 			leaf,
-			binary_merkle_tree::Leaf::Hash(leaf_hash(values)),
+			binary_merkle_tree::Leaf::Hash(*hash),
 		)
 }
 

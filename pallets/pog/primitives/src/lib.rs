@@ -13,7 +13,8 @@
 //! - [`sampling`]: which leaves are opened, from randomness fixed after the commitment;
 //! - [`verify`]: exact recomputation of sampled entries and the fp32-accumulation tolerance;
 //! - [`memory`]: the memory-hard phase's cache, dataset, walks and their commitment;
-//! - [`lanes`]: a per-core CPU unit's memory phase, latency-bound chains of reads a core.
+//! - [`lanes`]: a per-core CPU unit's memory phase, latency-bound chains of reads a core;
+//! - [`evidence`]: what a committee member commits to show it fetched the openings it voted on.
 //!
 //! The protocol and its numbers are written down in `docs/protocol.md`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -29,6 +30,7 @@ pub mod commitment;
 pub mod cpu;
 pub mod deposit;
 pub mod endpoint;
+pub mod evidence;
 pub mod generator;
 pub mod lanes;
 pub mod memory;

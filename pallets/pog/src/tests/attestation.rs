@@ -7,7 +7,10 @@ use super::{
 	served::{alice_fetches, alice_fetches_gpu, past_the_reveal_deadline, serve, served_verdict_by, unserved_by},
 	*,
 };
-use crate::attestation::{OpenOf, Position};
+use crate::{
+	attestation::{OpenOf, Position},
+	evidence::EvidenceRoot,
+};
 
 /// The miners' GPUs in a round's verification order, with their positions.
 type Order = Vec<(Position, AccountId, GpuIndex)>;
@@ -42,12 +45,23 @@ fn attest(
 	open: Vec<(AccountId, GpuIndex)>,
 	verdicts: Vec<(AccountId, GpuIndex, Verdict)>,
 ) -> DispatchResultOf {
+	attest_with(who, upto, open, verdicts, Default::default())
+}
+
+/// [`attest`] with an evidence root ([`crate::evidence`]).
+pub(super) fn attest_with(
+	who: AccountId,
+	upto: Position,
+	open: Vec<(AccountId, GpuIndex)>,
+	verdicts: Vec<(AccountId, GpuIndex, Verdict)>,
+	evidence: EvidenceRoot,
+) -> DispatchResultOf {
 	let (round, open, verdicts): (RoundIndex, OpenOf<Test>, VerdictsOf<Test>) =
 		(Pog::round().index, open.try_into().unwrap(), verdicts.try_into().unwrap());
-	let call = crate::Call::attest { round, upto, open: open.clone(), verdicts: verdicts.clone() };
+	let call = crate::Call::attest { round, upto, open: open.clone(), verdicts: verdicts.clone(), evidence };
 	let pool = check_duty(who, call);
 	let dispatched =
-		Pog::attest(RuntimeOrigin::signed(who), round, upto, open, verdicts).map(|_| ()).map_err(|e| e.error);
+		Pog::attest(RuntimeOrigin::signed(who), round, upto, open, verdicts, evidence).map(|_| ()).map_err(|e| e.error);
 	match dispatched {
 		Ok(()) => assert!(pool.is_ok(), "the pool takes what lands: {pool:?}"),
 		Err(DispatchError::Module(ref m)) => assert_eq!(

@@ -19,6 +19,7 @@ mod capacity;
 mod docs;
 mod duties;
 mod encoding;
+mod evidence;
 mod genesis_and_root;
 mod invariants;
 mod memory;
