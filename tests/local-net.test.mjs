@@ -198,6 +198,12 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   assert.equal(fch.committee.length, 4, 'all four validators sit on his committee');
   assert.ok(fch.votes.length === 4, `every member voted: ${fch.votes.length}`);
   assert.ok(fe.round > ev.round + 1, "Eve's audits were closed at a settlement before this one");
+  // Eve's served GPU was audited (one served GPU: drawn with certainty); the members' roots cover it
+  for (const uri of Object.values(names)) {
+    const member = new Keyring({ type: 'sr25519' }).addFromUri(uri).address;
+    const root = await alice.query.pog.evidenceRoots(ev.round, member);
+    assert.ok(root.isSome && root.unwrap().leaves.toNumber() >= 1, `${uri}'s evidence root covers Eve's GPU`);
+  }
   assert.equal((await alice.query.pog.audits.entries(ev.round)).length, 0, "Eve's audit answered or closed");
   assert.deepEqual(await held(), heldBefore, 'no validator lost bond: not for the delivery dispute, not for an audit');
   await miner.done;

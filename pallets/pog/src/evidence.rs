@@ -29,6 +29,7 @@ use frame_support::{ensure, pallet_prelude::*, BoundedVec};
 use frame_system::pallet_prelude::BlockNumberFor;
 use pog_primitives::evidence::{evidence_leaf, verify_evidence, MAX_EVIDENCE_DEPTH};
 use scale_info::TypeInfo;
+use sp_runtime::Perbill;
 
 use crate::{
 	duty::{DutyKey, DutyKind},
@@ -105,12 +106,10 @@ impl<T: Config> Pallet<T> {
 		if EvidenceSince::<T>::get().is_none_or(|since| index < since) {
 			return;
 		}
-		let audits = T::EvidenceAudits::get();
 		let served = selection.probability.mul_ceil(ServedGpus::<T>::get(index)).max(1);
+		let probability = Perbill::from_rational(T::EvidenceAudits::get(), served);
 		let seed = Self::block_randomness(b"pog/audit", index);
-		let draw = sp_io::hashing::blake2_256(&(seed, miner, gpu).encode());
-		let draw = u64::from_le_bytes([draw[0], draw[1], draw[2], draw[3], draw[4], draw[5], draw[6], draw[7]]);
-		if draw % u64::from(served) >= u64::from(audits) {
+		if !Self::drawn_below(&seed, b"pog/audit", miner, gpu, probability) {
 			return;
 		}
 		let count = AuditCount::<T>::get(index);
@@ -125,20 +124,20 @@ impl<T: Config> Pallet<T> {
 			.filter(|(_, vote)| !vote.is_unserved())
 			.filter_map(|(member, _)| seats.iter().find(|(_, s)| s == member).cloned())
 			.collect();
-		let commitment = Commitments::<T>::get(index, miner).and_then(|c| c.get(gpu as usize).cloned().flatten());
-		let Some(leaf) = commitment.and_then(|c| Self::leaves_for(selection, &c).first().copied()) else { return };
 		if owing.is_empty() {
 			return;
 		}
+		let commitment = Commitments::<T>::get(index, miner).and_then(|c| c.get(gpu as usize).cloned().flatten());
+		let Some(leaf) = commitment.and_then(|c| Self::leaves_for(selection, &c).first().copied()) else { return };
 		let members = owing.len() as u32;
 		Audits::<T>::insert((index, miner, gpu), Audit { leaf, owing: BoundedVec::truncate_from(owing) });
 		AuditCount::<T>::insert(index, count.saturating_add(1));
 		Self::deposit_event(Event::EvidenceAudited { round: index, miner: miner.clone(), gpu, members });
 	}
 
-	/// The weight of [`Self::draw_audit`] for one GPU not drawn: a BLAKE2 hash of about 80 bytes
-	/// (the start of the audits and the round's served count are read once a block,
-	/// [`Self::audits_weight`]).
+	/// The weight of [`Self::draw_audit`] for one GPU not drawn: two BLAKE2 host calls of under
+	/// 100 bytes, the audit's seed and the draw (the start of the audits, the round's served count
+	/// and the entropy are read once a block, [`Self::audits_weight`]).
 	pub fn draw_audit_weight() -> Weight {
 		Weight::from_parts(2_000_000, 0)
 	}

@@ -484,11 +484,9 @@ impl<T: Config> Bulk<T> {
 	}
 
 	/// The `attest` call this run makes, if it moves the attestation: the open GPUs of the one on
-	/// chain that this run did not decide stay open, and the evidence root is over everything the
+	/// chain that this run did not decide stay open, and `evidence` is the root over everything the
 	/// member kept of the round (the single verdicts this run sends after it included).
-	fn call(self, round: RoundIndex, me: &T::AccountId) -> Option<Call<T>> {
-		let evidence = self.kept.root(round, me);
-		self.kept.save();
+	fn call(self, round: RoundIndex, me: &T::AccountId, evidence: EvidenceRoot) -> Option<Call<T>> {
 		let before_upto = self.before.as_ref().map(|b| b.upto);
 		let upto = self.upto.max(before_upto)?;
 		let mut open = self.open;
@@ -658,10 +656,11 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 	let mut sent = 0u32;
 	let passed = bulk.passed;
 	let attested = bulk.verdicts.len() as u32;
-	let kept_root = bulk.kept.root(current.index, &me.id);
+	let kept_root = bulk.kept.root();
+	bulk.kept.save();
 	// whether the evidence root on chain, or in the attestation sent now, covers every vote this
 	// run sends (single verdicts on served GPUs included)
-	let covered = match bulk.call(current.index, &me.id) {
+	let covered = match bulk.call(current.index, &me.id, kept_root) {
 		Some(call) => {
 			let marker = attestation_marker(&call);
 			let ok = send::<T>(me, call).is_ok();
@@ -675,7 +674,7 @@ fn verify<T: Config>(me: &Account<T>, now: BlockNumberFor<T>, budget: usize) -> 
 	};
 	if !covered {
 		// a result vote on a served GPU lands only with a root that covers it: these wait
-		verdicts.retain(|(round, miner, gpu, _)| !Pallet::<T>::attestable(*round, miner, *gpu));
+		verdicts.retain(|(round, miner, gpu, v)| v.is_unserved() || !Pallet::<T>::attestable(*round, miner, *gpu));
 	}
 	let Some(&(round, ..)) = verdicts.first() else { return sent };
 	for chunk in verdicts.chunks(<MaxVerdicts as Get<u32>>::get() as usize) {
@@ -698,9 +697,14 @@ pub const ATTEST_KEY: &[u8] = b"pog::ocw::attest";
 /// root.
 fn attestation_marker<T: Config>(call: &Call<T>) -> [u8; 16] {
 	match call {
-		Call::attest { upto, open, evidence, .. } => sp_io::hashing::blake2_128(&(upto, open, evidence).encode()),
+		Call::attest { upto, open, evidence, .. } => marker::<T>(upto, open, evidence),
 		_ => [0; 16],
 	}
+}
+
+/// The hash an attestation is marked by: its `upto`, open GPUs and evidence root.
+fn marker<T: Config>(upto: &Position, open: &[(T::AccountId, GpuIndex)], evidence: &EvidenceRoot) -> [u8; 16] {
+	sp_io::hashing::blake2_128(&(upto, open, evidence).encode())
 }
 
 /// A local-storage key of `prefix` for the local validator `me`: a node holding several validator
@@ -732,8 +736,7 @@ fn attestation_pending<T: Config>(
 		return false;
 	};
 	let evidence = EvidenceRoots::<T>::get(round, me).unwrap_or_default();
-	let landed =
-		on_chain.as_ref().is_some_and(|a| sp_io::hashing::blake2_128(&(a.upto, &a.open, evidence).encode()) == marker);
+	let landed = on_chain.as_ref().is_some_and(|a| self::marker::<T>(&a.upto, &a.open, &evidence) == marker);
 	sent_round == round && !landed && now_n < at.saturating_add(RESEND_AFTER)
 }
 
@@ -874,7 +877,12 @@ type Piece<T> = (<T as frame_system::Config>::AccountId, GpuIndex, u32, Hash32, 
 /// piece is about 900 bytes.
 struct Kept<T: Config> {
 	key: Vec<u8>,
+	/// Whose and which round's: what each evidence leaf is keyed to.
+	me: T::AccountId,
+	round: RoundIndex,
 	pieces: Vec<Piece<T>>,
+	/// Each piece's evidence leaf (`pog_primitives::evidence::evidence_leaf`), hashed once.
+	leaves: Vec<Hash32>,
 	changed: bool,
 }
 
@@ -885,8 +893,14 @@ impl<T: Config> Kept<T> {
 
 	fn load(me: &T::AccountId, round: RoundIndex) -> Self {
 		let key = Self::key(me, round);
-		let pieces = StorageValueRef::persistent(&key).get::<Vec<Piece<T>>>().ok().flatten().unwrap_or_default();
-		Kept { key, pieces, changed: false }
+		let pieces: Vec<Piece<T>> =
+			StorageValueRef::persistent(&key).get::<Vec<Piece<T>>>().ok().flatten().unwrap_or_default();
+		let leaves = pieces.iter().map(|p| Self::leaf(me, round, p)).collect();
+		Kept { key, me: me.clone(), round, pieces, leaves, changed: false }
+	}
+
+	fn leaf(me: &T::AccountId, round: RoundIndex, (miner, gpu, _, hash, _): &Piece<T>) -> Hash32 {
+		pog_primitives::evidence::evidence_leaf(round, me, miner, *gpu, hash)
 	}
 
 	/// Whether a piece of `miner`'s GPU `gpu` at leaf `leaf` is kept.
@@ -897,23 +911,27 @@ impl<T: Config> Kept<T> {
 	/// Keeps the evidence of `miner`'s GPU `gpu` at leaf `leaf`, unless it is kept already.
 	fn add(&mut self, miner: T::AccountId, gpu: GpuIndex, leaf: u32, hash: Hash32, path: Vec<Hash32>) {
 		if !self.has(&miner, gpu, leaf) {
-			self.pieces.push((miner, gpu, leaf, hash, path));
+			let piece = (miner, gpu, leaf, hash, path);
+			self.leaves.push(Self::leaf(&self.me, self.round, &piece));
+			self.pieces.push(piece);
 			self.changed = true;
 		}
 	}
 
-	/// The evidence leaves of `me` in `round` over the first `count` pieces.
-	fn leaves(&self, round: RoundIndex, me: &T::AccountId, count: usize) -> Vec<Hash32> {
-		self.pieces
-			.iter()
-			.take(count)
-			.map(|(miner, gpu, _, hash, _)| pog_primitives::evidence::evidence_leaf(round, me, miner, *gpu, hash))
-			.collect()
+	/// The root over the first `count` pieces (every evidence root the member sent is one).
+	fn root_of_first(&self, count: usize) -> EvidenceRoot {
+		EvidenceRoot::of(&self.leaves[..count.min(self.leaves.len())])
 	}
 
 	/// The root over every piece kept.
-	fn root(&self, round: RoundIndex, me: &T::AccountId) -> EvidenceRoot {
-		EvidenceRoot::of(&self.leaves(round, me, self.pieces.len()))
+	fn root(&self) -> EvidenceRoot {
+		EvidenceRoot::of(&self.leaves)
+	}
+
+	/// Whether what is kept lost votes the root on chain covers: it is no longer the root over a
+	/// prefix of what is kept (local storage wiped, or the key moved to another node mid-round).
+	fn lost(&self, on_chain: &EvidenceRoot) -> bool {
+		self.pieces.len() < on_chain.leaves as usize || self.root_of_first(on_chain.leaves as usize) != *on_chain
 	}
 
 	fn save(&self) {
@@ -927,9 +945,8 @@ impl<T: Config> Kept<T> {
 /// served GPUs it could not fetch again, while the repair goes on.
 pub const REPAIR_KEY: &[u8] = b"pog::ocw::evidence-repair";
 
-/// When the evidence root on chain is not the root over what `me` keeps and no attestation of
-/// `me` is pending (its local storage was lost, or the key moved to another node mid-round), or
-/// while a repair is under way: fetches again the served GPUs of `round` assigned to `me` that it
+/// When what `me` keeps lost votes the evidence root on chain covers ([`Kept::lost`]: its local
+/// storage was wiped, or the key moved to another node mid-round), or while a repair is under way: fetches again the served GPUs of `round` assigned to `me` that it
 /// voted on with a result (by attestation or singly) and keeps no piece of, one batch a run, while
 /// the verdict window is open, until a scan finds none missing; a GPU that cannot be fetched again
 /// is not asked twice. The attestation of the run then carries the root over what is kept.
@@ -937,8 +954,8 @@ fn repair_evidence<T: Config>(me: &T::AccountId, round: RoundIndex, now: BlockNu
 	let key = (REPAIR_KEY, me, round).encode();
 	let mut store = StorageValueRef::persistent(&key);
 	let repairing = store.get::<Vec<(T::AccountId, GpuIndex)>>().ok().flatten();
-	let differs = EvidenceRoots::<T>::get(round, me).is_some_and(|root| root != kept.root(round, me));
-	if repairing.is_none() && !differs {
+	let lost = EvidenceRoots::<T>::get(round, me).is_some_and(|root| kept.lost(&root));
+	if repairing.is_none() && !lost {
 		return;
 	}
 	let info = Pallet::<T>::round();
@@ -992,6 +1009,7 @@ fn answer_audits<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) -> u32 {
 	let current = Pallet::<T>::round().index;
 	for old in current.saturating_sub(4)..current.saturating_sub(1) {
 		StorageValueRef::persistent(&Kept::<T>::key(&me.id, old)).clear();
+		StorageValueRef::persistent(&(REPAIR_KEY, &me.id, old).encode()).clear();
 	}
 	let mut sent = 0u32;
 	for round in current.saturating_sub(1)..=current {
@@ -1004,10 +1022,11 @@ fn answer_audits<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) -> u32 {
 		}
 		let root = EvidenceRoots::<T>::get(round, &me.id).unwrap_or_default();
 		let kept = Kept::<T>::load(&me.id, round);
-		let leaves = kept.leaves(round, &me.id, root.leaves as usize);
-		if EvidenceRoot::of(&leaves) != root {
+		if kept.lost(&root) {
 			log::error!(target: crate::LOG_TARGET, "round {round}: the evidence kept does not match the root on chain");
+			continue;
 		}
+		let leaves = &kept.leaves[..root.leaves as usize];
 		for ((miner, gpu), leaf) in owed {
 			let found =
 				kept.pieces.iter().take(leaves.len()).position(|(m, g, l, ..)| *m == miner && *g == gpu && *l == leaf);
@@ -1024,7 +1043,7 @@ fn answer_audits<T: Config>(me: &Account<T>, now: BlockNumberFor<T>) -> u32 {
 				leaf_hash: *hash,
 				leaf_path: BoundedVec::truncate_from(leaf_path.clone()),
 				at: at as u32,
-				path: BoundedVec::truncate_from(pog_primitives::evidence::evidence_path(&leaves, at as u32)),
+				path: BoundedVec::truncate_from(pog_primitives::evidence::evidence_path(leaves, at as u32)),
 			};
 			let call = Call::open_evidence { round, miner, gpu, opening };
 			if send::<T>(me, call).is_ok() {

@@ -712,11 +712,8 @@ impl<T: Config> Pallet<T> {
 		if Self::on_probation(round, miner, gpu) {
 			return true;
 		}
-		let below = |purpose: &[u8], probability: Perbill| {
-			let h = sp_io::hashing::blake2_256(&(purpose, selection.seed, miner, gpu).encode());
-			let draw = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
-			Perbill::from_rational(u64::from(draw), u64::from(u32::MAX) + 1) < probability
-		};
+		let below =
+			|purpose: &[u8], probability: Perbill| Self::drawn_below(&selection.seed, purpose, miner, gpu, probability);
 		let drawn = selection.probability == Perbill::one() || {
 			let probability = if Self::in_first_draw(round, miner, gpu) {
 				FirstDrawOf::<T>::get(round).probability
@@ -730,6 +727,21 @@ impl<T: Config> Pallet<T> {
 				Some(share) if Self::served_in(round, miner).is_none() => below(b"pog/reveal-share", share),
 				_ => true,
 			}
+	}
+
+	/// Whether `miner`'s GPU `gpu` is drawn, for `purpose`, with `probability` under `seed`: a
+	/// hash of the seed, the purpose, the miner and the GPU below it. Every per-GPU draw of the
+	/// round (the sample, the reveal share, the evidence audits) is made so.
+	pub(crate) fn drawn_below(
+		seed: &Hash32,
+		purpose: &[u8],
+		miner: &T::AccountId,
+		gpu: GpuIndex,
+		probability: Perbill,
+	) -> bool {
+		let h = sp_io::hashing::blake2_256(&(purpose, seed, miner, gpu).encode());
+		let draw = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
+		Perbill::from_rational(u64::from(draw), u64::from(u32::MAX) + 1) < probability
 	}
 
 	/// Whether `miner`'s GPU `gpu` was selected and left undecided (`Inconclusive`) in the round

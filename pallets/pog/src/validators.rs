@@ -152,8 +152,19 @@ impl ValidatorRules {
 	/// than [`crate::verification::WHOLE_SET_UP_TO`] validators) contradictions are struck only
 	/// beyond [`SAMPLED_CONTRADICTION_TOLERANCE`] of the assignments and
 	/// [`SAMPLED_CONTRADICTIONS_FORGIVEN`]: a coalition below a third of the set still holds four
-	/// of five seats on some committees, where its quorum outvotes an honest member.
-	pub fn strike(&self, work: &ValidatorRecord, sampled: bool) -> Option<Perbill> {
+	/// of five seats on some committees, where its quorum outvotes an honest member. An audit of
+	/// its evidence left unopened (`unproven`, [`crate::evidence`]) is a contradiction strike
+	/// whatever the work.
+	pub fn strike(&self, work: &ValidatorRecord, sampled: bool, unproven: bool) -> Option<Perbill> {
+		let by_work = self.strike_for_work(work, sampled);
+		match (by_work, unproven) {
+			(share, false) => share,
+			(share, true) => Some(share.unwrap_or_default().max(self.contradiction_slash)),
+		}
+	}
+
+	/// [`Self::strike`] for the work alone.
+	fn strike_for_work(&self, work: &ValidatorRecord, sampled: bool) -> Option<Perbill> {
 		if work.assigned == 0 {
 			return None;
 		}
@@ -397,12 +408,7 @@ impl<T: Config> Pallet<T> {
 		let sampled = seated.len() as u32 > crate::verification::WHOLE_SET_UP_TO;
 		for (validator, record) in judged {
 			let Some(mut bond) = ValidatorBonds::<T>::get(&validator) else { continue };
-			let strike = match (rules.strike(&record, sampled), unproven.contains(&validator)) {
-				(Some(share), true) => Some(share.max(rules.contradiction_slash)),
-				(None, true) => Some(rules.contradiction_slash),
-				(share, false) => share,
-			};
-			match strike {
+			match rules.strike(&record, sampled, unproven.contains(&validator)) {
 				Some(share) => {
 					let burned = Self::burn_bond(&validator, &mut bond, share);
 					bond.strikes = bond.strikes.saturating_add(1);

@@ -212,12 +212,17 @@ pub fn verify_opening(root: &Hash32, dims: &Dims, leaf: u32, values: &[u32], pro
 /// Whether `proof` shows a leaf whose hash is `hash` at index `leaf` of the tree of C (`dims`)
 /// whose root is `root`: what [`verify_opening`] checks once the values are hashed.
 pub fn verify_leaf_hash(root: &Hash32, dims: &Dims, leaf: u32, hash: &Hash32, proof: &[Hash32]) -> bool {
-	leaf < dims.num_leaves()
-		&& proof.len() == dims.tree_depth() as usize
+	proof.len() == dims.tree_depth() as usize && verify_path(root, hash, leaf, dims.num_leaves(), proof)
+}
+
+/// Whether `proof` shows the leaf hash `hash` at index `leaf` of a Keccak-256 binary Merkle tree
+/// of `count` leaves (the `binary-merkle-tree` crate's) whose root is `root`.
+pub fn verify_path(root: &Hash32, hash: &Hash32, leaf: u32, count: u32, proof: &[Hash32]) -> bool {
+	leaf < count
 		&& binary_merkle_tree::verify_proof::<Keccak256, _, _>(
 			root,
 			proof.iter().copied(),
-			dims.num_leaves(),
+			count,
 			leaf,
 			binary_merkle_tree::Leaf::Hash(*hash),
 		)

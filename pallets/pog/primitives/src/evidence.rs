@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use scale_info::TypeInfo;
 
-use crate::commitment::{keccak256, Hash32, Keccak256};
+use crate::commitment::{keccak256, root_from_leaf_hashes, verify_path, Hash32, Keccak256};
 
 /// Longest path of an evidence tree: 2³² leaves.
 pub const MAX_EVIDENCE_DEPTH: u32 = 32;
@@ -58,7 +58,7 @@ pub fn evidence_root(leaves: &[Hash32]) -> Hash32 {
 	if leaves.is_empty() {
 		return EMPTY_EVIDENCE;
 	}
-	binary_merkle_tree::merkle_root_raw::<Keccak256, _>(leaves.iter().copied())
+	root_from_leaf_hashes(leaves.iter().copied())
 }
 
 /// The path of leaf `index` in the evidence tree over `leaves` (empty when out of range).
@@ -72,15 +72,7 @@ pub fn evidence_path(leaves: &[Hash32], index: u32) -> Vec<Hash32> {
 /// Whether `path` shows `leaf` at `index` of an evidence tree of `count` leaves whose root is
 /// `root`.
 pub fn verify_evidence(root: &Hash32, leaf: &Hash32, index: u32, count: u32, path: &[Hash32]) -> bool {
-	index < count
-		&& path.len() <= MAX_EVIDENCE_DEPTH as usize
-		&& binary_merkle_tree::verify_proof::<Keccak256, _, _>(
-			root,
-			path.iter().copied(),
-			count,
-			index,
-			binary_merkle_tree::Leaf::Hash(*leaf),
-		)
+	path.len() <= MAX_EVIDENCE_DEPTH as usize && verify_path(root, leaf, index, count, path)
 }
 
 #[cfg(test)]

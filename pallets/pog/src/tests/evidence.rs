@@ -212,6 +212,26 @@ fn an_opening_must_lead_to_both_roots_and_a_missing_one_is_a_strike() {
 	});
 }
 
+/// Every decided served GPU audited; Miner1 serves one honest GPU in a new round, and Alice's
+/// worker fetches it and attests. Returns the miner, the round, its result, its openings and what
+/// her worker sent.
+fn alice_attests_one_served_gpu(
+	offchain: &std::sync::Arc<parking_lot::RwLock<sp_core::offchain::testing::OffchainState>>,
+	pool: &std::sync::Arc<parking_lot::RwLock<sp_core::offchain::testing::PoolState>>,
+) -> (AccountId, RoundIndex, CommittedMatrix, OpeningsOf<Test>, Vec<Included>) {
+	audit_everything();
+	let m = account("Miner1");
+	register_cpu_miner(m, &[uuid(1)]);
+	serve(m);
+	let r = next_round();
+	let result = answer(m, Compute::Honest).remove(0);
+	run_until(RoundPhase::Reveal);
+	let served = openings_for(m, 0, &result);
+	alice_fetches(offchain, r, (served.clone(), WalkOpeningsOf::default()).encode());
+	let sent = run_ocw_and_include(pool);
+	(m, r, result, served, sent)
+}
+
 /// The worker keeps what it fetched: Alice's worker fetches a served GPU, passes it in an
 /// attestation that carries her evidence root, and when the GPU is audited opens her evidence by
 /// itself in the next round; the members that voted one by one without an evidence root cannot,
@@ -221,17 +241,8 @@ fn a_members_worker_keeps_its_evidence_and_opens_it_when_audited() {
 	let mut e = env(&["Alice"]);
 	let (pool, offchain) = (e.pool.clone(), e.offchain.clone());
 	e.ext.execute_with(|| {
-		audit_everything();
-		let m = account("Miner1");
-		register_cpu_miner(m, &[uuid(1)]);
-		serve(m);
-		let r = next_round();
-		let results = answer(m, Compute::Honest);
-		run_until(RoundPhase::Reveal);
-		let served = openings_for(m, 0, &results[0]);
-		alice_fetches(&offchain, r, (served.clone(), WalkOpeningsOf::default()).encode());
-		let sent = run_ocw_and_include(&pool);
-		let expected = EvidenceRoot::of(&evidence_of(account("Alice"), r, &[(m, &results[0])]));
+		let (m, r, result, served, sent) = alice_attests_one_served_gpu(&offchain, &pool);
+		let expected = EvidenceRoot::of(&evidence_of(account("Alice"), r, &[(m, &result)]));
 		assert!(
 			matches!(&sent[..], [(_, RuntimeCall::Pog(crate::Call::attest { evidence, .. }), Ok(_))] if *evidence == expected),
 			"her attestation carries the root over what she fetched: {sent:?}"
@@ -283,7 +294,8 @@ fn diligent_open(r: RoundIndex, miners: [AccountId; 2], results: &[CommittedMatr
 /// removed right after the round is settled (with its audits open). His bond is not released at
 /// once, as a leaving validator's is between rounds: it waits for his audits, which cost him a
 /// strike, 10% of it, when the next round is settled. Rotating the `pog!` key does not escape
-/// either: the audit names the validator, not only the key that voted.
+/// either, whether the key that voted is rotated away before its audits close or the votes are
+/// the new key's: the audit names the validator, not only the key that voted.
 #[test]
 fn leaving_the_set_or_rotating_the_key_does_not_escape_an_audit() {
 	new_test_ext().execute_with(|| {
@@ -302,16 +314,23 @@ fn leaving_the_set_or_rotating_the_key_does_not_escape_an_audit() {
 		let iter = || keys.iter().map(|(v, k)| (v, k.clone()));
 		<Pog as frame_support::traits::OneSessionHandler<AccountId>>::on_new_session(true, iter(), iter());
 		assert!(Validators::<Test>::get().contains(&account("Dave2")), "Dave now votes as Dave2");
+		// his next votes are Dave2's, unfetched too
 		let r = next_round();
 		diligent_open(r - 1, miners, &results, &trees);
-		run_until(RoundPhase::Idle);
+		let (results, trees) = dave_attests_unfetched_as(r, miners, account("Dave2"));
 		assert_eq!(ValidatorBonds::<Test>::get(dave).unwrap().strikes, 1, "struck for his old key's audits");
-		let after_rotation = Pog::bond_of(&dave);
-		assert_eq!(after_rotation, bond - bond / 10);
-		// leaving: removed between rounds, his audits of the round open (his key is his own again)
+		let once = Pog::bond_of(&dave);
+		assert_eq!(once, bond - bond / 10);
+		// Dave2's audits close after the key is gone again: still Dave's strike
 		change_session();
+		assert!(!Validators::<Test>::get().contains(&account("Dave2")), "Dave votes as Dave again");
 		let r = next_round();
+		diligent_open(r - 1, miners, &results, &trees);
 		let (results, trees) = dave_attests_unfetched(r, miners);
+		assert_eq!(ValidatorBonds::<Test>::get(dave).unwrap().strikes, 2, "struck for the rotated key's audits");
+		let after_rotation = Pog::bond_of(&dave);
+		assert_eq!(after_rotation, once - once / 10);
+		// leaving: removed between rounds, his audits of the round open
 		let free = Balances::free_balance(dave);
 		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), dave));
 		change_session();
@@ -395,17 +414,10 @@ fn a_worker_that_lost_its_evidence_fetches_it_again() {
 	let mut e = env(&["Alice"]);
 	let (pool, offchain) = (e.pool.clone(), e.offchain.clone());
 	e.ext.execute_with(|| {
-		audit_everything();
-		let m = account("Miner1");
-		register_cpu_miner(m, &[uuid(1)]);
-		serve(m);
-		let r = next_round();
-		let results = answer(m, Compute::Honest);
-		run_until(RoundPhase::Reveal);
-		let served = (openings_for(m, 0, &results[0]), WalkOpeningsOf::default()).encode();
-		alice_fetches(&offchain, r, served.clone());
-		assert_eq!(run_ocw_and_include(&pool).len(), 1, "her attestation");
-		let expected = EvidenceRoot::of(&evidence_of(account("Alice"), r, &[(m, &results[0])]));
+		let (m, r, result, openings, sent) = alice_attests_one_served_gpu(&offchain, &pool);
+		assert_eq!(sent.len(), 1, "her attestation");
+		let served = (openings.clone(), WalkOpeningsOf::default()).encode();
+		let expected = EvidenceRoot::of(&evidence_of(account("Alice"), r, &[(m, &result)]));
 		assert_eq!(EvidenceRoots::<Test>::get(r, account("Alice")), Some(expected));
 		// her node loses its local storage
 		let key = (offchain::EVIDENCE_KEY, account("Alice"), r).encode();
@@ -415,7 +427,6 @@ fn a_worker_that_lost_its_evidence_fetches_it_again() {
 		// fetched again, in the same order: the root on chain covers it as it did, nothing to send
 		assert!(run_ocw_and_include(&pool).is_empty());
 		for member in ["Bob", "Charlie"] {
-			let openings = openings_for(m, 0, &results[0]);
 			assert_ok!(served_verdict_by(account(member), m, 0, &openings));
 		}
 		run_until(RoundPhase::Idle);
