@@ -500,7 +500,7 @@ fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
 			let mut rebuttals = ctx.rebuttals.lock().expect("rebuttals lock");
 			match rebuttals.remove(&key) {
 				Some(Rebuttal::Kept(served, reveal)) if chains.as_ref().is_some_and(|ch| served.is_of(ch)) => {
-					Some(reveal)
+					Some((served, reveal))
 				},
 				_ => {
 					rebuttals.insert(key, Rebuttal::Wanted);
@@ -508,14 +508,29 @@ fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
 				},
 			}
 		};
-		let Some((openings, walks)) = kept else {
+		let Some((served, (openings, walks))) = kept else {
 			warn!(challenge = %key, "the rebuttal waits for the openings of the chain's sample to be served (a fork redrew it)");
 			return;
 		};
-		let call = pog::transactions().pog().reveal_openings(key.round, key.gpu, openings, walks);
+		let call = pog::transactions().pog().reveal_openings(key.round, key.gpu, openings.clone(), walks.clone());
 		match ctx.chain.submit(&call).await {
 			Ok(_) => info!(challenge = %key, "openings revealed on chain: the unserved votes are void"),
-			Err(e) => error!(challenge = %key, "the rebuttal was rejected: {e:#}"),
+			Err(e) => {
+				// Refused while fewer than ⌈c/3⌉ unserved votes within their members' quotas
+				// contest the GPU (`pallet_pog::served`): kept for the next unserved vote, and
+				// sent again at once if one came meanwhile.
+				warn!(challenge = %key, "the rebuttal was refused, kept for the next unserved vote: {e:#}");
+				// A fork redraw may have kept newer openings meanwhile: those stay.
+				let mut rebuttals = ctx.rebuttals.lock().expect("rebuttals lock");
+				let wanted = matches!(rebuttals.get(&key), Some(Rebuttal::Wanted));
+				if !matches!(rebuttals.get(&key), Some(Rebuttal::Kept(..))) {
+					rebuttals.insert(key, Rebuttal::Kept(served, (openings, walks)));
+				}
+				drop(rebuttals);
+				if wanted {
+					spawn_rebuttal(ctx.clone(), key);
+				}
+			},
 		}
 	});
 }

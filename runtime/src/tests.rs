@@ -404,6 +404,11 @@ fn at_mainnet_verdicts_bound_the_revealed_gpus_and_attestations_free_the_served_
 		assert!(served > 100_000 && served > 20 * verdicts, "{served} against {verdicts}");
 		// a full attestation (64 verdicts, 64 open GPUs) fits a block's duty compute many times over
 		assert!(Pog::attest_weight(64, 64).ref_time() * 10 <= Pog::duty_ref_time());
+		// the rebuttals the blocks carry bound what every member's unserved quota can contest
+		let rebuttals = Pog::rebuttal_capacity();
+		let quota = pallet_pog::served::unserved_quota(rebuttals, 64, config.committee);
+		assert_eq!((rebuttals, quota), (35, 1), "docs/protocol.md §8 states these");
+		println!("mainnet: the rebuttal blocks carry {rebuttals} rebuttals; unserved quota {quota} a member at 64 validators");
 		println!(
 			"mainnet: a verdict weighs {} ns; {} blocks × {} ns of duty compute carry {verdicts} revealed GPUs' verdicts; \
 			 a served sample is the validators' {served}; a full attestation weighs {} ns",
@@ -530,7 +535,7 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 }
 
 /// The heaviest blocks PoG's hooks make with a full registry (4,096 miners of 16 GPUs, 64
-/// validators), by the benchmarked weights: the last settlement batch (48 miners settled and
+/// validators), by the benchmarked weights: the last settlement batch (46 miners settled and
 /// vested, the shares recomputed over 4,096, the emission paid to 64 validators) and a payout page
 /// (as many miners as weigh a settlement batch, paid into the longest vesting schedule). Each
 /// leaves the normal class its 75%, and a full registry is paid in a few pages.

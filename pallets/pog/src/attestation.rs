@@ -201,7 +201,8 @@ impl<T: Config> Pallet<T> {
 	pub fn tally_weight() -> Weight {
 		let members = Configuration::<T>::get().committee.max(crate::verification::WHOLE_SET_UP_TO);
 		let members = u64::from(T::MaxValidators::get().min(members));
-		Self::committee_draw_weight().saturating_add(T::DbWeight::get().reads_writes(members + 4, 1))
+		// + its contest (`UnservedQuota`, `Contested`), read when it is undecided with unserved votes
+		Self::committee_draw_weight().saturating_add(T::DbWeight::get().reads_writes(members + 6, 1))
 	}
 
 	/// `miner`'s GPU `gpu` of round `index` as its committee voted on it, attestations counted:

@@ -151,8 +151,22 @@ impl<T: Config> Pallet<T> {
 	/// reveal window's blocks.
 	pub fn reveal_capacity() -> u32 {
 		let config = Configuration::<T>::get();
-		let window = u64::from(config.reveal_window).saturating_mul(u64::from(REVEAL_SHARE * Self::duty_bytes()));
-		let capacity = window / Self::largest_reveal_bytes(&config).max(1);
+		Self::reveals_in(&config, config.reveal_window)
+	}
+
+	/// Rebuttals of the table's largest kind that fit [`REVEAL_SHARE`] of the duty space of the
+	/// blocks a rebuttal can land in ([`crate::served::rebuttal_blocks`]): what sets the members'
+	/// unserved quota ([`crate::served::unserved_quota`]).
+	pub fn rebuttal_capacity() -> u32 {
+		let config = Configuration::<T>::get();
+		Self::reveals_in(&config, crate::served::rebuttal_blocks(config.verdict_window))
+	}
+
+	/// Reveals of the table's largest kind under `config` that fit [`REVEAL_SHARE`] of the duty
+	/// space of `blocks` blocks.
+	fn reveals_in(config: &ProtocolConfig, blocks: u32) -> u32 {
+		let window = u64::from(blocks).saturating_mul(u64::from(REVEAL_SHARE * Self::duty_bytes()));
+		let capacity = window / Self::largest_reveal_bytes(config).max(1);
 		u32::try_from(capacity).unwrap_or(u32::MAX)
 	}
 

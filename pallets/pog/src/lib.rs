@@ -534,6 +534,28 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type ServedGpus<T> = StorageMap<_, Twox64Concat, RoundIndex, u32, ValueQuery>;
 
+	/// Each member's unserved votes that count toward a rebuttal in a round, set at its draw
+	/// ([`served::unserved_quota`]): the rebuttals they can force all fit the rebuttal blocks.
+	/// Absent for a round drawn before the quota existed (every unserved vote counts).
+	#[pallet::storage]
+	pub type UnservedQuota<T> = StorageMap<_, Twox64Concat, RoundIndex, u32, OptionQuery>;
+
+	/// Unserved votes each member cast in a round ([`served`]; pruned with the round).
+	#[pallet::storage]
+	pub type UnservedCast<T: Config> =
+		StorageDoubleMap<_, Twox64Concat, RoundIndex, Blake2_128Concat, T::AccountId, u32, ValueQuery>;
+
+	/// Unserved votes on a served GPU cast within their members' quotas ([`served`]): with
+	/// ⌈c/3⌉ of them the GPU may be rebutted, and fails at settlement if it is not. Voided by a
+	/// rebuttal, pruned with the round.
+	#[pallet::storage]
+	pub type Contested<T: Config> = StorageNMap<
+		_,
+		(NMapKey<Twox64Concat, RoundIndex>, NMapKey<Blake2_128Concat, T::AccountId>, NMapKey<Twox64Concat, GpuIndex>),
+		u32,
+		ValueQuery,
+	>;
+
 	/// The probability with which a GPU revealing on chain that a round's draw selected stays in
 	/// its sample, where it is below one ([`capacity`]): absent, one.
 	#[pallet::storage]
@@ -1147,7 +1169,9 @@ pub mod pallet {
 		InvalidEndpoint,
 		/// The miner serves this round's openings off chain (it had an endpoint when its first
 		/// root of the round landed): its committee fetches them from there, and they are not
-		/// revealed on chain.
+		/// revealed on chain, except to rebut unserved votes that would fail it while it is
+		/// undecided (`served::rebuttable`: ⌈c/3⌉ cast within their members' quotas, or a
+		/// quorum not passing it).
 		ServedOffChain,
 		/// An unserved vote (failing, naming no leaf or walk) counts only once the reveal window,
 		/// the miner's time to serve its openings, has closed.
@@ -1277,10 +1301,11 @@ pub mod pallet {
 		#[pallet::call_index(4)]
 		// Plus whether the GPU is in the first draw (`FirstDraws`, `FirstDrawOf`), which the
 		// benchmark predates, and for a rebuttal whether its openings are already on chain
-		// (`Openings`, `served::ensure_rebuttal`), which the benchmark's reveal does not read.
+		// (`Openings`, `served::ensure_rebuttal`) and its contest (`UnservedQuota`, `Contested`,
+		// removed), which the benchmark's reveal does not read.
 		#[pallet::weight((
 			T::WeightInfo::reveal_openings(openings.len() as u32, walks.len() as u32)
-				.saturating_add(T::DbWeight::get().reads(3)),
+				.saturating_add(T::DbWeight::get().reads_writes(5, 1)),
 			DispatchClass::Operational
 		))]
 		pub fn reveal_openings(
@@ -1298,7 +1323,10 @@ pub mod pallet {
 		/// Committee member: submit a verdict on a revealed challenge. A duty
 		/// ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(5)]
-		#[pallet::weight((Pallet::<T>::verdicts_weight(1), DispatchClass::Operational))]
+		#[pallet::weight((
+			Pallet::<T>::verdicts_weight(1).saturating_add(Pallet::<T>::unserved_weight(verdict.is_unserved().into())),
+			DispatchClass::Operational
+		))]
 		pub fn submit_verdict(
 			origin: OriginFor<T>,
 			round: RoundIndex,
@@ -1399,7 +1427,11 @@ pub mod pallet {
 		/// (at most [`MaxVerdicts`]), each checked as `submit_verdict` checks one, all or none.
 		/// Weighed per verdict. A duty ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(17)]
-		#[pallet::weight((Pallet::<T>::verdicts_weight(verdicts.len() as u32), DispatchClass::Operational))]
+		#[pallet::weight((
+			Pallet::<T>::verdicts_weight(verdicts.len() as u32)
+				.saturating_add(Pallet::<T>::unserved_weight(served::unserved_in(verdicts))),
+			DispatchClass::Operational
+		))]
 		pub fn submit_verdicts(
 			origin: OriginFor<T>,
 			round: RoundIndex,
@@ -1427,7 +1459,11 @@ pub mod pallet {
 		/// ([`attestation`]); `evidence` is the root of its evidence tree over every served GPU
 		/// it voted on with a result so far in the round ([`evidence`]). A duty ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(19)]
-		#[pallet::weight((Pallet::<T>::attest_weight(verdicts.len() as u32, open.len() as u32), DispatchClass::Operational))]
+		#[pallet::weight((
+			Pallet::<T>::attest_weight(verdicts.len() as u32, open.len() as u32)
+				.saturating_add(Pallet::<T>::unserved_weight(served::unserved_in(verdicts))),
+			DispatchClass::Operational
+		))]
 		pub fn attest(
 			origin: OriginFor<T>,
 			round: RoundIndex,

@@ -312,10 +312,11 @@ impl<T: Config> Pallet<T> {
 					// the capacity reads the profile table (`capacity::largest_reveal_bytes`),
 					// which the benchmark's table of 11 does not bound
 					// and the undecided count (`ProbationNext`), the first draw (`FirstDrawOf`) and
-					// the seated set copied into the committee pool, which the benchmark predates
+					// the seated set copied into the committee pool, which the benchmark predates,
+					// and the table read again for the unserved quota (`served::unserved_quota`)
 					T::WeightInfo::draw_sample()
-						.saturating_add(T::DbWeight::get().reads(u64::from(T::MaxProfiles::get())))
-						.saturating_add(T::DbWeight::get().reads_writes(3, 3))
+						.saturating_add(T::DbWeight::get().reads(2 * u64::from(T::MaxProfiles::get())))
+						.saturating_add(T::DbWeight::get().reads_writes(3, 4))
 				} else {
 					T::WeightInfo::idle_block()
 				};
@@ -679,6 +680,7 @@ impl<T: Config> Pallet<T> {
 		let reveal_deadline = n.saturating_add(config.reveal_window.into());
 		// committees are drawn from the set seated now, whatever the sessions do until settlement
 		CommitteePool::<T>::put(Seated::<T>::get());
+		Self::draw_unserved_quota(round.index);
 		round.selection = Some(Selection {
 			seed: Self::block_randomness(b"pog/sample", round.index),
 			at: n,
@@ -831,7 +833,8 @@ impl<T: Config> Pallet<T> {
 		let Some(old) = PruneRound::<T>::get() else { return Weight::zero() };
 		let per_item = T::DbWeight::get().reads_writes(1, 1);
 		let mut budget = (remaining.ref_time() / per_item.ref_time().max(1)).min(1024) as u32;
-		if budget < 9 {
+		// each of the 12 maps below costs at least one item, cleared or not
+		if budget < 12 {
 			return Weight::zero();
 		}
 		let mut loops = 0u32;
@@ -856,7 +859,10 @@ impl<T: Config> Pallet<T> {
 		clear(&|n| ServedIn::<T>::clear_prefix(old, n, None));
 		clear(&|n| Attestations::<T>::clear_prefix(old, n, None));
 		clear(&|n| EvidenceRoots::<T>::clear_prefix(old, n, None));
+		clear(&|n| UnservedCast::<T>::clear_prefix(old, n, None));
+		clear(&|n| Contested::<T>::clear_prefix((old,), n, None));
 		if clean {
+			UnservedQuota::<T>::remove(old);
 			FirstDrawOf::<T>::remove(old);
 			ServedGpus::<T>::remove(old);
 			RevealShare::<T>::remove(old);

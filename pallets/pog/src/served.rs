@@ -22,6 +22,14 @@
 //!   (c − ⌊2c/3⌋ = ⌈c/3⌉), so it cannot stay undecided by serving some members only;
 //! - unserved votes are taken only in the verdict window's first half ([`unserved_deadline`]),
 //!   so every one of them can be rebutted (below);
+//! - **the quota**: only a member's first [`unserved_quota`] unserved votes of a round
+//!   ([`UnservedQuota`], set at the draw) count toward a rebuttal ([`Contested`]), so that all
+//!   the rebuttals the members can force, whoever lies, fit the rebuttal blocks
+//!   ([`Pallet::rebuttal_capacity`]). A served GPU undecided at settlement fails for
+//!   non-delivery when ⌈c/3⌉ of its unserved votes counted, or when its unserved and failing
+//!   votes make a quorum (more members than may lie did not get a valid answer, whatever their
+//!   quotas); else it is `Inconclusive`. A vote beyond the quota is still a vote (its member is
+//!   not silent), and on an undecided GPU it counts as neither agreement nor contradiction;
 //! - a delivery dispute is never a result dispute: an unserved vote on a GPU that passed, and a
 //!   pass on a GPU that failed for non-delivery, count as neither agreement nor contradiction, so
 //!   a miner choosing whom to serve cannot make an honest member answer for a contradiction.
@@ -53,6 +61,35 @@ pub type Endpoint = BoundedVec<u8, MaxEndpointLen>;
 /// Unserved votes that fail a served GPU left undecided: ⌈c/3⌉ of c members.
 pub fn unserved_to_fail(members: u32) -> u32 {
 	members.div_ceil(3).max(1)
+}
+
+/// Unserved votes of one member in a round that count toward a rebuttal: `rebuttals` (what the
+/// rebuttal blocks carry, [`Pallet::rebuttal_capacity`]) × ⌈c/3⌉ / `validators` (the committee
+/// pool). A rebuttal is needed only once ⌈c/3⌉ counted votes contest a GPU, so the members'
+/// counted votes, at most `validators` × the quota, contest at most `rebuttals` GPUs: every
+/// rebuttal the members can force lands, however many of them lie (the review's F5: colluders
+/// voting unserved on every GPU they shared forced more reveals than the blocks carried, and
+/// honest GPUs whose rebuttals were left out failed). Mainnet: 35 rebuttals, 64 validators,
+/// committees of 5: 1 counted vote a member a round; 4 validators (committees of three when a
+/// validator mines): 8.
+pub fn unserved_quota(rebuttals: u32, validators: u32, committee: u32) -> u32 {
+	let counted = u64::from(rebuttals).saturating_mul(u64::from(unserved_to_fail(committee)));
+	u32::try_from(counted / u64::from(validators.max(1))).unwrap_or(u32::MAX)
+}
+
+/// The unserved votes of a list of verdicts (for its weight, [`Pallet::unserved_weight`]).
+pub fn unserved_in<A>(verdicts: &[(A, GpuIndex, Verdict)]) -> u32 {
+	verdicts.iter().filter(|(_, _, v)| v.is_unserved()).count() as u32
+}
+
+/// Blocks of a verdict window of `verdict_window` blocks in which a rebuttal of the last
+/// unserved votes can land: after [`unserved_deadline`], until [`rebuttal_deadline`]. Members
+/// may hold their counted votes until the last block for them, so only these blocks are sure to
+/// carry every forced rebuttal. Mainnet: 4 of 20 (R+11..R+14).
+pub fn rebuttal_blocks(verdict_window: u32) -> u32 {
+	let third = (verdict_window / 3).max(1).min(verdict_window);
+	let unserved = (verdict_window / 2).max(1);
+	verdict_window.saturating_sub(third).saturating_sub(unserved)
 }
 
 /// A third of the verdict window, at least one block: what the members keep after the rebuttal
@@ -123,7 +160,8 @@ impl<T: Config> Pallet<T> {
 
 	/// A served GPU is revealed on chain only as a rebuttal of unserved votes (its openings would
 	/// otherwise take the reveal window's bytes that the sample was not sized for): while it is
-	/// undecided with at least one unserved vote, until [`rebuttal_deadline`], once.
+	/// undecided and contested by ⌈c/3⌉ counted unserved votes ([`Self::contested`]), until
+	/// [`rebuttal_deadline`], once.
 	pub(crate) fn ensure_rebuttal(
 		selection: &Selection<BlockNumberFor<T>>,
 		index: RoundIndex,
@@ -131,8 +169,8 @@ impl<T: Config> Pallet<T> {
 		gpu: GpuIndex,
 	) -> DispatchResult {
 		ensure!(!Openings::<T>::contains_key((index, who, gpu)), Error::<T>::AlreadyRevealed);
-		let contested = Verifications::<T>::get((index, who, gpu))
-			.is_some_and(|v| v.status == VerificationStatus::Pending && v.votes.iter().any(|(_, x)| x.is_unserved()));
+		let contested =
+			Verifications::<T>::get((index, who, gpu)).is_some_and(|v| Self::rebuttable(index, who, gpu, &v));
 		ensure!(contested, Error::<T>::ServedOffChain);
 		ensure!(Self::now() <= rebuttal_deadline(selection), Error::<T>::RebuttalWindowClosed);
 		Ok(())
@@ -144,9 +182,75 @@ impl<T: Config> Pallet<T> {
 		ServedIn::<T>::contains_key(index, miner) && Openings::<T>::contains_key((index, miner, gpu))
 	}
 
+	/// Sets round `index`'s [`unserved_quota`] at its draw, from the committee pool just seated.
+	/// The smallest committee is counted (a miner that validates sits on none of its own GPUs'
+	/// committees, one fewer in a set voting as a whole).
+	pub(crate) fn draw_unserved_quota(index: RoundIndex) {
+		let validators = CommitteePool::<T>::decode_len().unwrap_or(0) as u32;
+		let smallest = validators.saturating_sub(1).max(1);
+		let committee = crate::verification::committee_size(Configuration::<T>::get().committee, smallest);
+		UnservedQuota::<T>::insert(index, unserved_quota(Self::rebuttal_capacity(), validators, committee));
+	}
+
+	/// Counts `who`'s unserved vote on `miner`'s GPU `gpu` of round `index`: within `who`'s
+	/// quota it contests the GPU ([`Contested`]).
+	pub(crate) fn note_unserved(index: RoundIndex, who: &T::AccountId, miner: &T::AccountId, gpu: GpuIndex) {
+		let cast = UnservedCast::<T>::get(index, who);
+		if UnservedQuota::<T>::get(index).is_none_or(|quota| cast < quota) {
+			Contested::<T>::mutate((index, miner, gpu), |n| *n = n.saturating_add(1));
+		}
+		UnservedCast::<T>::insert(index, who, cast.saturating_add(1));
+	}
+
+	/// The unserved votes on `miner`'s GPU `gpu` of round `index` (verification `v`) that count
+	/// toward a rebuttal: those cast within their members' quotas, or every one in a round drawn
+	/// before the quota existed.
+	pub fn contested(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex, v: &VerificationOf<T>) -> u32 {
+		if UnservedQuota::<T>::contains_key(index) {
+			Contested::<T>::get((index, miner, gpu))
+		} else {
+			v.votes.iter().filter(|(_, x)| x.is_unserved()).count() as u32
+		}
+	}
+
+	/// Whether a served GPU undecided at settlement (verification `v`) fails for non-delivery:
+	/// ⌈c/3⌉ counted unserved votes nobody rebutted ([`Self::contested`]), or unserved and
+	/// failing votes that make a quorum (more members than may lie got no valid answer).
+	/// Reads [`Contested`] only for a GPU with ⌈c/3⌉ unserved votes or more.
+	pub(crate) fn undelivered(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex, v: &VerificationOf<T>) -> bool {
+		let members = v.committee.len() as u32;
+		let unserved = v.votes.iter().filter(|(_, x)| x.is_unserved()).count() as u32;
+		let not_passing = v.votes.iter().filter(|(_, x)| !x.passed).count() as u32;
+		v.status == VerificationStatus::Pending
+			&& unserved > 0
+			&& (not_passing >= Self::quorum_of(members)
+				|| (unserved >= unserved_to_fail(members)
+					&& Self::contested(index, miner, gpu, v) >= unserved_to_fail(members)))
+	}
+
+	/// Whether a served GPU (verification `v`) may be revealed to rebut its unserved votes: it is
+	/// undecided and would fail for non-delivery ([`Self::undelivered`]): contested by ⌈c/3⌉
+	/// counted votes, which the rebuttal blocks carry whoever cast them, or not passed by a
+	/// quorum, which liars alone cannot make (a live miner that honest members could not reach
+	/// answers them). In a round drawn before the quota, any unserved vote, as then.
+	pub(crate) fn rebuttable(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex, v: &VerificationOf<T>) -> bool {
+		if UnservedQuota::<T>::contains_key(index) {
+			Self::undelivered(index, miner, gpu, v)
+		} else {
+			v.status == VerificationStatus::Pending && v.votes.iter().any(|(_, x)| x.is_unserved())
+		}
+	}
+
+	/// What counting `n` unserved votes adds to their dispatch ([`Self::note_unserved`]): the
+	/// round's quota, the member's count and the GPU's contest read, the last two written.
+	pub fn unserved_weight(n: u32) -> Weight {
+		T::DbWeight::get().reads_writes(3, 2).saturating_mul(u64::from(n))
+	}
+
 	/// Voids the unserved votes on `miner`'s GPU `gpu` of round `index`, which it has just
 	/// revealed on chain: their members vote again on the revealed openings. Returns how many.
 	pub(crate) fn void_unserved(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex) -> u32 {
+		Contested::<T>::remove((index, miner, gpu));
 		Verifications::<T>::mutate((index, miner, gpu), |v| {
 			let Some(v) = v else { return 0 };
 			let before = v.votes.len();

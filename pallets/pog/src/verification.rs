@@ -420,6 +420,9 @@ impl<T: Config> Pallet<T> {
 		let mut v = Self::verdict_due(&who, index, &miner, gpu, &verdict)?;
 		// Cannot fail: the committee is bounded like the votes and each member votes once.
 		v.votes.try_push((who.clone(), verdict)).map_err(|_| Error::<T>::TooManyValidators)?;
+		if verdict.is_unserved() {
+			Self::note_unserved(index, &who, &miner, gpu);
+		}
 		Self::deposit_event(Event::VerdictSubmitted {
 			round: index,
 			miner: miner.clone(),
@@ -478,10 +481,8 @@ impl<T: Config> Pallet<T> {
 		};
 		Openings::<T>::remove(key);
 		WalkResults::<T>::remove(key);
-		let unserved = v.votes.iter().filter(|(_, x)| x.is_unserved()).count() as u32;
-		// Served to fewer than a quorum: at least ⌈c/3⌉ members, more than lie, got nothing.
-		let undelivered = v.status == VerificationStatus::Pending
-			&& served && unserved >= crate::served::unserved_to_fail(v.committee.len() as u32);
+		// Served to fewer than a quorum: at least ⌈c/3⌉ members, more than lie, got nothing
+		let undelivered = served && Self::undelivered(round.index, miner, gpu, &v);
 		let outcome = match v.status {
 			VerificationStatus::Passed => Some(true),
 			VerificationStatus::Failed => Some(false),

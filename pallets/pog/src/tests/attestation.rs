@@ -291,6 +291,8 @@ fn a_full_attestation_leaves_the_rest_to_single_verdicts() {
 			assert_ok!(commit(*m, &(0..8).map(|g| (g, [1; 32])).collect::<Vec<_>>()));
 		}
 		run_until(RoundPhase::Reveal);
+		// every unserved vote counts (`served::unserved_quota`): this test is about where they go
+		UnservedQuota::<Test>::insert(r, u32::MAX);
 		let selection = Pog::round().selection.unwrap();
 		let mut order: Order = miners
 			.iter()

@@ -4,7 +4,7 @@
 use super::*;
 use crate::{
 	offchain,
-	served::{rebuttal_deadline, unserved_deadline, unserved_to_fail},
+	served::{rebuttal_deadline, unserved_deadline, unserved_quota, unserved_to_fail},
 };
 use sp_core::offchain::testing::PendingRequest;
 
@@ -564,5 +564,156 @@ fn a_gpu_that_was_not_served_is_retried_alone_and_voted_unserved_after_two_failu
 		assert!(sent.iter().all(|(_, _, res)| res.is_ok()), "{sent:?}");
 		let v = Verifications::<Test>::get((r, m, hung)).expect("a vote");
 		assert!(v.votes.iter().any(|(who, x)| *who == account("Alice") && x.is_unserved()), "{v:?}");
+	});
+}
+
+/// The rebuttal a duty would be: `who` reveals its served GPU `gpu` (`result`) on chain.
+fn rebuttal_call(who: AccountId, gpu: GpuIndex, result: &CommittedMatrix) -> Call<Test> {
+	Call::reveal_openings {
+		round: Pog::round().index,
+		gpu,
+		openings: openings_for(who, gpu, result),
+		walks: Default::default(),
+	}
+}
+
+/// The review's F5 (rebuttal bytes): colluders voting unserved on every GPU they share forced
+/// more reveals than the rebuttal blocks carry, and honest GPUs whose rebuttals were left out
+/// failed `MissedReveal`. Only a member's first [`unserved_quota`] unserved votes of a round
+/// contest a GPU, so every rebuttal they can force fits. Charlie and Dave collude with a quota
+/// of one: the first GPU they contest is rebutted; the second is not contested, its rebuttal is
+/// refused in the pool and in dispatch, and it ends `Inconclusive` rather than failed; their
+/// votes beyond the quota are votes (they are not silent) and count as neither.
+#[test]
+fn colluders_contest_no_more_gpus_than_the_rebuttal_blocks_carry() {
+	new_test_ext().execute_with(|| {
+		let [first, second] = four_members_and_two_serving_miners();
+		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
+		next_round();
+		let results = [answer(first, Compute::Honest), answer(second, Compute::Honest)];
+		run_until(RoundPhase::Reveal);
+		let index = Pog::round().index;
+		// four validators, committees of three when one of them mines
+		let drawn = unserved_quota(Pog::rebuttal_capacity(), 4, 3);
+		assert_eq!(UnservedQuota::<Test>::get(index), Some(drawn), "set at the draw");
+		UnservedQuota::<Test>::insert(index, 1);
+		for (i, m) in [first, second].into_iter().enumerate() {
+			for v in [alice, bob] {
+				assert_ok!(served_verdict_by(v, m, 0, &openings_for(m, 0, &results[i][0])));
+			}
+		}
+		past_the_reveal_deadline();
+		for m in [first, second] {
+			for v in [charlie, dave] {
+				assert_ok!(unserved_by(v, m, 0));
+			}
+		}
+		assert_eq!(UnservedCast::<Test>::get(index, charlie), 2);
+		assert_eq!(Contested::<Test>::get((index, first, 0)), 2, "within both quotas");
+		assert_eq!(Contested::<Test>::get((index, second, 0)), 0, "beyond both quotas");
+		assert_eq!(
+			check_duty(second, rebuttal_call(second, 0, &results[1][0])),
+			refused_in_pool(Error::<Test>::ServedOffChain)
+		);
+		assert_eq!(reveal(second, 0, &results[1][0]), Err(Error::<Test>::ServedOffChain.into()));
+		assert_ok!(check_duty(first, rebuttal_call(first, 0, &results[0][0])));
+		assert_ok!(reveal(first, 0, &results[0][0]));
+		assert_eq!(Contested::<Test>::get((index, first, 0)), 0, "voided with the votes");
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(first), vec![RoundOutcome::Unverified(UnverifiedReason::Inconclusive)]);
+		assert_eq!(settled(second), vec![RoundOutcome::Unverified(UnverifiedReason::Inconclusive)]);
+		for v in [charlie, dave] {
+			let stats = ValidatorStats::<Test>::get(v);
+			assert_eq!((stats.silent, stats.contradicted), (1, 0), "silent only after the rebuttal: {stats:?}");
+		}
+		try_state();
+	});
+}
+
+/// A miner that served fewer members than a quorum fails for non-delivery whatever the quotas:
+/// its unserved and failing votes make a quorum, more than may lie. With no quota left, one
+/// served to one member of four, and one served to nobody, fail `MissedReveal`; one served to two
+/// members is `Inconclusive` and may not rebut (the price of the bound on rebuttals); a live
+/// miner that no member could reach rebuts, since liars alone never make a quorum, and passes.
+#[test]
+fn serving_fewer_than_a_quorum_fails_whatever_the_quotas() {
+	new_test_ext().execute_with(|| {
+		let [one, two] = four_members_and_two_serving_miners();
+		let [nobody, unreachable] = [account("Miner3"), account("Miner4")];
+		register_cpu_miner(nobody, &[uuid(3)]);
+		register_cpu_miner(unreachable, &[uuid(4)]);
+		serve(nobody);
+		serve(unreachable);
+		let members = ["Alice", "Bob", "Charlie", "Dave"].map(account);
+		let [alice, bob, charlie, dave] = members;
+		next_round();
+		let results = [one, two, nobody, unreachable].map(|m| answer(m, Compute::Honest));
+		run_until(RoundPhase::Reveal);
+		UnservedQuota::<Test>::insert(Pog::round().index, 0);
+		assert_ok!(served_verdict_by(alice, one, 0, &openings_for(one, 0, &results[0][0])));
+		for v in [alice, bob] {
+			assert_ok!(served_verdict_by(v, two, 0, &openings_for(two, 0, &results[1][0])));
+		}
+		past_the_reveal_deadline();
+		for v in [bob, charlie, dave] {
+			assert_ok!(unserved_by(v, one, 0));
+		}
+		for v in members {
+			assert_ok!(unserved_by(v, nobody, 0));
+			assert_ok!(unserved_by(v, unreachable, 0));
+		}
+		for v in [charlie, dave] {
+			assert_ok!(unserved_by(v, two, 0));
+		}
+		assert_eq!(reveal(two, 0, &results[1][0]), Err(Error::<Test>::ServedOffChain.into()), "no quota left");
+		assert_ok!(reveal(unreachable, 0, &results[3][0]));
+		for (i, v) in members.into_iter().enumerate() {
+			assert_ok!(verdict_by(v, unreachable, 0, i as u8));
+		}
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(one), vec![RoundOutcome::Failed(FailReason::MissedReveal)]);
+		assert_eq!(settled(nobody), vec![RoundOutcome::Failed(FailReason::MissedReveal)]);
+		assert_eq!(settled(two), vec![RoundOutcome::Unverified(UnverifiedReason::Inconclusive)]);
+		assert_eq!(settled(unreachable), vec![RoundOutcome::Passed]);
+		for v in members {
+			let stats = ValidatorStats::<Test>::get(v);
+			assert_eq!((stats.silent, stats.contradicted), (0, 0), "{v:?}: {stats:?}");
+		}
+		try_state();
+	});
+}
+
+/// Every member spending its whole quota on GPUs served to everyone contests at most the
+/// rebuttals the blocks carry, for any set and committee size.
+#[test]
+fn the_unserved_quota_keeps_forced_rebuttals_within_the_rebuttal_blocks() {
+	for rebuttals in [0, 1, 2, 13, 35, 116, 1_000, u32::MAX] {
+		for validators in 1..=64u32 {
+			let committee = crate::verification::committee_size(5, validators);
+			let quota = unserved_quota(rebuttals, validators, committee);
+			let contested = u64::from(quota) * u64::from(validators) / u64::from(unserved_to_fail(committee));
+			assert!(contested <= u64::from(rebuttals), "{rebuttals} rebuttals, {validators} validators: {quota}");
+		}
+	}
+	// rebuttals land after the last unserved votes (R + 10 on mainnet) until R + 14
+	assert_eq!(crate::served::rebuttal_blocks(20), 4);
+	assert_eq!(crate::served::rebuttal_blocks(6), 1);
+	assert_eq!(crate::served::rebuttal_blocks(3), 1);
+}
+
+/// A round drawn before the quota existed (an upgrade mid-round, no [`UnservedQuota`]) keeps the
+/// rule its miners' agents knew: any unserved vote may be rebutted, and every one counts.
+#[test]
+fn a_round_drawn_before_the_quota_keeps_the_rule_of_its_draw() {
+	new_test_ext().execute_with(|| {
+		let [served, _] = four_members_and_two_serving_miners();
+		next_round();
+		let results = answer(served, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		UnservedQuota::<Test>::remove(Pog::round().index);
+		past_the_reveal_deadline();
+		assert_ok!(unserved_by(account("Dave"), served, 0));
+		assert_ok!(reveal(served, 0, &results[0]));
+		try_state();
 	});
 }
