@@ -516,9 +516,9 @@ fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
 		match ctx.chain.submit(&call).await {
 			Ok(_) => info!(challenge = %key, "openings revealed on chain: the unserved votes are void"),
 			Err(e) => {
-				// Refused while fewer than ⌈c/3⌉ unserved votes within their members' quotas
-				// contest the GPU (`pallet_pog::served`): kept for the next unserved vote, and
-				// sent again at once if one came meanwhile.
+				// Refused while the unserved votes so far would not fail the GPU
+				// (`pallet_pog::served::rebuttable`): kept for the next unserved vote, and sent
+				// again at once if one came meanwhile.
 				warn!(challenge = %key, "the rebuttal was refused, kept for the next unserved vote: {e:#}");
 				// A fork redraw may have kept newer openings meanwhile: those stay.
 				let mut rebuttals = ctx.rebuttals.lock().expect("rebuttals lock");

@@ -159,9 +159,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// A served GPU is revealed on chain only as a rebuttal of unserved votes (its openings would
-	/// otherwise take the reveal window's bytes that the sample was not sized for): while it is
-	/// undecided and contested by ⌈c/3⌉ counted unserved votes ([`Self::contested`]), until
-	/// [`rebuttal_deadline`], once.
+	/// otherwise take the reveal window's bytes that the sample was not sized for): while its
+	/// unserved votes would fail it ([`Self::rebuttable`]), until [`rebuttal_deadline`], once.
 	pub(crate) fn ensure_rebuttal(
 		selection: &Selection<BlockNumberFor<T>>,
 		index: RoundIndex,

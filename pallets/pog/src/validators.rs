@@ -157,9 +157,10 @@ impl ValidatorRules {
 	/// whatever the work.
 	pub fn strike(&self, work: &ValidatorRecord, sampled: bool, unproven: bool) -> Option<Perbill> {
 		let by_work = self.strike_for_work(work, sampled);
-		match (by_work, unproven) {
-			(share, false) => share,
-			(share, true) => Some(share.unwrap_or_default().max(self.contradiction_slash)),
+		if unproven {
+			Some(by_work.unwrap_or_default().max(self.contradiction_slash))
+		} else {
+			by_work
 		}
 	}
 
