@@ -26,9 +26,10 @@
 //!   ([`UnservedQuota`], set at the draw) count toward a rebuttal ([`Contested`]), so that all
 //!   the rebuttals the members can force, whoever lies, fit the rebuttal blocks
 //!   ([`Pallet::rebuttal_capacity`]). A served GPU undecided at settlement fails for
-//!   non-delivery when ⌈c/3⌉ of its unserved votes counted, or when its unserved and failing
-//!   votes make a quorum (more members than may lie did not get a valid answer, whatever their
-//!   quotas); else it is `Inconclusive`. A vote beyond the quota is still a vote (its member is
+//!   non-delivery when ⌈c/3⌉ of its unserved votes counted, or when its unserved votes make a
+//!   quorum (more members than may lie did not get a valid answer, whatever their quotas;
+//!   failing votes, taken after the rebuttal deadline too, never complete it); else it is
+//!   `Inconclusive`. A vote beyond the quota is still a vote (its member is
 //!   not silent), and on an undecided GPU it counts as neither agreement nor contradiction;
 //! - a delivery dispute is never a result dispute: an unserved vote on a GPU that passed, and a
 //!   pass on a GPU that failed for non-delivery, count as neither agreement nor contradiction, so
@@ -75,6 +76,16 @@ pub fn unserved_to_fail(members: u32) -> u32 {
 pub fn unserved_quota(rebuttals: u32, validators: u32, committee: u32) -> u32 {
 	let counted = u64::from(rebuttals).saturating_mul(u64::from(unserved_to_fail(committee)));
 	u32::try_from(counted / u64::from(validators.max(1))).unwrap_or(u32::MAX)
+}
+
+/// The quota of a pool of `validators` with committees of `committee` configured: of the
+/// smallest committee a GPU can get, the configured size or one member fewer when its miner
+/// validates (a set of eight gives committees of five, and seven to a validator's own GPUs).
+pub fn pool_quota(rebuttals: u32, committee: u32, validators: u32) -> u32 {
+	use crate::verification::committee_size;
+	let smallest =
+		committee_size(committee, validators).min(committee_size(committee, validators.saturating_sub(1).max(1)));
+	unserved_quota(rebuttals, validators, smallest)
 }
 
 /// The unserved votes of a list of verdicts (for its weight, [`Pallet::unserved_weight`]).
@@ -181,14 +192,11 @@ impl<T: Config> Pallet<T> {
 		ServedIn::<T>::contains_key(index, miner) && Openings::<T>::contains_key((index, miner, gpu))
 	}
 
-	/// Sets round `index`'s [`unserved_quota`] at its draw, from the committee pool just seated.
-	/// The smallest committee is counted (a miner that validates sits on none of its own GPUs'
-	/// committees, one fewer in a set voting as a whole).
+	/// Sets round `index`'s [`pool_quota`] at its draw, from the committee pool just seated.
 	pub(crate) fn draw_unserved_quota(index: RoundIndex) {
 		let validators = CommitteePool::<T>::decode_len().unwrap_or(0) as u32;
-		let smallest = validators.saturating_sub(1).max(1);
-		let committee = crate::verification::committee_size(Configuration::<T>::get().committee, smallest);
-		UnservedQuota::<T>::insert(index, unserved_quota(Self::rebuttal_capacity(), validators, committee));
+		let quota = pool_quota(Self::rebuttal_capacity(), Configuration::<T>::get().committee, validators);
+		UnservedQuota::<T>::insert(index, quota);
 	}
 
 	/// Counts `who`'s unserved vote on `miner`'s GPU `gpu` of round `index`: within `who`'s
@@ -213,25 +221,26 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Whether a served GPU undecided at settlement (verification `v`) fails for non-delivery:
-	/// ⌈c/3⌉ counted unserved votes nobody rebutted ([`Self::contested`]), or unserved and
-	/// failing votes that make a quorum (more members than may lie got no valid answer).
-	/// Reads [`Contested`] only for a GPU with ⌈c/3⌉ unserved votes or more.
+	/// ⌈c/3⌉ counted unserved votes nobody rebutted ([`Self::contested`]), or a quorum of
+	/// unserved votes (more members than may lie got no valid answer). Unserved votes alone:
+	/// they all come by [`unserved_deadline`], while the miner can rebut them, whereas failing
+	/// votes come until the verdict deadline, and a liar's late one could otherwise complete a
+	/// quorum nobody could answer. Reads [`Contested`] only for a GPU with ⌈c/3⌉ unserved votes
+	/// or more.
 	pub(crate) fn undelivered(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex, v: &VerificationOf<T>) -> bool {
 		let members = v.committee.len() as u32;
 		let unserved = v.votes.iter().filter(|(_, x)| x.is_unserved()).count() as u32;
-		let not_passing = v.votes.iter().filter(|(_, x)| !x.passed).count() as u32;
 		v.status == VerificationStatus::Pending
-			&& unserved > 0
-			&& (not_passing >= Self::quorum_of(members)
+			&& (unserved >= Self::quorum_of(members)
 				|| (unserved >= unserved_to_fail(members)
 					&& Self::contested(index, miner, gpu, v) >= unserved_to_fail(members)))
 	}
 
 	/// Whether a served GPU (verification `v`) may be revealed to rebut its unserved votes: it is
 	/// undecided and would fail for non-delivery ([`Self::undelivered`]): contested by ⌈c/3⌉
-	/// counted votes, which the rebuttal blocks carry whoever cast them, or not passed by a
-	/// quorum, which liars alone cannot make (a live miner that honest members could not reach
-	/// answers them). In a round drawn before the quota, any unserved vote, as then.
+	/// counted votes, which the rebuttal blocks carry whoever cast them, or by a quorum of
+	/// unserved votes, which liars alone cannot make (a live miner that honest members could not
+	/// reach answers them). In a round drawn before the quota, any unserved vote, as then.
 	pub(crate) fn rebuttable(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex, v: &VerificationOf<T>) -> bool {
 		if UnservedQuota::<T>::contains_key(index) {
 			Self::undelivered(index, miner, gpu, v)

@@ -631,7 +631,7 @@ fn colluders_contest_no_more_gpus_than_the_rebuttal_blocks_carry() {
 }
 
 /// A miner that served fewer members than a quorum fails for non-delivery whatever the quotas:
-/// its unserved and failing votes make a quorum, more than may lie. With no quota left, one
+/// its unserved votes make a quorum, more than may lie. With no quota left, one
 /// served to one member of four, and one served to nobody, fail `MissedReveal`; one served to two
 /// members is `Inconclusive` and may not rebut (the price of the bound on rebuttals); a live
 /// miner that no member could reach rebuts, since liars alone never make a quorum, and passes.
@@ -687,12 +687,15 @@ fn serving_fewer_than_a_quorum_fails_whatever_the_quotas() {
 /// rebuttals the blocks carry, for any set and committee size.
 #[test]
 fn the_unserved_quota_keeps_forced_rebuttals_within_the_rebuttal_blocks() {
+	use crate::verification::committee_size;
 	for rebuttals in [0, 1, 2, 13, 35, 116, 1_000, u32::MAX] {
 		for validators in 1..=64u32 {
-			let committee = crate::verification::committee_size(5, validators);
-			let quota = unserved_quota(rebuttals, validators, committee);
-			let contested = u64::from(quota) * u64::from(validators) / u64::from(unserved_to_fail(committee));
-			assert!(contested <= u64::from(rebuttals), "{rebuttals} rebuttals, {validators} validators: {quota}");
+			let quota = crate::served::pool_quota(rebuttals, 5, validators);
+			// a GPU's committee: the configured size, or one fewer member when its miner validates
+			for committee in [committee_size(5, validators), committee_size(5, validators.saturating_sub(1).max(1))] {
+				let contested = u64::from(quota) * u64::from(validators) / u64::from(unserved_to_fail(committee));
+				assert!(contested <= u64::from(rebuttals), "{rebuttals} rebuttals, {validators} validators: {quota}");
+			}
 		}
 	}
 	// rebuttals land after the last unserved votes (R + 10 on mainnet) until R + 14
@@ -714,6 +717,46 @@ fn a_round_drawn_before_the_quota_keeps_the_rule_of_its_draw() {
 		past_the_reveal_deadline();
 		assert_ok!(unserved_by(account("Dave"), served, 0));
 		assert_ok!(reveal(served, 0, &results[0]));
+		try_state();
+	});
+}
+
+/// Failing votes are taken until the verdict deadline, after the rebuttal deadline, so they
+/// must not turn a GPU into "not delivered": only unserved votes, which all come while the miner
+/// can still rebut them, make that quorum. Charlie and Dave could not reach an honest miner and
+/// their quotas are spent; Alice passed it; Bob, a liar, names a failing leaf after the rebuttal
+/// deadline: the GPU is `Inconclusive`, not failed (the second review of the quota's finding).
+#[test]
+fn late_failing_votes_cannot_make_a_delivery_quorum() {
+	new_test_ext().execute_with(|| {
+		let [honest, _] = four_members_and_two_serving_miners();
+		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
+		next_round();
+		let results = answer(honest, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		UnservedQuota::<Test>::insert(Pog::round().index, 0);
+		let served = openings_for(honest, 0, &results[0]);
+		assert_ok!(served_verdict_by(alice, honest, 0, &served));
+		past_the_reveal_deadline();
+		for v in [charlie, dave] {
+			assert_ok!(unserved_by(v, honest, 0));
+		}
+		assert_eq!(reveal(honest, 0, &results[0]), Err(Error::<Test>::ServedOffChain.into()), "nothing would fail it");
+		let deadline = rebuttal_deadline(&Pog::round().selection.unwrap());
+		while System::block_number() <= deadline {
+			next_block();
+		}
+		let index = Pog::round().index;
+		assert_ok!(Pog::submit_verdict(
+			RuntimeOrigin::signed(bob),
+			index,
+			honest,
+			0,
+			false_verdict(false, Some(served[0].leaf))
+		)
+		.map_err(|e| e.error));
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(honest), vec![RoundOutcome::Unverified(UnverifiedReason::Inconclusive)]);
 		try_state();
 	});
 }
