@@ -124,6 +124,37 @@ def f4(rounds=100):
     print()
 
 
+REBUTTALS_CARRIED = 35  # K: Pallet::rebuttal_capacity at mainnet (runtime test at_mainnet_verdicts_...)
+
+
+def pool_quota(v):
+    """served::pool_quota: Q = K * ceil(c/3) / V, c the smallest committee a GPU can get."""
+    c = min(committee_size(v), committee_size(v - 1)) if v > 1 else committee_size(v)
+    return REBUTTALS_CARRIED * unserved_to_fail(c) // v
+
+
+def f5(served=10_000, alpha=0.10):
+    print("F5  rebuttal bytes: colluders vote unserved on GPUs served to everyone, forcing rebuttals")
+    c, t = COMMITTEE, unserved_to_fail(COMMITTEE)
+    share = sum(comb(c, j) * alpha**j * (1 - alpha) ** (c - j) for j in range(t, c + 1))
+    forced = served * share
+    print(f"    blocks after the last unserved vote carry K = {REBUTTALS_CARRIED} H100 rebuttals; at alpha = {alpha:.0%}, "
+          f"{share:.1%} of committees of {c} hold >= {t} colluders:")
+    print(f"    without a quota {forced:,.0f} rebuttals forced at {served:,} served GPUs, "
+          f"{max(0, forced - REBUTTALS_CARRIED):,.0f} honest GPUs failing for want of room")
+    print("    with each member's first Q unserved votes counting (UnservedQuota):")
+    print("    V    Q   GPUs all members' quotas can contest (<= K)")
+    for v in (4, 8, 16, 64):
+        q = pool_quota(v)
+        c_min = min(committee_size(v), committee_size(v - 1))
+        print(f"    {v:<4} {q:<3} {v * q // unserved_to_fail(c_min)}")
+    q = pool_quota(64)
+    for colluders in (2, 7, 21):
+        print(f"    {colluders:>2} colluders at V = 64 contest <= {colluders * q // t} GPUs a round: failed honest GPUs 0, "
+              f"or <= {colluders * q // t} if a miner fills the rebuttal blocks with its own dark GPUs' rebuttals")
+    print(f"    beyond their quotas, colluders leave shared GPUs Inconclusive: ~{forced:,.0f} a round unpaid, none failed\n")
+
+
 def f6():
     print("F6  a partial cheat (a share f of C's values wrong): every member checks the same 64 entries")
     print("    f        P(GPU fails)  P(an honest member struck)")
@@ -191,6 +222,7 @@ if __name__ == "__main__":
     f2()
     f3()
     f4()
+    f5()
     f6()
     f7()
     r2()

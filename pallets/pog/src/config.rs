@@ -128,8 +128,8 @@ pub enum ConfigRule {
 	SettlePerBlockTooLarge,
 }
 
-/// The most miners settled in one block: about five times mainnet's 48, each a quarter of a block
-/// at 48 (`settle_weight`).
+/// The most miners settled in one block: about five times mainnet's 46, which weigh a quarter of
+/// a block (`settle_weight`).
 pub const MAX_SETTLE_PER_BLOCK: u32 = 256;
 
 /// The longest `period`: a day of 6-second blocks.

@@ -123,9 +123,9 @@ pub fn unserved_deadline<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B
 
 /// The last block in which a served GPU that drew unserved votes may be revealed on chain (the
 /// rebuttal): two thirds of the verdict window after the reveal deadline, so that its members
-/// have the last third (at least one block) to verify what it revealed. Unserved votes come in
-/// the window's first third ([`unserved_deadline`]), so the miner has at least a third of the
-/// window after the last of them to answer it.
+/// have the last third (at least one block) to verify what it revealed. Unserved votes close at
+/// half the window ([`unserved_deadline`]), so the miner has the blocks from a half to two thirds
+/// of it (mainnet 4, [`rebuttal_blocks`]) to answer the last of them.
 pub fn rebuttal_deadline<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
 	selection.verdict_deadline.saturating_sub(third(selection))
 }
