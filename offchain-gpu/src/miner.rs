@@ -383,12 +383,20 @@ pub async fn run(config: MinerConfig) -> anyhow::Result<()> {
 					}
 				}
 				// A member that got nothing from the endpoint voted unserved: the GPU is revealed
-				// on chain, which voids such votes (the rebuttal, `pallet_pog::served`).
+				// on chain, which voids such votes (the rebuttal, `pallet_pog::served`). A failing
+				// vote on a served GPU may complete a delivery quorum with the unserved ones: a
+				// rebuttal refused before is sent again.
 				for ev in events.find::<pog::pog::events::VerdictSubmitted>() {
 					let ev = ev?;
-					if ev.miner == account && ev.verdict.0.is_unserved() {
-						let key = Key { round: ev.round, gpu: ev.gpu };
+					if ev.miner != account || ev.verdict.0.passed {
+						continue;
+					}
+					let key = Key { round: ev.round, gpu: ev.gpu };
+					if ev.verdict.0.is_unserved() {
 						warn!(challenge = %key, validator = %ev.validator, "voted unserved");
+						spawn_rebuttal(ctx.clone(), key);
+					} else if ctx.rebuttals.lock().expect("rebuttals lock").contains_key(&key) {
+						warn!(challenge = %key, validator = %ev.validator, "voted failing on a served GPU");
 						spawn_rebuttal(ctx.clone(), key);
 					}
 				}
@@ -517,9 +525,9 @@ fn spawn_rebuttal(ctx: Arc<Ctx>, key: Key) {
 			Ok(_) => info!(challenge = %key, "openings revealed on chain: the unserved votes are void"),
 			Err(e) => {
 				// Refused while the unserved votes so far would not fail the GPU
-				// (`pallet_pog::served::rebuttable`): kept for the next unserved vote, and sent
-				// again at once if one came meanwhile.
-				warn!(challenge = %key, "the rebuttal was refused, kept for the next unserved vote: {e:#}");
+				// (`pallet_pog::served::rebuttable`): kept for the next vote that does not pass, and
+				// sent again at once if one came meanwhile.
+				warn!(challenge = %key, "the rebuttal was refused, kept for the next vote that does not pass: {e:#}");
 				// A fork redraw may have kept newer openings meanwhile: those stay.
 				let mut rebuttals = ctx.rebuttals.lock().expect("rebuttals lock");
 				let wanted = matches!(rebuttals.get(&key), Some(Rebuttal::Wanted));

@@ -535,7 +535,7 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 }
 
 /// The heaviest blocks PoG's hooks make with a full registry (4,096 miners of 16 GPUs, 64
-/// validators), by the benchmarked weights: the last settlement batch (46 miners settled and
+/// validators), by the benchmarked weights: the last settlement batch (45 miners settled and
 /// vested, the shares recomputed over 4,096, the emission paid to 64 validators) and a payout page
 /// (as many miners as weigh a settlement batch, paid into the longest vesting schedule). Each
 /// leaves the normal class its 75%, and a full registry is paid in a few pages.

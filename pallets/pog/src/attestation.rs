@@ -111,13 +111,19 @@ impl<T: Config> Pallet<T> {
 	) -> DispatchResult {
 		Self::ensure_voting(who, index)?;
 		if !verdicts.is_empty() {
-			Self::verdicts_due(who, index, verdicts)?;
+			Self::ensure_verdict_list(verdicts)?;
 		}
-		Self::ensure_attestation(who, index, upto, open, verdicts, evidence)
+		// an unserved vote a rebuttal answered since is left out ([`Self::answered_by_rebuttal`])
+		let verdicts: Vec<_> = Self::still_due(who, index, verdicts).into_iter().cloned().collect();
+		for (miner, gpu, verdict) in &verdicts {
+			Self::verdict_due(who, index, miner, *gpu, verdict)?;
+		}
+		Self::ensure_attestation(who, index, upto, open, &verdicts, evidence)
 	}
 
 	/// The attestation moves forward: `upto` after the last one's (or equal, with verdicts, fewer
-	/// GPUs open or another evidence root), and every open GPU served, not voted on by `who` (nor by `verdicts`), at
+	/// GPUs open or another evidence root), and every open GPU served (revealed on chain since, or
+	/// not), not voted on by `who` (nor by `verdicts`), at
 	/// or before `upto`, named once, and either open before or after the last `upto` (a pass once
 	/// given is not taken back).
 	fn ensure_attestation(
@@ -141,8 +147,9 @@ impl<T: Config> Pallet<T> {
 			let voted = verdicts.iter().any(|(m, g, _)| m == miner && g == gpu)
 				|| Verifications::<T>::get((index, miner, *gpu)).is_some_and(|v| v.votes.iter().any(|(x, _)| x == who));
 			let passed_before = before.as_ref().is_some_and(|b| b.passes(&position, miner, *gpu));
+			// served, and perhaps rebutted since the attestation was signed: then inert
 			let valid = position <= *upto
-				&& Self::attestable(index, miner, *gpu)
+				&& Self::served_in(index, miner).is_some()
 				&& !voted && !passed_before
 				&& !open[..i].iter().any(|(m, g)| m == miner && g == gpu);
 			ensure!(valid, Error::<T>::InvalidOpen);
@@ -165,6 +172,7 @@ impl<T: Config> Pallet<T> {
 			if !verdicts.is_empty() {
 				Self::ensure_verdict_list(&verdicts)?;
 			}
+			let verdicts: Vec<_> = Self::still_due(&who, index, &verdicts).into_iter().cloned().collect();
 			for (miner, gpu, verdict) in verdicts.iter() {
 				Self::do_verdict(who.clone(), index, miner.clone(), *gpu, *verdict)?;
 			}
@@ -201,8 +209,9 @@ impl<T: Config> Pallet<T> {
 	pub fn tally_weight() -> Weight {
 		let members = Configuration::<T>::get().committee.max(crate::verification::WHOLE_SET_UP_TO);
 		let members = u64::from(T::MaxValidators::get().min(members));
-		// + its contest (`UnservedQuota`, `Contested`), read when it is undecided with unserved votes
-		Self::committee_draw_weight().saturating_add(T::DbWeight::get().reads_writes(members + 6, 1))
+		// + its contest (`UnservedQuota`, `Contested`, `EarlyFailing`), read when it is undecided
+		// with unserved votes
+		Self::committee_draw_weight().saturating_add(T::DbWeight::get().reads_writes(members + 7, 1))
 	}
 
 	/// `miner`'s GPU `gpu` of round `index` as its committee voted on it, attestations counted:

@@ -228,10 +228,10 @@ impl ProtocolConfig {
 			// (`capacity`; ten blocks carried 89).
 			reveal_window: 40,
 			verdict_window: 20,
-			// 46 miners of 16 GPUs, each served GPU's passes tallied (`attestation`) and its
-			// contest read (`served`), take under a quarter of a block (`settle_weight`); a full
-			// registry of 4,096 settles in 90 blocks.
-			settle_per_block: 46,
+			// 45 miners of 16 GPUs, each served GPU's passes tallied (`attestation`) and its
+			// contest and early failing votes read (`served`), take under a quarter of a block
+			// (`settle_weight`); a full registry of 4,096 settles in 92 blocks.
+			settle_per_block: 45,
 			chunk_k: 8192,
 			slash: Perbill::from_percent(50),
 			// An undecided verification removes the credit at once, and the GPU is verified

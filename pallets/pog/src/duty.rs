@@ -95,13 +95,15 @@ impl<AccountId: Encode> DutyKey<'_, AccountId> {
 }
 
 /// The duties of `verdicts` by `who` in `round`: one a GPU.
-fn verdict_keys<'a, AccountId>(
-	who: &'a AccountId,
+fn verdict_keys<'a, T: Config>(
+	who: &'a T::AccountId,
 	round: RoundIndex,
-	verdicts: &'a [(AccountId, GpuIndex, Verdict)],
-) -> Vec<DutyKey<'a, AccountId>> {
-	verdicts
-		.iter()
+	verdicts: &'a [(T::AccountId, GpuIndex, Verdict)],
+) -> Vec<DutyKey<'a, T::AccountId>> {
+	// those a rebuttal answered are left out: they land as nothing, and their member owes a
+	// verdict on the revealed openings under the same key
+	Pallet::<T>::still_due(who, round, verdicts)
+		.into_iter()
 		.map(|(miner, gpu, _)| DutyKey { kind: DutyKind::Verdict, round, miner, gpu: *gpu, validator: Some(who) })
 		.collect()
 }
@@ -170,12 +172,12 @@ impl<T: Config> Pallet<T> {
 				}
 			},
 			Call::submit_verdicts { round, verdicts } => match Self::verdicts_due(who, *round, verdicts) {
-				Ok(()) => (*round, verdict_keys(who, *round, verdicts)),
+				Ok(()) => (*round, verdict_keys::<T>(who, *round, verdicts)),
 				Err(e) => return Some(Err(e)),
 			},
 			Call::attest { round, upto, open, verdicts, evidence } => {
 				match Self::attest_due(who, *round, upto, open, verdicts, evidence) {
-					Ok(()) => (*round, verdict_keys(who, *round, verdicts)),
+					Ok(()) => (*round, verdict_keys::<T>(who, *round, verdicts)),
 					Err(e) => return Some(Err(e)),
 				}
 			},

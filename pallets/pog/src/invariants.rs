@@ -110,7 +110,8 @@ impl<T: Config> Pallet<T> {
 				&& EvidenceRoots::<T>::iter_keys().all(|(r, _)| r >= oldest)
 				&& UnservedQuota::<T>::iter_keys().all(|r| r >= oldest)
 				&& UnservedCast::<T>::iter_keys().all(|(r, _)| r >= oldest)
-				&& Contested::<T>::iter_keys().all(|(r, ..)| r >= oldest),
+				&& Contested::<T>::iter_keys().all(|(r, ..)| r >= oldest)
+				&& EarlyFailing::<T>::iter_keys().all(|(r, ..)| r >= oldest),
 			TryRuntimeError::Other("records kept of a round older than the pruning has reached")
 		);
 		// audits: of the last settled rounds only, counted, within their bound, each owed

@@ -556,6 +556,18 @@ pub mod pallet {
 		ValueQuery,
 	>;
 
+	/// Failing votes naming a leaf or a walk cast on a served GPU, not rebutted, by the unserved
+	/// deadline ([`served`]): with its unserved votes they make a delivery quorum, so a miner
+	/// serving wrong openings to some members and nothing to the others fails whatever the
+	/// members' quotas. Pruned with the round.
+	#[pallet::storage]
+	pub type EarlyFailing<T: Config> = StorageNMap<
+		_,
+		(NMapKey<Twox64Concat, RoundIndex>, NMapKey<Blake2_128Concat, T::AccountId>, NMapKey<Twox64Concat, GpuIndex>),
+		u32,
+		ValueQuery,
+	>;
+
 	/// The probability with which a GPU revealing on chain that a round's draw selected stays in
 	/// its sample, where it is below one ([`capacity`]): absent, one.
 	#[pallet::storage]
@@ -1115,7 +1127,8 @@ pub mod pallet {
 		InvalidProof,
 		/// The challenge was not revealed.
 		NotRevealed,
-		/// `submit_verdicts` carries no verdict.
+		/// `submit_verdicts` carries no verdict, or none once the unserved votes a rebuttal
+		/// answered since are left out.
 		NoVerdicts,
 		/// `submit_verdicts` names one miner's GPU twice.
 		DuplicateVerdict,
@@ -1301,11 +1314,11 @@ pub mod pallet {
 		#[pallet::call_index(4)]
 		// Plus whether the GPU is in the first draw (`FirstDraws`, `FirstDrawOf`), which the
 		// benchmark predates, and for a rebuttal whether its openings are already on chain
-		// (`Openings`, `served::ensure_rebuttal`) and its contest (`UnservedQuota`, `Contested`,
-		// removed), which the benchmark's reveal does not read.
+		// (`Openings`, `served::ensure_rebuttal`) and its contest (`UnservedQuota`, `Contested`
+		// removed, `EarlyFailing`), which the benchmark's reveal does not read.
 		#[pallet::weight((
 			T::WeightInfo::reveal_openings(openings.len() as u32, walks.len() as u32)
-				.saturating_add(T::DbWeight::get().reads_writes(5, 1)),
+				.saturating_add(T::DbWeight::get().reads_writes(6, 1)),
 			DispatchClass::Operational
 		))]
 		pub fn reveal_openings(
@@ -1324,7 +1337,7 @@ pub mod pallet {
 		/// ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(5)]
 		#[pallet::weight((
-			Pallet::<T>::verdicts_weight(1).saturating_add(Pallet::<T>::unserved_weight(verdict.is_unserved().into())),
+			Pallet::<T>::verdicts_weight(1).saturating_add(Pallet::<T>::failing_weight((!verdict.passed).into())),
 			DispatchClass::Operational
 		))]
 		pub fn submit_verdict(
@@ -1424,12 +1437,13 @@ pub mod pallet {
 		}
 
 		/// Committee member: submit verdicts on several revealed challenges of `round` at once
-		/// (at most [`MaxVerdicts`]), each checked as `submit_verdict` checks one, all or none.
-		/// Weighed per verdict. A duty ([`duty::CheckDuty`]), free when it succeeds.
+		/// (at most [`MaxVerdicts`]), each checked as `submit_verdict` checks one, all or none; an
+		/// unserved vote on a GPU revealed on chain since (a rebuttal) is left out. Weighed per
+		/// verdict. A duty ([`duty::CheckDuty`]), free when it succeeds.
 		#[pallet::call_index(17)]
 		#[pallet::weight((
 			Pallet::<T>::verdicts_weight(verdicts.len() as u32)
-				.saturating_add(Pallet::<T>::unserved_weight(served::unserved_in(verdicts))),
+				.saturating_add(Pallet::<T>::failing_weight(served::failing_in(verdicts))),
 			DispatchClass::Operational
 		))]
 		pub fn submit_verdicts(
@@ -1461,7 +1475,7 @@ pub mod pallet {
 		#[pallet::call_index(19)]
 		#[pallet::weight((
 			Pallet::<T>::attest_weight(verdicts.len() as u32, open.len() as u32)
-				.saturating_add(Pallet::<T>::unserved_weight(served::unserved_in(verdicts))),
+				.saturating_add(Pallet::<T>::failing_weight(served::failing_in(verdicts))),
 			DispatchClass::Operational
 		))]
 		pub fn attest(

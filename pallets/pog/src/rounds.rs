@@ -833,8 +833,8 @@ impl<T: Config> Pallet<T> {
 		let Some(old) = PruneRound::<T>::get() else { return Weight::zero() };
 		let per_item = T::DbWeight::get().reads_writes(1, 1);
 		let mut budget = (remaining.ref_time() / per_item.ref_time().max(1)).min(1024) as u32;
-		// each of the 12 maps below costs at least one item, cleared or not
-		if budget < 12 {
+		// each of the 13 maps below costs at least one item, cleared or not
+		if budget < 13 {
 			return Weight::zero();
 		}
 		let mut loops = 0u32;
@@ -861,6 +861,7 @@ impl<T: Config> Pallet<T> {
 		clear(&|n| EvidenceRoots::<T>::clear_prefix(old, n, None));
 		clear(&|n| UnservedCast::<T>::clear_prefix(old, n, None));
 		clear(&|n| Contested::<T>::clear_prefix((old,), n, None));
+		clear(&|n| EarlyFailing::<T>::clear_prefix((old,), n, None));
 		if clean {
 			UnservedQuota::<T>::remove(old);
 			FirstDrawOf::<T>::remove(old);

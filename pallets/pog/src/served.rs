@@ -26,9 +26,11 @@
 //!   ([`UnservedQuota`], set at the draw) count toward a rebuttal ([`Contested`]), so that all
 //!   the rebuttals the members can force, whoever lies, fit the rebuttal blocks
 //!   ([`Pallet::rebuttal_capacity`]). A served GPU undecided at settlement fails for
-//!   non-delivery when ⌈c/3⌉ of its unserved votes counted, or when its unserved votes make a
-//!   quorum (more members than may lie did not get a valid answer, whatever their quotas;
-//!   failing votes, taken after the rebuttal deadline too, never complete it); else it is
+//!   non-delivery when ⌈c/3⌉ of its unserved votes counted, or when its unserved votes and the
+//!   failing votes cast by the unserved deadline ([`EarlyFailing`]) make a quorum, a *delivery
+//!   quorum* (more members than may lie did not get a valid answer, whatever their quotas: a
+//!   miner serving wrong openings to some members and nothing to the others fails; failing
+//!   votes cast later, after the rebuttal deadline too, never complete it); else it is
 //!   `Inconclusive`. A vote beyond the quota is still a vote (its member is
 //!   not silent), and on an undecided GPU it counts as neither agreement nor contradiction;
 //! - a delivery dispute is never a result dispute: an unserved vote on a GPU that passed, and a
@@ -88,9 +90,9 @@ pub fn pool_quota(rebuttals: u32, committee: u32, validators: u32) -> u32 {
 	unserved_quota(rebuttals, validators, smallest)
 }
 
-/// The unserved votes of a list of verdicts (for its weight, [`Pallet::unserved_weight`]).
-pub fn unserved_in<A>(verdicts: &[(A, GpuIndex, Verdict)]) -> u32 {
-	verdicts.iter().filter(|(_, _, v)| v.is_unserved()).count() as u32
+/// The votes of a list of verdicts that do not pass (for their weight, [`Pallet::failing_weight`]).
+pub fn failing_in<A>(verdicts: &[(A, GpuIndex, Verdict)]) -> u32 {
+	verdicts.iter().filter(|(_, _, v)| !v.passed).count() as u32
 }
 
 /// Blocks of a verdict window of `verdict_window` blocks in which a rebuttal of the last
@@ -209,6 +211,19 @@ impl<T: Config> Pallet<T> {
 		UnservedCast::<T>::insert(index, who, cast.saturating_add(1));
 	}
 
+	/// Counts a failing vote naming a leaf or a walk on `miner`'s GPU `gpu` of round `index`
+	/// when it is served, not rebutted, and the vote comes by [`unserved_deadline`]: it then
+	/// counts toward a delivery quorum ([`EarlyFailing`], [`Self::undelivered`]).
+	pub(crate) fn note_failing(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex) {
+		let Some(selection) = Self::round().selection else { return };
+		if Self::now() <= unserved_deadline(&selection)
+			&& ServedIn::<T>::contains_key(index, miner)
+			&& !Openings::<T>::contains_key((index, miner, gpu))
+		{
+			EarlyFailing::<T>::mutate((index, miner, gpu), |n| *n = n.saturating_add(1));
+		}
+	}
+
 	/// The unserved votes on `miner`'s GPU `gpu` of round `index` (verification `v`) that count
 	/// toward a rebuttal: those cast within their members' quotas, or every one in a round drawn
 	/// before the quota existed.
@@ -221,17 +236,25 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Whether a served GPU undecided at settlement (verification `v`) fails for non-delivery:
-	/// ⌈c/3⌉ counted unserved votes nobody rebutted ([`Self::contested`]), or a quorum of
-	/// unserved votes (more members than may lie got no valid answer). Unserved votes alone:
-	/// they all come by [`unserved_deadline`], while the miner can rebut them, whereas failing
-	/// votes come until the verdict deadline, and a liar's late one could otherwise complete a
-	/// quorum nobody could answer. Reads [`Contested`] only for a GPU with ⌈c/3⌉ unserved votes
-	/// or more.
+	/// ⌈c/3⌉ counted unserved votes nobody rebutted ([`Self::contested`]), or a **delivery
+	/// quorum**: unserved votes and the failing votes cast by [`unserved_deadline`]
+	/// ([`EarlyFailing`]) make a quorum, so more members than may lie got no valid answer.
+	/// Failing votes cast later do not count: they come until the verdict deadline, after the
+	/// rebuttal deadline, and a liar's late one could otherwise complete a quorum nobody could
+	/// answer; those that count are all on chain while the miner can still rebut. Liars alone
+	/// never make it on a GPU served to every member (the honest members pass it). Reads
+	/// [`EarlyFailing`] only for a GPU with an unserved vote and fewer than a quorum of them, and
+	/// [`Contested`] only for one with ⌈c/3⌉ unserved votes or more.
 	pub(crate) fn undelivered(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex, v: &VerificationOf<T>) -> bool {
 		let members = v.committee.len() as u32;
+		let quorum = Self::quorum_of(members);
 		let unserved = v.votes.iter().filter(|(_, x)| x.is_unserved()).count() as u32;
+		let delivery_quorum = || {
+			unserved >= quorum
+				|| (unserved > 0 && unserved.saturating_add(EarlyFailing::<T>::get((index, miner, gpu))) >= quorum)
+		};
 		v.status == VerificationStatus::Pending
-			&& (unserved >= Self::quorum_of(members)
+			&& (delivery_quorum()
 				|| (unserved >= unserved_to_fail(members)
 					&& Self::contested(index, miner, gpu, v) >= unserved_to_fail(members)))
 	}
@@ -249,9 +272,11 @@ impl<T: Config> Pallet<T> {
 		}
 	}
 
-	/// What counting `n` unserved votes adds to their dispatch ([`Self::note_unserved`]): the
-	/// round's quota, the member's count and the GPU's contest read, the last two written.
-	pub fn unserved_weight(n: u32) -> Weight {
+	/// What counting `n` votes that do not pass adds to their dispatch: for an unserved vote
+	/// ([`Self::note_unserved`]) the round's quota, the member's count and the GPU's contest read,
+	/// the last two written; for a failing one ([`Self::note_failing`]) less (the round, whether
+	/// the GPU is served and rebutted, and its count read, the count written).
+	pub fn failing_weight(n: u32) -> Weight {
 		T::DbWeight::get().reads_writes(3, 2).saturating_mul(u64::from(n))
 	}
 

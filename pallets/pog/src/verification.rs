@@ -376,18 +376,52 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The verdicts by `who` in round `index`, checked exactly as they would land: a well-formed
-	/// list ([`Self::ensure_verdict_list`]) whose every entry is due ([`Self::verdict_due`]). The
-	/// pool's check.
+	/// list ([`Self::ensure_verdict_list`]) whose every entry still due ([`Self::still_due`]) is
+	/// due ([`Self::verdict_due`]), one at least. The pool's check.
 	pub(crate) fn verdicts_due(
 		who: &T::AccountId,
 		index: RoundIndex,
 		verdicts: &[(T::AccountId, GpuIndex, Verdict)],
 	) -> DispatchResult {
 		Self::ensure_verdict_list(verdicts)?;
+		let verdicts = Self::still_due(who, index, verdicts);
+		ensure!(!verdicts.is_empty(), Error::<T>::NoVerdicts);
 		for (miner, gpu, verdict) in verdicts {
 			Self::verdict_due(who, index, miner, *gpu, verdict)?;
 		}
 		Ok(())
+	}
+
+	/// Whether `who`'s `verdict` on `miner`'s GPU `gpu` of round `index` is an unserved vote that
+	/// a rebuttal answered after it was signed: the GPU is revealed on chain now, `who` sits on
+	/// its committee without a vote, and unserved votes are still taken. Such a vote is left out
+	/// of a list of verdicts (an attestation's too) rather than refused, and its member votes on
+	/// the revealed openings: otherwise a miner timing its rebuttals ahead of a member's list
+	/// voided the whole of it, with the member's result votes, and held the member's worker for
+	/// [`crate::offchain::RESEND_AFTER`] blocks each time, past the unserved deadline (the third
+	/// review of the quota).
+	pub(crate) fn answered_by_rebuttal(
+		who: &T::AccountId,
+		index: RoundIndex,
+		miner: &T::AccountId,
+		gpu: GpuIndex,
+		verdict: &Verdict,
+	) -> bool {
+		verdict.is_unserved()
+			&& Self::rebutted(index, miner, gpu)
+			&& Self::round().selection.is_some_and(|s| Self::now() <= crate::served::unserved_deadline(&s))
+			&& Verifications::<T>::get((index, miner, gpu))
+				.is_some_and(|v| v.committee.contains(who) && !v.votes.iter().any(|(x, _)| x == who))
+	}
+
+	/// The entries of `who`'s `verdicts` in round `index` that are due, those a rebuttal answered
+	/// left out ([`Self::answered_by_rebuttal`]).
+	pub(crate) fn still_due<'a>(
+		who: &T::AccountId,
+		index: RoundIndex,
+		verdicts: &'a [(T::AccountId, GpuIndex, Verdict)],
+	) -> Vec<&'a (T::AccountId, GpuIndex, Verdict)> {
+		verdicts.iter().filter(|(m, g, v)| !Self::answered_by_rebuttal(who, index, m, *g, v)).collect()
 	}
 
 	/// At least one verdict, and no GPU named twice.
@@ -403,10 +437,12 @@ impl<T: Config> Pallet<T> {
 	/// storage layer that a failing entry rolls back.
 	pub(crate) fn do_verdicts(who: T::AccountId, index: RoundIndex, verdicts: VerdictsOf<T>) -> DispatchResult {
 		Self::ensure_verdict_list(&verdicts)?;
+		let verdicts = Self::still_due(&who, index, &verdicts);
+		ensure!(!verdicts.is_empty(), Error::<T>::NoVerdicts);
 		frame_support::storage::with_storage_layer(|| {
-			verdicts
-				.into_iter()
-				.try_for_each(|(miner, gpu, verdict)| Self::do_verdict(who.clone(), index, miner, gpu, verdict))
+			verdicts.into_iter().try_for_each(|(miner, gpu, verdict)| {
+				Self::do_verdict(who.clone(), index, miner.clone(), *gpu, *verdict)
+			})
 		})
 	}
 
@@ -422,6 +458,8 @@ impl<T: Config> Pallet<T> {
 		v.votes.try_push((who.clone(), verdict)).map_err(|_| Error::<T>::TooManyValidators)?;
 		if verdict.is_unserved() {
 			Self::note_unserved(index, &who, &miner, gpu);
+		} else if !verdict.passed {
+			Self::note_failing(index, &miner, gpu);
 		}
 		Self::deposit_event(Event::VerdictSubmitted {
 			round: index,

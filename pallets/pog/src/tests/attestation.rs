@@ -378,3 +378,64 @@ fn a_member_attesting_without_fetching_earns_less_and_is_struck() {
 		try_state();
 	});
 }
+
+/// A rebuttal that lands before an attestation signed earlier leaves out only what it answered:
+/// the unserved vote on the rebutted GPU (its member votes on the revealed openings), and an
+/// open GPU rebutted since is inert; the rest of the attestation lands, and so does the rest of
+/// a `submit_verdicts`. Before, the whole list was refused, and a miner timing its rebuttals held
+/// a member's votes past the unserved deadline (the third review of the quota). A list that moves
+/// nothing once the stale vote is left out is still refused (nothing lands for free), and so is a
+/// stale vote once its member voted on the revealed openings.
+#[test]
+fn a_rebuttal_landing_first_leaves_out_of_an_attestation_only_the_vote_it_answered() {
+	new_test_ext().execute_with(|| {
+		let (_, order, results) = served_round(1, [Compute::Honest, Compute::Honest]);
+		let (rebutting, other) = (account("Miner1"), account("Miner2"));
+		let [alice, bob, charlie] = ["Alice", "Bob", "Charlie"].map(account);
+		let last = order.last().unwrap().0;
+		past_the_reveal_deadline();
+		assert_ok!(unserved_by(alice, rebutting, 0));
+		let stale = Verdict::unserved(SelfReported { entries_checked: 0, worst_permille: 0, walks_checked: 0 });
+		let index = Pog::round().index;
+		let pass =
+			offchain::verify_openings::<Test>(index, &other, 0, &openings_for(other, 0, &results[1][0]), &[], &[3; 32])
+				.unwrap()
+				.0;
+		// Bob and Charlie sign their attestations and verdicts now; the miner's rebuttal lands first
+		assert_ok!(reveal(rebutting, 0, &results[0][0]));
+		assert_ok!(attest(bob, last, vec![], vec![(rebutting, 0, stale)]));
+		let single = |list: Vec<(AccountId, GpuIndex, Verdict)>| {
+			let verdicts: VerdictsOf<Test> = list.try_into().unwrap();
+			let call = crate::Call::submit_verdicts { round: index, verdicts: verdicts.clone() };
+			let pool = check_duty(charlie, call);
+			let landed =
+				Pog::submit_verdicts(RuntimeOrigin::signed(charlie), index, verdicts).map(|_| ()).map_err(|e| e.error);
+			assert_eq!(pool.is_ok(), landed.is_ok(), "the pool takes what lands: {pool:?} {landed:?}");
+			landed
+		};
+		assert_eq!(
+			single(vec![(rebutting, 0, stale)]),
+			Err(Error::<Test>::NoVerdicts.into()),
+			"nothing left: nothing lands"
+		);
+		assert_ok!(single(vec![(rebutting, 0, stale), (other, 0, pass)]));
+		assert_ok!(attest(charlie, last, vec![(rebutting, 0)], vec![]));
+		assert_eq!(
+			attest(bob, last, vec![], vec![(rebutting, 0, stale)]),
+			Err(Error::<Test>::AttestationBehind.into()),
+			"nothing but the stale vote: nothing moves"
+		);
+		let v = Verifications::<Test>::get((index, rebutting, 0)).unwrap();
+		assert!(v.votes.is_empty(), "the stale votes left out, Alice's voided: {v:?}");
+		assert_ok!(attest(alice, last, vec![], vec![]));
+		for (i, v) in [alice, bob, charlie].into_iter().enumerate() {
+			assert_ok!(verdict_by(v, rebutting, 0, i as u8));
+		}
+		// once its member voted, a stale vote is not left out: it is refused
+		assert_eq!(attest(bob, last, vec![], vec![(rebutting, 0, stale)]), Err(Error::<Test>::AlreadyVoted.into()));
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(rebutting), vec![RoundOutcome::Passed]);
+		assert_eq!(settled(other), vec![RoundOutcome::Passed]);
+		try_state();
+	});
+}

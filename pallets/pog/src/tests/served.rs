@@ -760,3 +760,126 @@ fn late_failing_votes_cannot_make_a_delivery_quorum() {
 		try_state();
 	});
 }
+
+/// The second review of the quota's finding (high): a cheat serving wrong openings to some
+/// members and nothing to the others escaped its slash once its unserved votes no longer counted,
+/// having spent the unserved members' quotas for free on GPUs that pass (an unserved vote counts
+/// against a quota whatever becomes of the GPU). The failing votes cast by the unserved deadline
+/// count with the unserved ones toward a delivery quorum: Alice and Bob name a wrong leaf,
+/// Charlie and Dave, whose only counted votes went on two honest GPUs that pass, vote unserved,
+/// and the cheat fails `WrongResult`; it could have rebutted, and nobody contradicted anyone.
+#[test]
+fn wrong_openings_to_some_members_and_none_to_the_others_fail_whatever_the_quotas() {
+	new_test_ext().execute_with(|| {
+		let [cheat, decoy] = four_members_and_two_serving_miners();
+		let other = account("Miner3");
+		register_cpu_miner(other, &[uuid(3)]);
+		serve(other);
+		let members = ["Alice", "Bob", "Charlie", "Dave"].map(account);
+		let [alice, bob, charlie, dave] = members;
+		next_round();
+		let wrong = answer(cheat, Compute::Corrupt(100));
+		let honest = [decoy, other].map(|m| answer(m, Compute::Honest));
+		run_until(RoundPhase::Reveal);
+		let index = Pog::round().index;
+		UnservedQuota::<Test>::insert(index, 1);
+		for v in [alice, bob] {
+			assert_ok!(served_verdict_by(v, cheat, 0, &openings_for(cheat, 0, &wrong[0])));
+		}
+		for (m, result, served_to) in [(decoy, &honest[0], dave), (other, &honest[1], charlie)] {
+			for v in [alice, bob, served_to] {
+				assert_ok!(served_verdict_by(v, m, 0, &openings_for(m, 0, &result[0])));
+			}
+		}
+		past_the_reveal_deadline();
+		assert_ok!(unserved_by(charlie, decoy, 0));
+		assert_ok!(unserved_by(dave, other, 0));
+		for v in [charlie, dave] {
+			assert_ok!(unserved_by(v, cheat, 0));
+		}
+		assert_eq!(Contested::<Test>::get((index, cheat, 0)), 0, "both quotas spent on GPUs that pass");
+		assert_eq!(EarlyFailing::<Test>::get((index, cheat, 0)), 2);
+		// a delivery quorum may be answered
+		assert_ok!(check_duty(cheat, rebuttal_call(cheat, 0, &wrong[0])));
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(cheat), vec![RoundOutcome::Failed(FailReason::WrongResult)]);
+		assert_eq!(settled(decoy), vec![RoundOutcome::Passed]);
+		assert_eq!(settled(other), vec![RoundOutcome::Passed]);
+		for v in members {
+			let stats = ValidatorStats::<Test>::get(v);
+			assert_eq!((stats.silent, stats.contradicted), (0, 0), "{v:?}: {stats:?}");
+		}
+		try_state();
+	});
+}
+
+/// The same cheat with a colluding member passing it: one pass, two failing votes naming a
+/// leaf and one unserved vote beyond its member's quota still make a delivery quorum, and the
+/// GPU fails.
+#[test]
+fn a_colluder_passing_a_cheat_that_served_wrong_openings_does_not_save_it() {
+	new_test_ext().execute_with(|| {
+		let [cheat, _] = four_members_and_two_serving_miners();
+		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
+		next_round();
+		let wrong = answer(cheat, Compute::Corrupt(100));
+		run_until(RoundPhase::Reveal);
+		let index = Pog::round().index;
+		UnservedQuota::<Test>::insert(index, 0);
+		for v in [alice, bob] {
+			assert_ok!(served_verdict_by(v, cheat, 0, &openings_for(cheat, 0, &wrong[0])));
+		}
+		assert_ok!(Pog::submit_verdict(RuntimeOrigin::signed(dave), index, cheat, 0, false_verdict(true, None))
+			.map_err(|e| e.error));
+		past_the_reveal_deadline();
+		assert_ok!(unserved_by(charlie, cheat, 0));
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(cheat), vec![RoundOutcome::Failed(FailReason::WrongResult)]);
+		try_state();
+	});
+}
+
+/// A liar's early failing vote can complete the delivery quorum of an honest miner that only
+/// one member could reach, whose other members' quotas are spent: the GPU is then rebuttable, the
+/// miner reveals it, the members it could not reach pass it, and the liar is contradicted.
+#[test]
+fn a_delivery_quorum_a_liar_completes_is_answered_by_a_rebuttal() {
+	new_test_ext().execute_with(|| {
+		let [honest, _] = four_members_and_two_serving_miners();
+		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
+		next_round();
+		let results = answer(honest, Compute::Honest);
+		run_until(RoundPhase::Reveal);
+		let index = Pog::round().index;
+		UnservedQuota::<Test>::insert(index, 0);
+		let served = openings_for(honest, 0, &results[0]);
+		assert_ok!(served_verdict_by(alice, honest, 0, &served));
+		past_the_reveal_deadline();
+		for v in [bob, charlie] {
+			assert_ok!(unserved_by(v, honest, 0));
+		}
+		assert_eq!(
+			check_duty(honest, rebuttal_call(honest, 0, &results[0])),
+			refused_in_pool(Error::<Test>::ServedOffChain),
+			"two unserved votes beyond their quotas would not fail it"
+		);
+		assert!(System::block_number() <= unserved_deadline(&Pog::round().selection.unwrap()));
+		assert_ok!(Pog::submit_verdict(
+			RuntimeOrigin::signed(dave),
+			index,
+			honest,
+			0,
+			false_verdict(false, Some(served[0].leaf))
+		)
+		.map_err(|e| e.error));
+		assert_ok!(check_duty(honest, rebuttal_call(honest, 0, &results[0])));
+		assert_ok!(reveal(honest, 0, &results[0]));
+		for (i, v) in [bob, charlie].into_iter().enumerate() {
+			assert_ok!(verdict_by(v, honest, 0, i as u8));
+		}
+		run_until(RoundPhase::Idle);
+		assert_eq!(settled(honest), vec![RoundOutcome::Passed]);
+		assert_eq!(ValidatorStats::<Test>::get(dave).contradicted, 1);
+		try_state();
+	});
+}
