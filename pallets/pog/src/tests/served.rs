@@ -721,40 +721,47 @@ fn a_round_drawn_before_the_quota_keeps_the_rule_of_its_draw() {
 	});
 }
 
-/// Failing votes are taken until the verdict deadline, after the rebuttal deadline, so they
-/// must not turn a GPU into "not delivered": only unserved votes, which all come while the miner
-/// can still rebut them, make that quorum. Charlie and Dave could not reach an honest miner and
-/// their quotas are spent; Alice passed it; Bob, a liar, names a failing leaf after the rebuttal
-/// deadline: the GPU is `Inconclusive`, not failed (the second review of the quota's finding).
+/// Miner1's honest served GPU that only Alice could reach, with every quota spent: Alice passes it
+/// and the `unserved` members vote unserved after the reveal deadline. Returns the miner, its
+/// result and the openings Alice was served.
+fn served_to_alice_alone(unserved: [AccountId; 2]) -> (AccountId, CommittedMatrix, OpeningsOf<Test>) {
+	let [honest, _] = four_members_and_two_serving_miners();
+	next_round();
+	let result = answer(honest, Compute::Honest).into_iter().next().expect("one GPU");
+	run_until(RoundPhase::Reveal);
+	UnservedQuota::<Test>::insert(Pog::round().index, 0);
+	let served = openings_for(honest, 0, &result);
+	assert_ok!(served_verdict_by(account("Alice"), honest, 0, &served));
+	past_the_reveal_deadline();
+	for v in unserved {
+		assert_ok!(unserved_by(v, honest, 0));
+	}
+	(honest, result, served)
+}
+
+/// `who`'s failing verdict on `miner`'s GPU 0 naming `leaf`.
+fn failing_leaf_by(who: AccountId, miner: AccountId, leaf: u32) -> DispatchResultOf {
+	Pog::submit_verdict(RuntimeOrigin::signed(who), Pog::round().index, miner, 0, false_verdict(false, Some(leaf)))
+		.map(|_| ())
+		.map_err(|e| e.error)
+}
+
+/// Failing votes are taken until the verdict deadline, after the rebuttal deadline, so those cast
+/// later than the unserved deadline must not turn a GPU into "not delivered": only votes that all
+/// come while the miner can still rebut them make that quorum. Charlie and Dave could not reach
+/// an honest miner and their quotas are spent; Alice passed it; Bob, a liar, names a failing leaf
+/// after the rebuttal deadline: the GPU is `Inconclusive`, not failed (the second review of the
+/// quota's finding).
 #[test]
 fn late_failing_votes_cannot_make_a_delivery_quorum() {
 	new_test_ext().execute_with(|| {
-		let [honest, _] = four_members_and_two_serving_miners();
-		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
-		next_round();
-		let results = answer(honest, Compute::Honest);
-		run_until(RoundPhase::Reveal);
-		UnservedQuota::<Test>::insert(Pog::round().index, 0);
-		let served = openings_for(honest, 0, &results[0]);
-		assert_ok!(served_verdict_by(alice, honest, 0, &served));
-		past_the_reveal_deadline();
-		for v in [charlie, dave] {
-			assert_ok!(unserved_by(v, honest, 0));
-		}
-		assert_eq!(reveal(honest, 0, &results[0]), Err(Error::<Test>::ServedOffChain.into()), "nothing would fail it");
+		let (honest, result, served) = served_to_alice_alone(["Charlie", "Dave"].map(account));
+		assert_eq!(reveal(honest, 0, &result), Err(Error::<Test>::ServedOffChain.into()), "nothing would fail it");
 		let deadline = rebuttal_deadline(&Pog::round().selection.unwrap());
 		while System::block_number() <= deadline {
 			next_block();
 		}
-		let index = Pog::round().index;
-		assert_ok!(Pog::submit_verdict(
-			RuntimeOrigin::signed(bob),
-			index,
-			honest,
-			0,
-			false_verdict(false, Some(served[0].leaf))
-		)
-		.map_err(|e| e.error));
+		assert_ok!(failing_leaf_by(account("Bob"), honest, served[0].leaf));
 		run_until(RoundPhase::Idle);
 		assert_eq!(settled(honest), vec![RoundOutcome::Unverified(UnverifiedReason::Inconclusive)]);
 		try_state();
@@ -845,35 +852,17 @@ fn a_colluder_passing_a_cheat_that_served_wrong_openings_does_not_save_it() {
 #[test]
 fn a_delivery_quorum_a_liar_completes_is_answered_by_a_rebuttal() {
 	new_test_ext().execute_with(|| {
-		let [honest, _] = four_members_and_two_serving_miners();
-		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
-		next_round();
-		let results = answer(honest, Compute::Honest);
-		run_until(RoundPhase::Reveal);
-		let index = Pog::round().index;
-		UnservedQuota::<Test>::insert(index, 0);
-		let served = openings_for(honest, 0, &results[0]);
-		assert_ok!(served_verdict_by(alice, honest, 0, &served));
-		past_the_reveal_deadline();
-		for v in [bob, charlie] {
-			assert_ok!(unserved_by(v, honest, 0));
-		}
+		let [bob, charlie, dave] = ["Bob", "Charlie", "Dave"].map(account);
+		let (honest, result, served) = served_to_alice_alone([bob, charlie]);
 		assert_eq!(
-			check_duty(honest, rebuttal_call(honest, 0, &results[0])),
+			check_duty(honest, rebuttal_call(honest, 0, &result)),
 			refused_in_pool(Error::<Test>::ServedOffChain),
 			"two unserved votes beyond their quotas would not fail it"
 		);
 		assert!(System::block_number() <= unserved_deadline(&Pog::round().selection.unwrap()));
-		assert_ok!(Pog::submit_verdict(
-			RuntimeOrigin::signed(dave),
-			index,
-			honest,
-			0,
-			false_verdict(false, Some(served[0].leaf))
-		)
-		.map_err(|e| e.error));
-		assert_ok!(check_duty(honest, rebuttal_call(honest, 0, &results[0])));
-		assert_ok!(reveal(honest, 0, &results[0]));
+		assert_ok!(failing_leaf_by(dave, honest, served[0].leaf));
+		assert_ok!(check_duty(honest, rebuttal_call(honest, 0, &result)));
+		assert_ok!(reveal(honest, 0, &result));
 		for (i, v) in [bob, charlie].into_iter().enumerate() {
 			assert_ok!(verdict_by(v, honest, 0, i as u8));
 		}
