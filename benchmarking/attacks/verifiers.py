@@ -19,6 +19,7 @@ ENTRIES = 32 * 2  # opened leaves × entries per leaf, every member the same (sa
 RUN_TIME_MS, FETCH_TIMEOUT_MS = 4_000, 5_000
 MAX_FETCHED_MINERS, BLOCK_MS = 64, 6_000
 NEWCOMER_ADVANTAGE = 2  # first_draw.rs
+REVERIFY_DRAWS = 2  # scoring.rs
 SAMPLED_TOLERANCE, SAMPLED_FORGIVEN = 0.05, 2  # validators.rs
 POT = 680.0  # the miners' 80% of 850 POG a round
 EVIDENCE_AUDITS = 16  # runtime/src/configs.rs, EvidenceAudits
@@ -107,19 +108,30 @@ def f3():
 
 def f4(rounds=100):
     print("F4  fresh claims every round (a card answers one never-verified claim a round; credited")
-    print("    claims commit made-up roots and fail when drawn: 2.27 POG each)")
+    print("    claims commit made-up roots and fail when drawn or due: 2.27 POG each)")
     s_h100 = SLASH * gpu_deposit(POINTS["H100"])
+    # scoring.rs: a credit is due (selected whatever the draw) at REVERIFY_DRAWS expected draws;
+    # honest credits fall due at about e^-2 / (1 - e^-2) of the rate they are drawn
+    honest_due = exp(-REVERIFY_DRAWS) / (1 - exp(-REVERIFY_DRAWS))
     print("    C      H        h    G     credits/card  attacker pot share  POG paid  slash cost")
     for C, H, h in ((36, 2_000, 5), (460, 10_000, 20), (2_000, 30_000, 50)):
         for G in (max(1, C - h), max(1, C // 10)):
-            K = paid = cost = 0.0
+            cohorts = []  # [credits, expected draws since the pass]
+            paid = cost = 0.0
+            p_prev = 0.0
             for _ in range(rounds):
                 N = G + h
-                p_first, p_others = draw_probabilities(C, H + K + N, 0, N)
-                new, lost = G * p_first, K * p_others
+                K = sum(c for c, _ in cohorts)
+                due = sum(c for c, d in cohorts if d >= REVERIFY_DRAWS)
+                forced = due + honest_due * H * p_prev
+                p_first, p_others = draw_probabilities(C, H + K + N, forced, N)
+                lost = due + sum(c * p_others for c, d in cohorts if d < REVERIFY_DRAWS)
+                cohorts = [[c * (1 - p_others), d + p_others] for c, d in cohorts if d < REVERIFY_DRAWS]
+                cohorts.append([G * p_first, 0.0])
                 cost += lost * s_h100
-                K = K - lost + new
+                K = sum(c for c, _ in cohorts)
                 paid += POT * K / (H + K)
+                p_prev = p_others
             print(f"    {C:<7}{H:<9,}{h:<5}{G:<6}{K / G:12.1f}  {K / (H + K):17.1%}  {paid:9.0f}  {cost:9.0f}")
     print()
 

@@ -8,15 +8,22 @@
 //! CI plays `POG_DETERRENCE_LIVES` lives per case (default 100); `scripts/deterrence.sh` plays
 //! 1,000 and prints the distribution `docs/protocol.md` §9 quotes.
 //!
-//! The model (§9, 'When cheating does not pay'): each round the GPU is drawn with probability p.
-//! A credit is created only by a pass while drawn. The honest GPU computes every round, costing
-//! it c, and is paid R every round from its first draw on. The cheater computes until it is
-//! drawn and passes, then stops computing (saving c) and is paid R a round while credited; drawn
-//! again while not computing, it fails: its unvested pay burns, s is slashed from its deposit,
-//! its credit goes, and it computes again. Net worth at the end of the life: released plus
-//! unvested pay, less computing costs and slashes.
+//! The model (§9, 'When cheating does not pay'): each round a verified GPU is drawn with
+//! probability p, one never verified (in the first draw) with twice that (`NEWCOMER_ADVANTAGE`,
+//! at most 1), and a credited GPU whose expected draws since its pass reached two is selected
+//! whatever the draw (`scoring::undrawn`, `scoring::is_due`). A credit is created only by a pass
+//! while drawn. Both GPUs compute every round they hold no credit, costing them c, and are paid R
+//! a round while credited. The honest GPU computes always. The cheater stops computing (saving
+//! c) once credited; drawn again while not computing, it fails: its unvested pay burns, s is
+//! slashed from its deposit, its credit goes, and it computes again. Net worth at the end of the
+//! life: released plus unvested pay, less computing costs and slashes.
 
-use pallet_pog::rewards::{Earnings, RewardRules};
+use pallet_pog::{
+	first_draw::NEWCOMER_ADVANTAGE,
+	rewards::{Earnings, RewardRules},
+	scoring::{is_due, undrawn},
+};
+use sp_runtime::Perbill;
 
 use crate::{configs, Runtime};
 
@@ -34,11 +41,6 @@ impl Rng {
 		z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
 		z ^ (z >> 31)
 	}
-
-	/// True with probability `ppm` parts per million.
-	fn chance(&mut self, ppm: u64) -> bool {
-		self.next() % 1_000_000 < ppm
-	}
 }
 
 /// One case: the sample fraction, the GPUs the miners' pot is shared among, and the cost of
@@ -53,44 +55,86 @@ struct Case {
 	cost_percent: u128,
 }
 
+/// What a life's rounds pay and cost, and the probability a verified GPU is drawn with.
+struct Terms {
+	pay: u128,
+	cost: u128,
+	slash: u128,
+	vesting_rounds: u32,
+	p: Perbill,
+}
+
+/// One card's state through a life.
+#[derive(Default)]
+struct Card {
+	earnings: Earnings<u128>,
+	credited: bool,
+	/// Draws it could expect since its last pass (`GpuStanding::expected_draws`).
+	expected_draws: u32,
+	/// Whether it has been verified once (outside the first draw: drawn with p, not
+	/// `NEWCOMER_ADVANTAGE`·p).
+	verified: bool,
+	/// Whether it computes its challenges.
+	computes: bool,
+	costs: u128,
+	slashed: u128,
+}
+
+impl Card {
+	/// One round: paid while credited, drawn (with `drawn`, `drawn_first` in the first draw, or
+	/// whatever the draw once its credit is due), failed when drawn while not computing, credited
+	/// by a pass. A cheater (`honest` false) stops computing once credited and computes again
+	/// once it has lost the credit.
+	fn round(&mut self, honest: bool, (drawn, drawn_first): (bool, bool), terms: &Terms) {
+		if self.credited {
+			self.earnings.add(terms.pay, terms.vesting_rounds);
+		}
+		if self.computes {
+			self.costs += terms.cost;
+		}
+		let due = self.credited && is_due(self.expected_draws);
+		let drawn = due || if self.verified { drawn } else { drawn_first };
+		if drawn && !self.computes {
+			self.earnings.settle(1, 1);
+			self.slashed += terms.slash;
+			(self.credited, self.computes) = (false, true);
+			return;
+		}
+		self.earnings.settle(0, 1);
+		if drawn {
+			(self.credited, self.expected_draws, self.verified, self.computes) = (true, 0, true, honest);
+		} else if self.credited {
+			self.expected_draws = undrawn(self.expected_draws, terms.p);
+		}
+	}
+
+	fn net(&self) -> i128 {
+		(self.earnings.released + self.earnings.unvested()) as i128 - (self.costs + self.slashed) as i128
+	}
+}
+
 /// The two miners' net worth at the end of one life, in the token's smallest unit.
 fn life(case: Case, rules: &RewardRules, slash: u128, seed: u64) -> (i128, i128) {
 	let pay = rules.miners.mul_floor(rules.per_round) / case.gpus;
-	let cost = pay * case.cost_percent / 100;
+	let terms = Terms {
+		pay,
+		cost: pay * case.cost_percent / 100,
+		slash,
+		vesting_rounds: rules.vesting_rounds,
+		p: Perbill::from_parts((case.p_ppm * 1_000) as u32),
+	};
+	let first_ppm = (case.p_ppm * u64::from(NEWCOMER_ADVANTAGE)).min(1_000_000);
 	let mut rng = Rng(seed);
-	let (mut honest, mut cheat) = (Earnings::<u128>::default(), Earnings::<u128>::default());
-	let (mut honest_credited, mut cheat_credited, mut cheat_computes) = (false, false, true);
-	let (mut honest_costs, mut cheat_costs, mut slashed) = (0u128, 0u128, 0u128);
+	let (mut honest, mut cheat) =
+		(Card { computes: true, ..Card::default() }, Card { computes: true, ..Card::default() });
 	for _ in 0..LIFE_ROUNDS {
 		// One draw decides both: the same luck for the two cards.
-		let drawn = rng.chance(case.p_ppm);
-		honest_costs += cost;
-		if honest_credited {
-			honest.add(pay, rules.vesting_rounds);
-		}
-		honest.settle(0, 1);
-		honest_credited |= drawn;
-		if cheat_credited {
-			cheat.add(pay, rules.vesting_rounds);
-		}
-		if cheat_computes {
-			cheat_costs += cost;
-		}
-		if drawn && !cheat_computes {
-			cheat.settle(1, 1);
-			slashed += slash;
-			cheat_credited = false;
-			cheat_computes = true;
-		} else {
-			cheat.settle(0, 1);
-			if drawn {
-				cheat_credited = true;
-				cheat_computes = false;
-			}
-		}
+		let luck = rng.next() % 1_000_000;
+		let drawn = (luck < case.p_ppm, luck < first_ppm);
+		honest.round(true, drawn, &terms);
+		cheat.round(false, drawn, &terms);
 	}
-	let net = |e: &Earnings<u128>, lost: u128| (e.released + e.unvested()) as i128 - lost as i128;
-	(net(&honest, honest_costs), net(&cheat, cheat_costs + slashed))
+	(honest.net(), cheat.net())
 }
 
 /// The `q`-th percentile (0–100) of `values`, sorted.

@@ -15,6 +15,7 @@ pub type Migrations = (
 	RecordSessions,
 	pallet_pog::migrations::InitMoneyLedger<Runtime>,
 	pallet_pog::migrations::StartEvidence<Runtime>,
+	pallet_pog::migrations::v4::CountDraws<Runtime>,
 );
 
 /// Spec 108 adds pallet-session. A chain from an earlier spec has its validators as BABE

@@ -684,7 +684,7 @@ fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session
 		#[cfg(not(feature = "try-runtime"))]
 		<migrations::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
 
-		assert_eq!(Pog::on_chain_storage_version(), 3);
+		assert_eq!(Pog::on_chain_storage_version(), 4, "v2 → v3 → v4");
 		assert_eq!(Session::validators(), validators);
 		for v in &validators {
 			assert_eq!(Pog::bond_of(v), configs::PogValidatorBond::get(), "bonded by the migration");

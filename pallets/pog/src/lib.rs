@@ -166,7 +166,7 @@ pub mod pallet {
 	pub type OutcomesOf<T> = BoundedVec<(GpuUuid, RoundOutcome), <T as Config>::MaxGpusPerMiner>;
 
 	/// The storage layout's version ([`crate::migrations`] lists each with its migration).
-	const STORAGE_VERSION: StorageVersion = StorageVersion::new(3);
+	const STORAGE_VERSION: StorageVersion = StorageVersion::new(4);
 
 	#[pallet::pallet]
 	#[pallet::storage_version(STORAGE_VERSION)]
@@ -310,9 +310,10 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type Round<T: Config> = StorageValue<_, RoundOf<T>, OptionQuery>;
 
-	/// GPUs left undecided (`Inconclusive`) in the last settled round. They are selected in the
-	/// next round whatever its draw (`Pallet::on_probation`), so that draw gives the others what
-	/// remains of the capacity; the draw takes the count.
+	/// GPUs left undecided (`Inconclusive`) in the last settled round, and GPUs whose credit is
+	/// due after it (`GpuStanding::due`). They are selected in the next round whatever its draw
+	/// (`Pallet::on_probation`), so that draw gives the others what remains of the capacity; the
+	/// draw takes the count.
 	#[pallet::storage]
 	pub type ProbationNext<T> = StorageValue<_, u32, ValueQuery>;
 

@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | 2 | ≤ 107 | validators are accounts in [`Validators`], nothing bonded |
 //! | 3 | 108 | validators planned, queued and seated (with their `pog!` accounts), bonded, judged per round ([`crate::validators`]) |
+//! | 4 | 127 | each GPU's standing counts the draws it could expect since its last pass ([`GpuStanding::expected_draws`]) |
 //!
 //! Items added without changing any existing layout need no version, only their first value:
 //! [`InitMoneyLedger`] (spec 121), [`StartEvidence`] (spec 123).
@@ -16,7 +17,7 @@ use frame_support::{
 	weights::Weight,
 };
 
-use crate::{pallet::*, validators::ValidatorBond};
+use crate::{pallet::*, scoring::GpuStanding, validators::ValidatorBond};
 
 /// v2 → v3: the validators of a v2 chain are planned, queued and seated, each with its own
 /// account as its `pog!` key (what v2's off-chain workers signed with), and bonded: up to
@@ -91,6 +92,111 @@ pub mod v3 {
 	/// v2 → v3, versioned.
 	pub type SeatValidators<T> =
 		VersionedMigration<2, 3, SeatValidatorsUnchecked<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+}
+
+/// v3 → v4: each GPU's standing gains [`GpuStanding::expected_draws`] ([`crate::scoring`]: a
+/// credit not drawn for two expected draws is due, selected until verified). A credit of a chain
+/// that predates the rule starts from a share of the bound spread by a hash of its UUID, so that
+/// the old credits fall due over the next 2/p rounds (43% of them, those not drawn by then)
+/// rather than in one round, and none at the upgrade; a GPU without a credit starts at zero.
+pub mod v4 {
+	use super::*;
+	use crate::{scoring, types::*};
+	use alloc::vec::Vec;
+	use codec::{Decode, Encode};
+	use frame_support::BoundedVec;
+
+	/// A GPU's standing as v3 stored it.
+	#[derive(Encode, Decode)]
+	pub struct OldGpuStanding {
+		uuid: GpuUuid,
+		profile: ProfileId,
+		points: u32,
+		verified_round: Option<RoundIndex>,
+		unverified_rounds: u32,
+		last: Option<(RoundIndex, RoundOutcome)>,
+		zero_reason: Option<ZeroReason>,
+	}
+
+	impl OldGpuStanding {
+		fn upgraded(self) -> GpuStanding {
+			let credited = self.zero_reason.is_none();
+			GpuStanding {
+				expected_draws: if credited { initial_draws(&self.uuid) } else { 0 },
+				uuid: self.uuid,
+				profile: self.profile,
+				points: self.points,
+				verified_round: self.verified_round,
+				unverified_rounds: self.unverified_rounds,
+				last: self.last,
+				zero_reason: self.zero_reason,
+			}
+		}
+	}
+
+	/// The expected draws a credit of the chain before v4 starts from: a hash of its UUID,
+	/// uniform below the bound (`REVERIFY_DRAWS` draws).
+	pub fn initial_draws(uuid: &GpuUuid) -> u32 {
+		let h = sp_io::hashing::blake2_256(&(b"pog/expected-draws", uuid).encode());
+		u32::from_le_bytes([h[0], h[1], h[2], h[3]]) % scoring::REVERIFY_DRAWS.saturating_mul(scoring::DRAW)
+	}
+
+	/// Each miner's GPUs before the upgrade, as `pre_upgrade` leaves them: (UUID, credited).
+	#[cfg(feature = "try-runtime")]
+	type Credits<T> = Vec<(<T as frame_system::Config>::AccountId, Vec<(GpuUuid, bool)>)>;
+
+	/// The migration, unversioned: use [`CountDraws`].
+	pub struct CountDrawsUnchecked<T>(core::marker::PhantomData<T>);
+
+	impl<T: Config> UncheckedOnRuntimeUpgrade for CountDrawsUnchecked<T> {
+		fn on_runtime_upgrade() -> Weight {
+			let mut miners = 0u64;
+			Standing::<T>::translate::<Vec<OldGpuStanding>, _>(|_, old| {
+				miners += 1;
+				// as many GPUs as were stored, within the same bound
+				Some(BoundedVec::truncate_from(old.into_iter().map(OldGpuStanding::upgraded).collect()))
+			});
+			T::DbWeight::get().reads_writes(miners, miners)
+		}
+
+		#[cfg(feature = "try-runtime")]
+		fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
+			// each miner's GPUs: (uuid, credited)
+			let before: Credits<T> = Standing::<T>::iter_keys()
+				.map(|who| {
+					let raw = Standing::<T>::hashed_key_for(&who);
+					let old: Vec<OldGpuStanding> = frame_support::storage::unhashed::get(&raw).unwrap_or_default();
+					(who, old.iter().map(|g| (g.uuid, g.zero_reason.is_none())).collect())
+				})
+				.collect();
+			Ok(before.encode())
+		}
+
+		#[cfg(feature = "try-runtime")]
+		fn post_upgrade(state: Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+			use frame_support::ensure;
+			use sp_runtime::TryRuntimeError;
+			let before: Credits<T> =
+				Decode::decode(&mut &state[..]).map_err(|_| TryRuntimeError::Other("pre_upgrade state"))?;
+			ensure!(Standing::<T>::iter_keys().count() == before.len(), TryRuntimeError::Other("a standing lost"));
+			for (who, gpus) in before {
+				let now = Standing::<T>::get(&who);
+				ensure!(
+					now.iter().map(|g| (g.uuid, g.credited())).eq(gpus.iter().copied()),
+					TryRuntimeError::Other("a GPU or its credit changed")
+				);
+				ensure!(
+					now.iter().all(|g| !g.due() && (g.credited() || g.expected_draws == 0)),
+					TryRuntimeError::Other("a credit due at the upgrade")
+				);
+			}
+			Pallet::<T>::do_try_state()
+		}
+	}
+
+	/// v3 → v4, versioned.
+	pub type CountDraws<T> =
+		VersionedMigration<3, 4, CountDrawsUnchecked<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 }
 
 /// Spec 121 adds [`Ledger`] ([`crate::ledger`]): a chain that predates it starts the ledger at

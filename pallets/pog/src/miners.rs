@@ -466,7 +466,8 @@ impl<T: Config> Pallet<T> {
 
 	/// Settles `who`'s part in `round`: outcomes, slashes, credits, then a pending update or
 	/// departure, and a deposit top-up (or suspension); ends its trial if it is over and
-	/// `trial_ends` (this block's budget) allows.
+	/// `trial_ends` (this block's budget) allows. Returns how many of its GPUs the next round
+	/// selects whatever its draw (left undecided, or their credits due).
 	pub(crate) fn settle_miner(
 		round: &RoundOf<T>,
 		who: T::AccountId,
@@ -491,12 +492,20 @@ impl<T: Config> Pallet<T> {
 		let failed: Vec<bool> = outcomes.iter().map(|(_, o)| matches!(o, RoundOutcome::Failed(_))).collect();
 		let undecided = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
 		let undecided = outcomes.iter().filter(|(_, o)| *o == undecided).count() as u32;
+		let probability = Self::draw_probability_in(round, &who);
 		// A failure takes the GPU's share (by points) of the unvested earnings first, then part of
 		// its deposit.
 		let (failed_points, points) = Self::failed_points(per_profile(&info.claims), info.hardware.cpu_cores, &failed);
 		Self::vest(&who, failed_points, points);
 		let slashed = Self::slash(&who, &mut info, &failed);
-		Self::record_outcomes(&who, round.index, &outcomes, info.hardware.cpu_cores);
+		// selected in the next round whatever its draw: left undecided, or credits due
+		let forced = undecided.saturating_add(Self::record_outcomes(
+			&who,
+			round.index,
+			&outcomes,
+			probability,
+			info.hardware.cpu_cores,
+		));
 		info.settled_round = round.index;
 		Self::deposit_event(Event::MinerSettled {
 			round: round.index,
@@ -505,8 +514,9 @@ impl<T: Config> Pallet<T> {
 			slashed,
 		});
 		if info.leaving {
+			// none of its GPUs is in the next round
 			Self::remove_miner(who, info);
-			return undecided;
+			return 0;
 		}
 		if let Some((claims, hardware)) = info.pending.take() {
 			Self::apply_claims(&who, &mut info, claims, hardware);
@@ -515,7 +525,7 @@ impl<T: Config> Pallet<T> {
 		Miners::<T>::insert(&who, &info);
 		Self::update_score(&who, &info);
 		Self::end_trial(round.index, &who, &info, trial_ends);
-		undecided
+		forced
 	}
 
 	/// Brings the deposit of every miner claiming `profile` to the rule ([`Self::rebond`]) after

@@ -657,7 +657,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Draws the verified sample at block `n`: the commit window is over. The GPUs left
-	/// undecided in the round before (`ProbationNext`) are selected whatever the draw
+	/// undecided in the round before and those whose credit is due (`ProbationNext`,
+	/// [`GpuStanding::due`]) are selected whatever the draw
 	/// ([`Self::is_selected`]); the GPUs never verified (the first draw, [`crate::first_draw`])
 	/// come next, all of them while they fit; the others share what remains of the capacity:
 	/// p = (capacity − undecided − newcomers) / (committed − undecided − newcomers), so that the
@@ -700,7 +701,7 @@ impl<T: Config> Pallet<T> {
 
 	/// Whether `miner`'s GPU `gpu` is in round `round`'s sample: every GPU left `Inconclusive` in
 	/// the round before (a probation draw: an undecided verification is decided in the next
-	/// round), and otherwise a hash of the sample seed, the miner and the GPU below the selection
+	/// round) or whose credit is due ([`GpuStanding::due`]), and otherwise a hash of the sample seed, the miner and the GPU below the selection
 	/// probability: the first draw's for a GPU never verified ([`crate::first_draw`]), the
 	/// sample's for the others; a GPU revealed on chain then stays in the sample with the round's
 	/// [`RevealShare`] (one unless openings served off chain let the sample outgrow the reveal
@@ -747,7 +748,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Whether `miner`'s GPU `gpu` was selected and left undecided (`Inconclusive`) in the round
-	/// before `round`: it is verified again in `round` whatever the sample draws.
+	/// before `round`, or holds a credit that is due: it is verified in `round` whatever the
+	/// sample draws.
 	pub fn on_probation(round: RoundIndex, miner: &T::AccountId, gpu: GpuIndex) -> bool {
 		Standing::<T>::get(miner).get(gpu as usize).is_some_and(|s| s.on_probation_in(round))
 	}
@@ -784,13 +786,13 @@ impl<T: Config> Pallet<T> {
 			None => Miners::<T>::iter().take(budget).collect(),
 		};
 		let count = batch.len() as u32;
-		let mut undecided = 0u32;
+		let mut forced = 0u32;
 		let mut trial_ends = crate::eviction::TRIAL_ENDS_PER_BLOCK;
 		for (who, info) in batch.iter().cloned() {
-			undecided = undecided.saturating_add(Self::settle_miner(round, who, info, &mut trial_ends));
+			forced = forced.saturating_add(Self::settle_miner(round, who, info, &mut trial_ends));
 		}
-		if undecided > 0 {
-			ProbationNext::<T>::mutate(|n| *n = n.saturating_add(undecided));
+		if forced > 0 {
+			ProbationNext::<T>::mutate(|n| *n = n.saturating_add(forced));
 		}
 		round.settled = round.settled.saturating_add(count);
 		if (count as usize) < budget {

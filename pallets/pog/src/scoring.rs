@@ -3,11 +3,15 @@
 //! A passed verification credits a GPU with its profile's points. The GPU keeps the credit while
 //! it commits on time every round; a failure removes it at once. A round in which it was selected
 //! but not verified (`Inconclusive`) never extends it: `max_unverified_rounds` such rounds since
-//! its last pass let it lapse. A round in which it was not selected does not age it: with only a
-//! fraction p of GPUs verified per round, a fixed count of unselected rounds would take the credit
-//! of most honest GPUs at scale (at p = 0.8%, 8 rounds leave 94% of them uncredited), while a
-//! cheater's gain from unselected rounds is bounded by the slash instead (`docs/protocol.md` §9).
-//! Every GPU without a credit carries a [`ZeroReason`].
+//! its last pass let it lapse. A round in which it was not selected keeps it, and adds the GPU's
+//! selection probability in that round to its *expected draws* since its last pass: a fixed count
+//! of unselected rounds would take the credit of most honest GPUs at scale (at p = 0.8%, 8 rounds
+//! leave 94% of them uncredited). Once the expected draws reach [`REVERIFY_DRAWS`] (2/p rounds at
+//! a steady p, reached undrawn by e⁻² ≈ 13.5% of honest credits) the credit is *due*: the GPU is
+//! selected in every round whatever the draw until it is verified ([`GpuStanding::due`]), so no
+//! credit is paid more than about 2/p rounds without a pass, whatever crowds the draw (the review
+//! of 2026-12-01, F4), and an honest GPU loses nothing to it (`docs/protocol.md` §9, §10). Every
+//! GPU without a credit carries a [`ZeroReason`].
 
 use alloc::vec::Vec;
 use frame_support::pallet_prelude::*;
@@ -83,13 +87,52 @@ pub struct GpuStanding {
 	pub last: Option<(RoundIndex, RoundOutcome)>,
 	/// Why it scores zero (`None` while credited).
 	pub zero_reason: Option<ZeroReason>,
+	/// Draws it could expect since its last pass, in parts per billion: the sum of its selection
+	/// probability over the rounds since in which it was not drawn. At [`REVERIFY_DRAWS`] draws
+	/// its credit is due ([`GpuStanding::due`]).
+	pub expected_draws: u32,
+}
+
+/// Expected draws (each worth [`DRAW`] parts) after which a credit not drawn is due: selected in
+/// every round whatever the draw until verified.
+pub const REVERIFY_DRAWS: u32 = 2;
+
+/// One expected draw in [`GpuStanding::expected_draws`]' unit (a probability of one).
+pub const DRAW: u32 = 1_000_000_000;
+
+/// Expected draws `expected` after one more round undrawn at probability `p` (saturating; the
+/// bound, [`REVERIFY_DRAWS`] · [`DRAW`], fits the unit twice over).
+pub fn undrawn(expected: u32, p: Perbill) -> u32 {
+	expected.saturating_add(p.deconstruct())
+}
+
+/// Whether a credit with `expected` draws since its pass is due.
+pub fn is_due(expected: u32) -> bool {
+	expected >= REVERIFY_DRAWS.saturating_mul(DRAW)
+}
+
+/// What keeps a credit through a round: the inconclusive verifications it survives and the
+/// GPU's probability of being drawn in the round (added to its expected draws when it was not).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct CreditRules {
+	/// `ProtocolConfig::max_unverified_rounds`.
+	pub max_unverified: u32,
+	/// The GPU's selection probability in the round ([`Pallet::draw_probability_in`]).
+	pub probability: Perbill,
 }
 
 impl GpuStanding {
-	/// Whether it was selected and left undecided (`Inconclusive`) in the round before `round`:
-	/// it is verified again in `round` whatever the sample draws.
+	/// Whether it is verified in `round` whatever the sample draws: left undecided
+	/// (`Inconclusive`) in the round before, or its credit due ([`Self::due`]).
 	pub fn on_probation_in(&self, round: RoundIndex) -> bool {
 		self.last == Some((round.saturating_sub(1), RoundOutcome::Unverified(UnverifiedReason::Inconclusive)))
+			|| self.due()
+	}
+
+	/// Whether its credit is due: [`REVERIFY_DRAWS`] expected draws since its last pass went by
+	/// undrawn, so it is selected in every round until verified.
+	pub fn due(&self) -> bool {
+		self.credited() && is_due(self.expected_draws)
 	}
 
 	/// A newly claimed GPU.
@@ -102,6 +145,7 @@ impl GpuStanding {
 			unverified_rounds: 0,
 			last: None,
 			zero_reason: Some(ZeroReason::WaitingForRound),
+			expected_draws: 0,
 		}
 	}
 
@@ -196,20 +240,37 @@ impl<T: Config> Pallet<T> {
 		BoundedVec::truncate_from(standing)
 	}
 
-	/// Applies a settled round's outcomes (in GPU order) to `who`'s standing.
+	/// The probability with which round `round` drew `miner`'s GPUs that were verified before:
+	/// the sample's, times the round's [`RevealShare`] for a miner revealing on chain; zero
+	/// without a draw. (Its reads, `ServedIn` and `RevealShare`, are counted with each GPU's in
+	/// `Pallet::settle_weight`.)
+	pub(crate) fn draw_probability_in(round: &RoundOf<T>, miner: &T::AccountId) -> Perbill {
+		let Some(selection) = round.selection.as_ref() else { return Perbill::zero() };
+		let share = match Self::served_in(round.index, miner) {
+			Some(_) => Perbill::one(),
+			None => RevealShare::<T>::get(round.index).unwrap_or_else(Perbill::one),
+		};
+		selection.probability * share
+	}
+
+	/// Applies a settled round's outcomes (in GPU order) to `who`'s standing, its GPUs drawn
+	/// with `probability`; returns how many of its credits are due now (selected in the next
+	/// round whatever the draw).
 	/// (`cpu_cores`: what the miner declared, which sizes and scores a per-core unit.)
 	pub(crate) fn record_outcomes(
 		who: &T::AccountId,
 		round: RoundIndex,
 		outcomes: &[(GpuUuid, RoundOutcome)],
+		probability: Perbill,
 		cpu_cores: u32,
-	) {
-		let max_unverified = Configuration::<T>::get().max_unverified_rounds;
+	) -> u32 {
+		let rules = CreditRules { max_unverified: Configuration::<T>::get().max_unverified_rounds, probability };
 		Standing::<T>::mutate(who, |standing| {
 			for (s, (_, outcome)) in standing.iter_mut().zip(outcomes) {
-				Self::record_outcome(s, round, *outcome, max_unverified, cpu_cores);
+				Self::record_outcome(s, round, *outcome, rules, cpu_cores);
 			}
-		});
+			standing.iter().filter(|s| s.due()).count() as u32
+		})
 	}
 
 	/// One GPU's standing after one round. A pass credits the points of its profile (a per-core
@@ -218,7 +279,7 @@ impl<T: Config> Pallet<T> {
 		s: &mut GpuStanding,
 		round: RoundIndex,
 		outcome: RoundOutcome,
-		max_unverified: u32,
+		rules: CreditRules,
 		cpu_cores: u32,
 	) {
 		s.last = Some((round, outcome));
@@ -228,16 +289,20 @@ impl<T: Config> Pallet<T> {
 				s.verified_round = Some(round);
 				s.unverified_rounds = 0;
 				s.zero_reason = None;
+				s.expected_draws = 0;
 			},
 			RoundOutcome::Failed(reason) => {
 				s.points = 0;
 				s.unverified_rounds = 0;
 				s.zero_reason = Some(ZeroReason::Failed(reason));
+				s.expected_draws = 0;
 			},
-			RoundOutcome::Unverified(UnverifiedReason::NotSelected) if s.credited() => {},
+			RoundOutcome::Unverified(UnverifiedReason::NotSelected) if s.credited() => {
+				s.expected_draws = undrawn(s.expected_draws, rules.probability);
+			},
 			RoundOutcome::Unverified(UnverifiedReason::Inconclusive) if s.credited() => {
 				s.unverified_rounds = s.unverified_rounds.saturating_add(1);
-				if s.unverified_rounds >= max_unverified {
+				if s.unverified_rounds >= rules.max_unverified {
 					s.points = 0;
 					s.zero_reason = Some(ZeroReason::CreditExpired);
 				}

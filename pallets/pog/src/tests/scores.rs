@@ -302,3 +302,58 @@ fn points_follow_the_profile_rates() {
 fn named(name: &str, figures: ProfileFigures) -> GpuProfile {
 	crate::profiles::on_chain(name, figures).expect("a short name")
 }
+
+/// Issue 49's item 4, the upgrade: a v3 chain's standings gain their expected draws, a credit's
+/// spread below the bound by its UUID (so that old credits fall due over the next 2/p rounds, not
+/// in one) and an uncredited GPU's zero; nothing else changes, checked by the migration's
+/// `pre_upgrade`/`post_upgrade` under try-runtime; it runs once.
+#[test]
+fn a_v3_chain_upgrades_to_v4_with_its_credits_due_spread_over_the_next_draws() {
+	use crate::migrations::v4;
+	use codec::Encode;
+	use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
+	new_test_ext().execute_with(|| {
+		let miners = register_eight_each(&["Miner1", "Miner2"]);
+		play_round(&[(miners[0], Compute::Honest), (miners[1], Compute::Corrupt(100))]);
+		let before: Vec<Vec<GpuStanding>> = miners.iter().map(|m| standing(*m)).collect();
+		assert!(before[0].iter().all(|g| g.credited()) && before[1].iter().all(|g| !g.credited()));
+		// The v3 layout: each GPU's standing without its expected draws (the last field).
+		for (m, gpus) in miners.iter().zip(&before) {
+			let old: Vec<Vec<u8>> = gpus
+				.iter()
+				.map(|g| {
+					let mut e = g.encode();
+					e.truncate(e.len() - 4);
+					e
+				})
+				.collect();
+			let mut raw = codec::Compact(old.len() as u32).encode();
+			old.iter().for_each(|e| raw.extend_from_slice(e));
+			frame_support::storage::unhashed::put_raw(&Standing::<Test>::hashed_key_for(m), &raw);
+		}
+		StorageVersion::new(3).put::<Pog>();
+
+		#[cfg(feature = "try-runtime")]
+		v4::CountDraws::<Test>::try_on_runtime_upgrade(true).expect("checks pass");
+		#[cfg(not(feature = "try-runtime"))]
+		v4::CountDraws::<Test>::on_runtime_upgrade();
+
+		assert_eq!(Pog::on_chain_storage_version(), 4);
+		for (m, gpus) in miners.iter().zip(&before) {
+			let now = standing(*m);
+			for (old, new) in gpus.iter().zip(&now) {
+				let expected = if old.credited() { v4::initial_draws(&old.uuid) } else { 0 };
+				assert_eq!(*new, GpuStanding { expected_draws: expected, ..old.clone() });
+				assert!(!new.due());
+			}
+		}
+		let spread: std::collections::BTreeSet<u32> =
+			standing(miners[0]).iter().map(|g| g.expected_draws / (crate::scoring::DRAW / 4)).collect();
+		assert!(spread.len() >= 4, "eight credits spread over at least four of the eight quarter-draws: {spread:?}");
+		try_state();
+		// Once: a second run finds version 4 and changes nothing.
+		let after = standing(miners[0]);
+		v4::CountDraws::<Test>::on_runtime_upgrade();
+		assert_eq!(standing(miners[0]), after);
+	});
+}

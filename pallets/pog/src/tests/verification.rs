@@ -1,6 +1,7 @@
 //! Verification: committees, verdicts, cheats caught, credits kept or lost.
 
 use super::*;
+use crate::scoring::{CreditRules, DRAW};
 
 #[test]
 fn colluding_verdicts_cannot_fail_an_honest_miner() {
@@ -93,24 +94,77 @@ fn inconclusive_rounds_never_extend_a_credit() {
 fn unselected_rounds_keep_a_credit_inconclusive_ones_age_it() {
 	new_test_ext().execute_with(|| {
 		let mut s = GpuStanding::new(uuid(1), CPU_PROFILE);
-		Pallet::<Test>::record_outcome(&mut s, 1, RoundOutcome::Passed, 2, 0);
+		// drawn with p = 1% (due after 200 rounds undrawn)
+		let rules = CreditRules { max_unverified: 2, probability: Perbill::from_percent(1) };
+		Pallet::<Test>::record_outcome(&mut s, 1, RoundOutcome::Passed, rules, 0);
 		for round in 2..30 {
 			Pallet::<Test>::record_outcome(
 				&mut s,
 				round,
 				RoundOutcome::Unverified(UnverifiedReason::NotSelected),
-				2,
+				rules,
 				0,
 			);
 		}
 		assert!(s.credited(), "a GPU committing on time keeps its credit while it is not sampled");
 		let inconclusive = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
-		Pallet::<Test>::record_outcome(&mut s, 30, inconclusive, 2, 0);
+		Pallet::<Test>::record_outcome(&mut s, 30, inconclusive, rules, 0);
 		assert!(s.credited());
-		Pallet::<Test>::record_outcome(&mut s, 31, inconclusive, 2, 0);
+		Pallet::<Test>::record_outcome(&mut s, 31, inconclusive, rules, 0);
 		assert_eq!(s.zero_reason, Some(ZeroReason::CreditExpired));
-		Pallet::<Test>::record_outcome(&mut s, 32, RoundOutcome::Failed(FailReason::MissedCommit), 2, 0);
+		Pallet::<Test>::record_outcome(&mut s, 32, RoundOutcome::Failed(FailReason::MissedCommit), rules, 0);
 		assert_eq!((s.points, s.zero_reason), (0, Some(ZeroReason::Failed(FailReason::MissedCommit))));
+	});
+}
+
+/// Issue 49's item 4: a credit falls due once the draws it could expect since its last pass reach
+/// two (2/p rounds at a steady p): it keeps its credit and is selected whatever the draw until it
+/// is verified. The count follows p round by round, so a rise of p does not make older credits
+/// due at once (200 rounds at 0.5% and one at 2% are 1.02 draws, not 201 · 2% = 4), and p = 0
+/// (nothing verifiable) adds nothing.
+#[test]
+fn a_credit_not_drawn_for_two_expected_draws_is_due_until_verified() {
+	new_test_ext().execute_with(|| {
+		let at = |p: Perbill| CreditRules { max_unverified: 1, probability: p };
+		let not_selected = RoundOutcome::Unverified(UnverifiedReason::NotSelected);
+		let mut s = GpuStanding::new(uuid(1), CPU_PROFILE);
+		Pallet::<Test>::record_outcome(&mut s, 1, RoundOutcome::Passed, at(Perbill::one()), 0);
+		let points = s.points;
+		for round in 2..=201 {
+			Pallet::<Test>::record_outcome(&mut s, round, not_selected, at(Perbill::from_rational(1u32, 200)), 0);
+		}
+		Pallet::<Test>::record_outcome(&mut s, 202, not_selected, at(Perbill::from_percent(2)), 0);
+		assert_eq!(s.expected_draws, DRAW + DRAW / 50);
+		assert!(s.credited() && !s.due() && !s.on_probation_in(203), "1.02 expected draws");
+		for round in 203..=250 {
+			Pallet::<Test>::record_outcome(&mut s, round, not_selected, at(Perbill::from_percent(2)), 0);
+			assert!(!s.due(), "round {round}: {} draws", s.expected_draws);
+		}
+		Pallet::<Test>::record_outcome(&mut s, 251, not_selected, at(Perbill::zero()), 0);
+		assert!(!s.due(), "p = 0 adds nothing");
+		Pallet::<Test>::record_outcome(&mut s, 252, not_selected, at(Perbill::from_percent(2)), 0);
+		assert_eq!(s.expected_draws, 2 * DRAW);
+		assert!(s.due() && s.credited() && s.points == points, "due, and still credited and paid");
+		assert!(s.on_probation_in(253) && s.on_probation_in(259), "selected in every round until verified");
+		assert!(!s.is_newcomer_in(253));
+		Pallet::<Test>::record_outcome(&mut s, 253, RoundOutcome::Passed, at(Perbill::from_percent(2)), 0);
+		assert_eq!((s.expected_draws, s.verified_round, s.due()), (0, Some(253), false));
+		// A due credit that fails is gone; one left undecided expires (max_unverified_rounds 1).
+		let mut t = s.clone();
+		t.expected_draws = 2 * DRAW;
+		Pallet::<Test>::record_outcome(
+			&mut t,
+			255,
+			RoundOutcome::Failed(FailReason::MissedReveal),
+			at(Perbill::one()),
+			0,
+		);
+		assert!(!t.credited() && !t.due() && t.expected_draws == 0);
+		s.expected_draws = 2 * DRAW;
+		let inconclusive = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
+		Pallet::<Test>::record_outcome(&mut s, 255, inconclusive, at(Perbill::one()), 0);
+		assert_eq!(s.zero_reason, Some(ZeroReason::CreditExpired));
+		assert!(!s.due() && s.on_probation_in(256), "on probation for the undecided round instead");
 	});
 }
 
