@@ -14,8 +14,9 @@
 //! whatever the draw (`scoring::undrawn`, `scoring::is_due`). A credit is created only by a pass
 //! while drawn. Both GPUs compute every round they hold no credit, costing them c, and are paid R
 //! a round while credited. The honest GPU computes always. The cheater stops computing (saving
-//! c) once credited; drawn again while not computing, it fails: its unvested pay burns, s is
-//! slashed from its deposit, its credit goes, and it computes again. Net worth at the end of the
+//! c) once credited, but computes the round its due credit is selected in (announced by the
+//! settlement before) and passes; drawn at random while not computing, it fails: its unvested pay
+//! burns, s is slashed from its deposit, its credit goes, and it computes again. Net worth at the end of the
 //! life: released plus unvested pay, less computing costs and slashes.
 
 use pallet_pog::{
@@ -89,10 +90,13 @@ impl Card {
 		if self.credited {
 			self.earnings.add(terms.pay, terms.vesting_rounds);
 		}
+		// A due credit is selected whatever the draw, and the settlement before said so: the
+		// cheater computes that one round and passes.
+		let due = self.credited && is_due(self.expected_draws);
+		self.computes |= due;
 		if self.computes {
 			self.costs += terms.cost;
 		}
-		let due = self.credited && is_due(self.expected_draws);
 		let drawn = due || if self.verified { drawn } else { drawn_first };
 		if drawn && !self.computes {
 			self.earnings.settle(1, 1);

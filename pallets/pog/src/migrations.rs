@@ -161,14 +161,15 @@ pub mod v4 {
 
 		#[cfg(feature = "try-runtime")]
 		fn pre_upgrade() -> Result<Vec<u8>, sp_runtime::TryRuntimeError> {
-			// each miner's GPUs: (uuid, credited)
-			let before: Credits<T> = Standing::<T>::iter_keys()
-				.map(|who| {
-					let raw = Standing::<T>::hashed_key_for(&who);
-					let old: Vec<OldGpuStanding> = frame_support::storage::unhashed::get(&raw).unwrap_or_default();
-					(who, old.iter().map(|g| (g.uuid, g.zero_reason.is_none())).collect())
-				})
-				.collect();
+			// each miner's GPUs: (uuid, credited); a standing that does not decode as v3 would be
+			// skipped by `translate`, its miner left with none
+			let mut before: Credits<T> = Vec::new();
+			for who in Standing::<T>::iter_keys() {
+				let raw = Standing::<T>::hashed_key_for(&who);
+				let old: Vec<OldGpuStanding> = frame_support::storage::unhashed::get(&raw)
+					.ok_or(sp_runtime::TryRuntimeError::Other("a standing does not decode as v3"))?;
+				before.push((who, old.iter().map(|g| (g.uuid, g.zero_reason.is_none())).collect()));
+			}
 			Ok(before.encode())
 		}
 
