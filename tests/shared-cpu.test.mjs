@@ -3,8 +3,9 @@
 // prover in round 1, root adds a profile claiming that rate (so one challenge alone fits its
 // window), and in round 2 two accounts claiming it are answered by two agents on the same
 // cores: at least one of them misses its deadline. In round 3 one account claims two units of that
-// profile and answers both with the same CPU: one of the two misses. (Sixteen units that one CPU
-// can answer all pass: tests/dev-node.test.mjs.)
+// profile and answers both with the same CPU: one of the two misses. (If the CPU ran much faster
+// in rounds 2 and 3 than in round 1, both are repeated once at the rate they ran at.) Sixteen
+// units that one CPU can answer all pass: tests/dev-node.test.mjs.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -35,14 +36,26 @@ function run(suri, name, extra = []) {
   return a;
 }
 
-test('one CPU serving two accounts, or two claimed units, misses at least one of their challenges', { timeout: 900_000 }, async () => {
+test('one CPU serving two accounts, or two claimed units, misses at least one of their challenges', { timeout: 1_200_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev', logDir: dir });
   api = await connect(node.url);
   await waitFinalized(api, 1, 90_000);
   const alice = keyring.addFromUri('//Alice');
-  // Root's call: 'Ok', or the name of the error it was refused with.
+  // Root's call: 'Ok', or the name of the error it was refused with. Alice is also the dev
+  // chain's validator: while her off-chain worker's verdict holds her next nonce in the pool at
+  // top priority, her call is refused (1014) and sent again a block later.
+  const sendAsAlice = async (tx) => {
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await sendAndWait(api, tx, alice);
+      } catch (err) {
+        if (!String(err.message).includes('1014') || tries === 10) throw err;
+        await new Promise((r) => setTimeout(r, 6_000));
+      }
+    }
+  };
   const sudoOutcome = async (call) => {
-    const events = await sendAndWait(api, api.tx.sudo.sudo(call), alice);
+    const events = await sendAsAlice(api.tx.sudo.sudo(call));
     const result = events.find(({ event }) => api.events.sudo.Sudid.is(event)).event.data[0];
     if (result.isOk) return 'Ok';
     return result.asErr.isModule ? api.registry.findMetaError(result.asErr.asModule).name : result.asErr.toString();
@@ -77,60 +90,111 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
 
   // A profile claiming the measured rate, rounded up to whole GFLOPS: at r = claimed / measured
   // (1 ≤ r < 2), a challenge alone takes r × expected. Its tolerance puts the window, expected /
-  // (1 − tolerance) + 2 s, at r√2 × expected: alone fits with √2 to spare, and two on one CPU (2r)
-  // miss it by as much. (A claim rounded to the nearest GFLOPS once made r 1.285 on a CI machine
-  // measuring 1.56 GFLOPS, and left one challenge alone no room in a 10% window.) Without a memory
-  // phase, the GEMM is sized to the target plus the walks' time.
+  // (1 − tolerance) + 2 s, at SPARE × r × expected: alone fits with 20% to spare, and two on one CPU
+  // (2r) miss it unless the CPU runs 2 / SPARE ≈ 1.67× faster than measured. (What is checked live
+  // is only that two miss; one alone passing is tests/dev-node.test.mjs's.) Without a memory phase,
+  // the GEMM is sized to the target plus the walks' time.
+  const SPARE = 1.2;
   const [, { figures: reference }] = (await api.call.pogApi.profiles())
     .find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
-  const claimed = Math.ceil(gflops);
   const gemmTargetMs = 10_000 + config.memory.walkMs;
-  const tolerance = Math.round(100 * (1 - 1 / ((claimed / gflops) * Math.SQRT2 - 2_000 / gemmTargetMs)));
-  await sudo(api.tx.pog.addProfile({ name: 'cpu-measured', figures: { vramMib: reference.vramMib, gflops: Array(5).fill(claimed), int8Gops: 0, tolerancePercent: tolerance, perCore: false } }));
+  const addMeasuredProfile = async (name, rate) => {
+    const claim = Math.ceil(rate);
+    const tolerance = Math.max(0, Math.round(100 * (1 - 1 / ((claim / rate) * SPARE - 2_000 / gemmTargetMs))));
+    await sudo(api.tx.pog.addProfile({ name, figures: { vramMib: reference.vramMib, gflops: Array(5).fill(claim), int8Gops: 0, tolerancePercent: tolerance, perCore: false } }));
+    return { name, rate, claim, tolerance };
+  };
+  let profile = await addMeasuredProfile('cpu-measured', gflops);
   for (const [suri, name] of [['//Dave', 'dave'], ['//Eve', 'eve']]) {
-    const up = await runAgent(['register', '--update', '--url', node.url, '--suri', suri, '--backend', 'cpu', '--profile', 'cpu-measured'],
+    const up = await runAgent(['register', '--update', '--url', node.url, '--suri', suri, '--backend', 'cpu', '--profile', profile.name],
       { name: `${name}-update`, logDir: dir });
     assert.equal(up.code, 0, readFileSync(up.log, 'utf8'));
   }
   await sampled;
 
-  // Round 2: two accounts, one CPU.
-  const both = Promise.all([dave, eve].map((who) => waitSettled(api, who, 360_000, `${who} in round ${round + 1}`, () => true, round + 1)));
-  const closed = waitForEvent(api, (e) => (api.events.pog.SampleDrawn.is(e) && e.data.round.toNumber() === round + 1 ? e : null),
-    360_000, `round ${round + 1} sample`);
-  const agents2 = [run('//Dave', 'dave'), run('//Eve', 'eve')];
-  // Round 3's miner registers once round 2's commit window has closed (its GEMMs are done), so
-  // that it takes part in the very next round: registered after round 2 is settled, it once
-  // missed round 3's start by a block and waited two more rounds.
-  await closed;
-  const ferdie = await register('//Ferdie', 'ferdie', 'cpu-measured', ['--adversary-extra-gpus', '1']);
-  const [d, e] = await both;
-  const outcomes = [d.outcome, e.outcome];
-  assert.ok(outcomes.includes('MissedCommit'), `one CPU cannot answer both: ${outcomes} (measured ${gflops.toFixed(1)} GFLOPS, claimed ${claimed})`);
-  for (const a of agents2) await a.stop();
-
-  // Round 3: one account claims two units of the measured profile and answers both with the one
-  // CPU (`--adversary-extra-gpus 1`: the second claim is a made-up UUID served by the same
-  // prover), alone on the machine. A claimed unit is the profile's compute inside the window,
-  // not a device: two units take twice the time, and the second misses its deadline.
-  const ferdieMiner = (await api.query.pog.miners(ferdie)).unwrap();
-  assert.equal(ferdieMiner.claims.reduce((s, c) => s + c.count.toNumber(), 0), 2, 'two units claimed');
-  const third = ferdieMiner.firstRound.toNumber();
-  assert.equal(third, round + 2, 'the extra-GPU account takes part in the round after round 2');
-  const settled = waitSettled(api, ferdie, 360_000, `${ferdie} in round ${third}`, () => true, third);
-  run('//Ferdie', 'ferdie');
-  const f = await settled;
-  assert.equal(f.outcomes.length, 2);
-  assert.ok(f.outcomes.includes('MissedCommit'), `one CPU cannot answer two claimed units: ${f.outcomes} (measured ${gflops.toFixed(1)} GFLOPS, claimed ${claimed} per unit)`);
+  // The test holds while the CPU runs at the rate it was measured at. A CI machine once measured
+  // 1.4 GFLOPS in round 1 and answered both units of the last round (its cores were busier in
+  // round 1). So the premise is checked where it can fail: when every root of a round lands, the
+  // agents' own GEMM times give the CPU's rate in that round (two accounts at once: each at half
+  // of it; two units of one account: each alone, one after the other). At 0.9 × 2 / SPARE of the
+  // claimed rate's measure or above, the CPU ran faster than measured: the rate is measured again
+  // and both rounds repeated once, with fresh accounts claiming it. Below, the test fails: the
+  // chain let two units through a CPU that runs as claimed.
+  const records = async (r, who, gpus) => Promise.all(gpus.map(async (g) => (await api.call.pogApi.challenge(r, who, g)).unwrap()));
+  const rateOf = (recs, share) => (recs.every((c) => c.commitment.isSome)
+    ? Math.min(...recs.map(({ params: { dims }, commitment }) =>
+      (2 * dims.m.toNumber() * dims.n.toNumber() * dims.k.toNumber()) / commitment.unwrap().report.elapsedMs.toNumber() / 1e6 * share))
+    : null);
+  const fasterThanMeasured = (rate) => rate !== null && rate >= 0.9 * (2 / SPARE) * profile.rate;
+  const tries = [
+    { pair: [['//Dave', 'dave', dave], ['//Eve', 'eve', eve]], units: ['//Ferdie', 'ferdie'] },
+    { pair: [['//Dave//stash', 'dave-stash'], ['//Eve//stash', 'eve-stash']], units: ['//Ferdie//stash', 'ferdie-stash'] },
+  ];
+  let first = round + 1;
+  let accounts;
+  let failure = null;
+  for (const [attempt, { pair, units }] of tries.entries()) {
+    if (attempt > 0) {
+      // Registered once the last round's commit window has closed: they take part in the next.
+      for (const p of pair) p[2] = await register(p[0], p[1], profile.name);
+      first = (await api.query.pog.miners(pair[0][2])).unwrap().firstRound.toNumber();
+    }
+    // Two accounts, one CPU.
+    const [d, e] = pair.map(([, , who]) => who);
+    const both = Promise.all([d, e].map((who) => waitSettled(api, who, 360_000, `${who} in round ${first}`, () => true, first)));
+    const closed = waitForEvent(api, (ev) => (api.events.pog.SampleDrawn.is(ev) && ev.data.round.toNumber() === first ? ev : null),
+      360_000, `round ${first} sample`);
+    const pairAgents = pair.map(([suri, name]) => run(suri, name));
+    // Once this round's commit window has closed, the two agents are stopped (their GEMMs are
+    // done: a root that landed is read now, and its reveal does not matter), and the two-unit
+    // account registers and starts, so that it takes part in the very next round and sees its
+    // challenges open: registered after this round is settled, it once missed the next round's
+    // start by a block and waited two more rounds.
+    await closed;
+    const pairRate = rateOf([...await records(first, d, [0]), ...await records(first, e, [0])], 2);
+    for (const agent of pairAgents) await agent.stop();
+    // One account claims two units of the profile and answers both with the one CPU
+    // (`--adversary-extra-gpus 1`: the second claim is a made-up UUID served by the same prover),
+    // alone on the machine. A claimed unit is the profile's compute inside the window, not a
+    // device: two units take twice the time, and the second misses its deadline.
+    const two = await register(units[0], units[1], profile.name, ['--adversary-extra-gpus', '1']);
+    const info = (await api.query.pog.miners(two)).unwrap();
+    assert.equal(info.claims.reduce((sum, cl) => sum + cl.count.toNumber(), 0), 2, 'two units claimed');
+    assert.equal(info.firstRound.toNumber(), first + 1, 'the two-unit account takes part in the next round');
+    const settled = waitSettled(api, two, 360_000, `${two} in round ${first + 1}`, () => true, first + 1);
+    const drawn = waitForEvent(api, (ev) => (api.events.pog.SampleDrawn.is(ev) && ev.data.round.toNumber() === first + 1 ? ev : null),
+      360_000, `round ${first + 1} sample`);
+    const unitAgent = run(units[0], units[1]);
+    const outcomes = (await both).map((x) => x.outcome);
+    await drawn;
+    // The commit window closed: a unit without a root missed it.
+    const unitRecords = await records(first + 1, two, [0, 1]);
+    const unitRate = rateOf(unitRecords, 1);
+    accounts = [d, e, two];
+    const what = `(${profile.rate.toFixed(2)} GFLOPS measured, ${profile.claim} claimed, tolerance ${profile.tolerance}%; ` +
+      `${pairRate?.toFixed(2) ?? '-'} and ${unitRate?.toFixed(2) ?? '-'} GFLOPS in rounds ${first} and ${first + 1} where every root landed)`;
+    const missed = outcomes.includes('MissedCommit') && unitRecords.some((c) => c.commitment.isNone);
+    const faster = [pairRate, unitRate].filter(fasterThanMeasured);
+    if (missed || faster.length === 0 || attempt === tries.length - 1) {
+      const f = await settled;
+      failure = missed && f.outcomes.includes('MissedCommit') ? null
+        : `one CPU answered two accounts (${outcomes}) or two claimed units (${f.outcomes}) ${what}`;
+      break;
+    }
+    console.log(`the CPU ran faster than measured: rounds ${first} and ${first + 1} repeated ${what}`);
+    await unitAgent.stop();
+    profile = await addMeasuredProfile(`cpu-measured-${attempt + 1}`, Math.min(...faster));
+  }
+  assert.equal(failure, null);
 
   // The sizing did what it says: alone, a challenge takes more than half its window and less
-  // than all of it, at the rate measured in round 1. A missed challenge has no record; the next
-  // round's has the same shape, every precision of the profile claiming the same rate. It is read
-  // from whichever of Dave, Eve and Ferdie is challenged next: a CI run waited for Dave's alone
+  // than all of it, at the rate measured. A missed challenge has no record; the next round's has
+  // the same shape, every precision of the profile claiming the same rate. It is read from
+  // whichever of the last three accounts is challenged next: a CI run waited for Dave's alone
   // until its timeout, when Dave and Eve had both missed round 2 and Dave was not challenged again.
   let view;
   for (;;) {
-    for (const who of [dave, eve, ferdie]) {
+    for (const who of accounts) {
       [view] = await api.call.pogApi.challengesOf(who);
       if (view) break;
     }
@@ -138,8 +202,8 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
     await new Promise((r) => setTimeout(r, 3_000));
   }
   const dims = view.params.dims;
-  const aloneMs = (2 * dims.m.toNumber() * dims.n.toNumber() * dims.k.toNumber()) / gflops / 1e6;
-  const windowMs = (view.params.expectedMs.toNumber() * 100) / (100 - tolerance) + 2_000;
+  const aloneMs = (2 * dims.m.toNumber() * dims.n.toNumber() * dims.k.toNumber()) / profile.rate / 1e6;
+  const windowMs = (view.params.expectedMs.toNumber() * 100) / (100 - profile.tolerance) + 2_000;
   assert.ok(aloneMs > windowMs / 2 && aloneMs < windowMs,
-    `alone ${aloneMs.toFixed(0)} ms of a ${windowMs.toFixed(0)} ms window (measured ${gflops.toFixed(2)} GFLOPS, claimed ${claimed}, tolerance ${tolerance}%)`);
+    `alone ${aloneMs.toFixed(0)} ms of a ${windowMs.toFixed(0)} ms window (measured ${profile.rate.toFixed(2)} GFLOPS, claimed ${profile.claim}, tolerance ${profile.tolerance}%)`);
 });

@@ -490,8 +490,6 @@ impl<T: Config> Pallet<T> {
 			})
 			.collect();
 		let failed: Vec<bool> = outcomes.iter().map(|(_, o)| matches!(o, RoundOutcome::Failed(_))).collect();
-		let undecided = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
-		let undecided = outcomes.iter().filter(|(_, o)| *o == undecided).count() as u32;
 		let probability = Self::draw_probability_in(round, &who);
 		// A failure takes the GPU's share (by points) of the unvested earnings first, then part of
 		// its deposit.
@@ -499,13 +497,7 @@ impl<T: Config> Pallet<T> {
 		Self::vest(&who, failed_points, points);
 		let slashed = Self::slash(&who, &mut info, &failed);
 		// selected in the next round whatever its draw: left undecided, or credits due
-		let forced = undecided.saturating_add(Self::record_outcomes(
-			&who,
-			round.index,
-			&outcomes,
-			probability,
-			info.hardware.cpu_cores,
-		));
+		let forced = Self::record_outcomes(&who, round.index, &outcomes, probability, info.hardware.cpu_cores);
 		info.settled_round = round.index;
 		Self::deposit_event(Event::MinerSettled {
 			round: round.index,

@@ -254,8 +254,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Applies a settled round's outcomes (in GPU order) to `who`'s standing, its GPUs drawn
-	/// with `probability`; returns how many of its credits are due now (selected in the next
-	/// round whatever the draw).
+	/// with `probability`; returns how many of its GPUs the next round selects whatever its draw
+	/// ([`GpuStanding::on_probation_in`]: left undecided, or credit due), each counted once.
 	/// (`cpu_cores`: what the miner declared, which sizes and scores a per-core unit.)
 	pub(crate) fn record_outcomes(
 		who: &T::AccountId,
@@ -269,7 +269,7 @@ impl<T: Config> Pallet<T> {
 			for (s, (_, outcome)) in standing.iter_mut().zip(outcomes) {
 				Self::record_outcome(s, round, *outcome, rules, cpu_cores);
 			}
-			standing.iter().filter(|s| s.due()).count() as u32
+			standing.iter().filter(|s| s.on_probation_in(round.saturating_add(1))).count() as u32
 		})
 	}
 

@@ -169,6 +169,35 @@ fn a_credit_not_drawn_for_two_expected_draws_is_due_until_verified() {
 }
 
 #[test]
+fn a_gpu_both_undecided_and_due_is_selected_next_round_once() {
+	new_test_ext().execute_with(|| {
+		// A credit left undecided survives up to three rounds here, so one can be both.
+		Configuration::<Test>::mutate(|c| c.max_unverified_rounds = 3);
+		let who = account("Miner1");
+		let mut due = GpuStanding::new(uuid(1), CPU_PROFILE);
+		let rules = CreditRules { max_unverified: 3, probability: Perbill::one() };
+		Pallet::<Test>::record_outcome(&mut due, 1, RoundOutcome::Passed, rules, 0);
+		due.expected_draws = 2 * DRAW;
+		let (mut idle, fresh) = (due.clone(), GpuStanding::new(uuid(3), CPU_PROFILE));
+		idle.uuid = uuid(2);
+		idle.expected_draws = 0;
+		Standing::<Test>::insert(&who, frame_support::BoundedVec::truncate_from(vec![due, idle, fresh]));
+		let inconclusive = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
+		let not_selected = RoundOutcome::Unverified(UnverifiedReason::NotSelected);
+		let outcomes = [(uuid(1), inconclusive), (uuid(2), not_selected), (uuid(3), inconclusive)];
+		let forced = Pallet::<Test>::record_outcomes(&who, 2, &outcomes, Perbill::from_percent(1), 0);
+		let after = standing(who);
+		assert!(after[0].due() && after[0].credited(), "undecided, still credited, and due");
+		assert_eq!(
+			after.iter().map(|s| s.on_probation_in(3)).collect::<Vec<_>>(),
+			[true, false, true],
+			"the due credit left undecided and the fresh claim left undecided"
+		);
+		assert_eq!(forced, 2, "each GPU selected whatever the draw is counted once in ProbationNext");
+	});
+}
+
+#[test]
 fn committees_split_the_work_between_validators() {
 	// Eight validators: above the sets that vote as a whole, so committees of one are drawn.
 	let names = ["Alice", "Bob", "Charlie", "Dave", "Eve", "Ferdie", "Miner4", "Validator8"];
