@@ -181,7 +181,7 @@ fn a_gpu_both_undecided_and_due_is_selected_next_round_once() {
 		let (mut idle, fresh) = (due.clone(), GpuStanding::new(uuid(3), CPU_PROFILE));
 		idle.uuid = uuid(2);
 		idle.expected_draws = 0;
-		Standing::<Test>::insert(&who, frame_support::BoundedVec::truncate_from(vec![due, idle, fresh]));
+		Standing::<Test>::insert(who, frame_support::BoundedVec::truncate_from(vec![due, idle, fresh]));
 		let inconclusive = RoundOutcome::Unverified(UnverifiedReason::Inconclusive);
 		let not_selected = RoundOutcome::Unverified(UnverifiedReason::NotSelected);
 		let outcomes = [(uuid(1), inconclusive), (uuid(2), not_selected), (uuid(3), inconclusive)];
