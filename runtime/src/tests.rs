@@ -55,8 +55,8 @@ fn presets_build_and_satisfy_the_pog_invariants() {
 	assert_eq!(genesis::preset_names().len(), 3);
 }
 
-/// The production preset runs mainnet settings, and its table has no `cpu-reference`: a CPU
-/// cannot be registered as a GPU there (before, every preset carried it).
+/// The production preset runs mainnet settings, its table has no `cpu-reference` (a CPU cannot be
+/// registered as a GPU there) and its endpoints must name public hosts; the dev presets keep both.
 #[test]
 fn the_production_preset_has_mainnet_settings_and_no_cpu_profile() {
 	sp_io::TestExternalities::new(preset_storage(genesis::PRODUCTION_RUNTIME_PRESET)).execute_with(|| {
@@ -66,6 +66,7 @@ fn the_production_preset_has_mainnet_settings_and_no_cpu_profile() {
 		assert!(!names.contains(&pallet_pog::profiles::CPU_REFERENCE.as_bytes().to_vec()));
 		assert!(names.contains(&b"NVIDIA H100 80GB HBM3".to_vec()));
 		assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), 4);
+		assert!(!pallet_pog::LocalEndpoints::<Runtime>::get(), "endpoints must name public hosts");
 		Pog::do_try_state().expect("pallet-pog invariants hold at genesis");
 	});
 	for dev in ["development", "local_testnet"] {
@@ -73,6 +74,7 @@ fn the_production_preset_has_mainnet_settings_and_no_cpu_profile() {
 			let cpu = pallet_pog::Profiles::<Runtime>::iter_values()
 				.any(|p| p.name.into_inner() == pallet_pog::profiles::CPU_REFERENCE.as_bytes());
 			assert!(cpu, "{dev} keeps cpu-reference for CPU miners and CI");
+			assert!(pallet_pog::LocalEndpoints::<Runtime>::get(), "{dev}'s miners serve on this machine");
 		});
 	}
 }

@@ -4,6 +4,7 @@ use frame_support::pallet_prelude::*;
 
 use crate::{pallet::*, types::*};
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use pog_primitives::verify;
 use scale_info::TypeInfo;
 use sp_runtime::Perbill;
 
@@ -126,6 +127,11 @@ pub enum ConfigRule {
 	/// `settle_per_block` is above [`MAX_SETTLE_PER_BLOCK`]: one block would settle more miners
 	/// than it can weigh.
 	SettlePerBlockTooLarge,
+	/// A stored profile's GEMM would exhaust a verifier under this configuration: the entries a
+	/// member checks (`openings` × `entries_per_opening`) at the profile's largest `k` (which grows
+	/// with `target_ms`) would take one core more than `pog_primitives::verify::MAX_VERIFY_NS`
+	/// ([`Pallet::verifier_ns`]).
+	VerifierTooCostly,
 }
 
 /// The most miners settled in one block: about five times mainnet's 46, which weigh a quarter of
@@ -279,10 +285,45 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
-	/// Refuses a configuration that breaks one of [`ProtocolConfig::validate`]'s rules, naming it
-	/// (`InvalidConfig(rule)`).
+	/// Refuses a configuration that breaks one of [`ProtocolConfig::validate`]'s rules, or under
+	/// which a stored profile's GEMM would take a verifier's core longer than
+	/// `pog_primitives::verify::MAX_VERIFY_NS` to check, naming the rule (`InvalidConfig(rule)`).
 	pub(crate) fn validate_config(c: &ProtocolConfig) -> DispatchResult {
 		c.validate(T::MaxOpenings::get(), T::MaxValidators::get(), <MaxWalkOpenings as Get<u32>>::get())
-			.map_err(|rule| Error::<T>::InvalidConfig(rule).into())
+			.map_err(Error::<T>::InvalidConfig)?;
+		ensure!(
+			Self::profile_sizes().iter().all(|p| Self::verifier_ns(p, c) <= verify::MAX_VERIFY_NS),
+			Error::<T>::InvalidConfig(ConfigRule::VerifierTooCostly)
+		);
+		Ok(())
+	}
+
+	/// What [`Self::validate_config`]'s check of every stored profile reads beyond `set_config`'s
+	/// benchmark: `MaxProfiles` profiles.
+	pub fn profiles_check_weight() -> Weight {
+		let profiles = u64::from(T::MaxProfiles::get());
+		T::DbWeight::get()
+			.reads(profiles)
+			.saturating_add(Weight::from_parts(0, profiles.saturating_mul(GpuProfile::max_encoded_len() as u64)))
+	}
+
+	/// What a profile's check of its verifier's cost reads beyond `add_profile`'s and
+	/// `update_profile`'s benchmarks: the configuration.
+	pub fn config_read_weight() -> Weight {
+		T::DbWeight::get().reads(1).saturating_add(Weight::from_parts(0, ProtocolConfig::max_encoded_len() as u64))
+	}
+
+	/// One core's time (ns, estimated from above: `pog_primitives::verify::verify_ns`) to check
+	/// the entries of the costliest GEMM a GPU of `profile` is challenged at under `config`: the
+	/// entries of its opened leaves (`openings` × `entries_per_opening`), each a dot product of
+	/// length `k`, in each challenged precision at its `k`.
+	pub fn verifier_ns(profile: &ProfileFigures, config: &ProtocolConfig) -> u64 {
+		let entries = u64::from(config.openings.min(T::MaxOpenings::get())) * u64::from(config.entries_per_opening);
+		Precision::CHALLENGED
+			.into_iter()
+			.filter(|q| profile.challenged_in(*q))
+			.map(|q| verify::verify_ns(&Self::timing_of(profile, q, config, &[0; 32]).dims, q, entries))
+			.max()
+			.unwrap_or(0)
 	}
 }

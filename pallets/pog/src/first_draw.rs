@@ -87,13 +87,18 @@ impl GpuStanding {
 
 impl<T: Config> Pallet<T> {
 	/// Enters `miner`'s GPUs `landed` (just committed in round `index`) that were never verified
-	/// in the round's first draw.
-	pub(crate) fn enter_first_draw(index: RoundIndex, miner: &T::AccountId, landed: &[GpuIndex]) {
+	/// in the round's first draw. Returns how many of the `landed` GPUs are selected whatever the draw
+	/// ([`GpuStanding::on_probation_in`]), read from the same standing.
+	pub(crate) fn enter_first_draw(index: RoundIndex, miner: &T::AccountId, landed: &[GpuIndex]) -> u32 {
 		let standing = Standing::<T>::get(miner);
 		let mut entered = FirstDraws::<T>::get(index, miner);
 		let before = entered.len();
+		let mut forced = 0u32;
 		for gpu in landed {
-			if standing.get(*gpu as usize).is_some_and(|s| s.is_newcomer_in(index)) && !entered.contains(gpu) {
+			let Some(s) = standing.get(*gpu as usize) else { continue };
+			if s.on_probation_in(index) {
+				forced = forced.saturating_add(1);
+			} else if s.is_newcomer_in(index) && !entered.contains(gpu) {
 				// bounded like the miner's GPUs, each of which commits once a round
 				let _ = entered.try_push(*gpu);
 			}
@@ -103,6 +108,7 @@ impl<T: Config> Pallet<T> {
 			FirstDraws::<T>::insert(index, miner, entered);
 			FirstDrawOf::<T>::mutate(index, |d| d.newcomers = d.newcomers.saturating_add(added));
 		}
+		forced
 	}
 
 	/// Whether `miner`'s GPU `gpu` is in round `round`'s first draw.

@@ -317,6 +317,12 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type ProbationNext<T> = StorageValue<_, u32, ValueQuery>;
 
+	/// The round's GPUs selected whatever the draw ([`ProbationNext`]) whose roots landed from a
+	/// miner revealing on chain: their reveals come before the drawn ones' in the reveal window
+	/// ([`Pallet::reveal_share`]). Counted as roots land, taken at the draw.
+	#[pallet::storage]
+	pub type ForcedOnChain<T> = StorageValue<_, u32, ValueQuery>;
+
 	/// Verifications a validator does in a round, as measured from the rounds settled so far
 	/// ([`crate::throughput`]); none until a round has moved the configuration's figure, and
 	/// none again after a configuration is set.
@@ -607,6 +613,11 @@ pub mod pallet {
 	#[pallet::genesis_build]
 	impl<T: Config> BuildGenesisConfig for GenesisConfig<T> {
 		fn build(&self) {
+			// the configuration first: each profile is checked under it (a verifier's cost)
+			if let Some(config) = self.config {
+				assert!(Pallet::<T>::validate_config(&config).is_ok(), "genesis PoG config is invalid");
+				Configuration::<T>::put(config);
+			}
 			for p in &self.profiles {
 				let profile = profiles::on_chain(&p.name, p.figures).expect("genesis profile names fit MaxNameLen");
 				if let Err(e) = Pallet::<T>::insert_profile(profile) {
@@ -616,10 +627,6 @@ pub mod pallet {
 			let planned: BoundedVec<_, T::MaxValidators> =
 				self.validators.clone().try_into().expect("genesis validators fit MaxValidators");
 			PlannedValidators::<T>::put(planned);
-			if let Some(config) = self.config {
-				assert!(Pallet::<T>::validate_config(&config).is_ok(), "genesis PoG config is invalid");
-				Configuration::<T>::put(config);
-			}
 			if let Some(rules) = self.rewards {
 				assert!(rules.validate().is_ok(), "genesis PoG reward schedule is invalid");
 				Rewards::<T>::put(rules);
@@ -1297,9 +1304,10 @@ pub mod pallet {
 		/// and free when it succeeds (its fee is refunded; a failed one pays).
 		#[pallet::call_index(3)]
 		// Plus entering the round's first draw (`Standing`, `FirstDraws`, `FirstDrawOf`), which
-		// the benchmark predates.
+		// the benchmark predates, whether the endpoint is still fetchable (`LocalEndpoints`) and the
+		// count of forced GPUs revealing on chain (`ForcedOnChain`).
 		#[pallet::weight((
-			T::WeightInfo::commit_roots(roots.len() as u32).saturating_add(T::DbWeight::get().reads_writes(3, 2)),
+			T::WeightInfo::commit_roots(roots.len() as u32).saturating_add(T::DbWeight::get().reads_writes(5, 3)),
 			DispatchClass::Operational
 		))]
 		pub fn commit_roots(origin: OriginFor<T>, round: RoundIndex, roots: RootsOf<T>) -> DispatchResultWithPostInfo {
@@ -1358,7 +1366,7 @@ pub mod pallet {
 
 		/// Root: add a GPU profile.
 		#[pallet::call_index(8)]
-		#[pallet::weight(T::WeightInfo::add_profile())]
+		#[pallet::weight(T::WeightInfo::add_profile().saturating_add(Pallet::<T>::config_read_weight()))]
 		pub fn add_profile(origin: OriginFor<T>, profile: GpuProfile) -> DispatchResult {
 			ensure_root(origin)?;
 			let id = Self::insert_profile(profile)?;
@@ -1371,11 +1379,14 @@ pub mod pallet {
 		/// every registered miner claiming the profile it needs more than the normal class's
 		/// share of a block (1.6 s of 2 s with 4,096 miners).
 		#[pallet::call_index(9)]
-		#[pallet::weight((T::WeightInfo::update_profile(T::MaxMiners::get()), DispatchClass::Operational))]
+		#[pallet::weight((
+			T::WeightInfo::update_profile(T::MaxMiners::get()).saturating_add(Pallet::<T>::config_read_weight()),
+			DispatchClass::Operational
+		))]
 		pub fn update_profile(origin: OriginFor<T>, id: ProfileId, profile: GpuProfile) -> DispatchResultWithPostInfo {
 			ensure_root(origin)?;
 			let read = Self::do_update_profile(id, profile)?;
-			Ok(Some(T::WeightInfo::update_profile(read)).into())
+			Ok(Some(T::WeightInfo::update_profile(read).saturating_add(Pallet::<T>::config_read_weight())).into())
 		}
 
 		/// Root: remove an unclaimed GPU profile.
@@ -1407,7 +1418,7 @@ pub mod pallet {
 		/// Root: set the protocol configuration (refused while a round is open, until it is
 		/// settled; the start window of the next round is the one already drawn).
 		#[pallet::call_index(13)]
-		#[pallet::weight(T::WeightInfo::set_config())]
+		#[pallet::weight(T::WeightInfo::set_config().saturating_add(Pallet::<T>::profiles_check_weight()))]
 		pub fn set_config(origin: OriginFor<T>, config: ProtocolConfig) -> DispatchResult {
 			ensure_root(origin)?;
 			Self::do_set_config(config)

@@ -35,6 +35,11 @@ pub enum ProfileRule {
 	Tolerance,
 	/// One memory rate without the other (`mem_read_mps`, `mem_parent_mps`: both or neither).
 	OneMemoryRate,
+	/// Its GEMM would exhaust a verifier under the configuration: the entries a member checks at
+	/// its largest `k` (its rates over its memory) would take one core more than
+	/// `pog_primitives::verify::MAX_VERIFY_NS` (`Pallet::verifier_ns`; a per-core profile at one
+	/// core and at the most cores).
+	VerifierTooCostly,
 }
 
 /// The pallet's rules for a profile it stores.
@@ -96,6 +101,13 @@ mod calls {
 	impl<T: Config> Pallet<T> {
 		pub(crate) fn validate_profile(p: &GpuProfile) -> DispatchResult {
 			p.validate().map_err(Error::<T>::InvalidProfile)?;
+			let config = Configuration::<T>::get();
+			ensure!(
+				Self::sizes_of(p.figures)
+					.iter()
+					.all(|s| Self::verifier_ns(s, &config) <= pog_primitives::verify::MAX_VERIFY_NS),
+				Error::<T>::InvalidProfile(super::ProfileRule::VerifierTooCostly)
+			);
 			let f = &p.figures;
 			ensure!(
 				pog_primitives::pricing::alias_outruns_native(&f.gflops, f.int8_gops, f.tolerance_percent).is_none(),

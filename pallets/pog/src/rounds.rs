@@ -311,12 +311,13 @@ impl<T: Config> Pallet<T> {
 					Self::draw_sample(&mut round, n);
 					// the capacity reads the profile table (`capacity::largest_reveal_bytes`),
 					// which the benchmark's table of 11 does not bound
-					// and the undecided count (`ProbationNext`), the first draw (`FirstDrawOf`) and
-					// the seated set copied into the committee pool, which the benchmark predates,
-					// and the table read again for the unserved quota (`served::unserved_quota`)
+					// and the undecided count (`ProbationNext`, `ForcedOnChain`), the first draw
+					// (`FirstDrawOf`) and the seated set copied into the committee pool, which the
+					// benchmark predates, and the table read again for the unserved quota
+					// (`served::unserved_quota`)
 					T::WeightInfo::draw_sample()
 						.saturating_add(T::DbWeight::get().reads(2 * u64::from(T::MaxProfiles::get())))
-						.saturating_add(T::DbWeight::get().reads_writes(3, 4))
+						.saturating_add(T::DbWeight::get().reads_writes(4, 5))
 				} else {
 					T::WeightInfo::idle_block()
 				};
@@ -449,16 +450,22 @@ impl<T: Config> Pallet<T> {
 	/// depend on the cores between them, memory and rate scaling together: the extremes bound them).
 	pub(crate) fn profile_sizes() -> Vec<pog_primitives::profiles::ProfileFigures> {
 		Profiles::<T>::iter_values()
-			.flat_map(
-				|crate::profiles::Profile { figures: p, .. }| {
-					if p.per_core {
-						alloc::vec![p.for_cores(1), p.for_cores(MAX_CPU_CORES)]
-					} else {
-						alloc::vec![p]
-					}
-				},
-			)
+			.flat_map(|crate::profiles::Profile { figures, .. }| Self::sizes_of(figures))
 			.collect()
+	}
+
+	/// The sizes a GPU of `profile` can be challenged at ([`Self::profile_sizes`]); for a per-core
+	/// profile also one core fewer than the most, whose k is the largest (a unit's C grows by
+	/// powers of two with its cores, its rate with each core: k is at its largest just below a
+	/// power of two, nearly twice what it is at one core or at the most).
+	pub(crate) fn sizes_of(
+		profile: pog_primitives::profiles::ProfileFigures,
+	) -> Vec<pog_primitives::profiles::ProfileFigures> {
+		if profile.per_core {
+			alloc::vec![profile.for_cores(1), profile.for_cores(MAX_CPU_CORES - 1), profile.for_cores(MAX_CPU_CORES)]
+		} else {
+			alloc::vec![profile]
+		}
 	}
 
 	/// The latest GEMM deadline of any profile in any precision: the commit window.
@@ -646,8 +653,10 @@ impl<T: Config> Pallet<T> {
 		let CommitPlan { round, slots, landed } = Self::commit_due(&who, index, &roots)?;
 		Commitments::<T>::insert(index, &who, slots);
 		Round::<T>::put(round);
-		Self::enter_first_draw(index, &who, &landed);
-		Self::enter_served(index, &who, landed.len() as u32);
+		let forced = Self::enter_first_draw(index, &who, &landed);
+		if !Self::enter_served(index, &who, landed.len() as u32) && forced > 0 {
+			ForcedOnChain::<T>::mutate(|n| *n = n.saturating_add(forced));
+		}
 		Self::deposit_event(Event::RootsCommitted {
 			round: index,
 			miner: who,
@@ -669,11 +678,12 @@ impl<T: Config> Pallet<T> {
 		let config = Configuration::<T>::get();
 		let served = ServedGpus::<T>::get(round.index);
 		let capacity = Self::capacity_for(served);
-		let share = Self::reveal_share(capacity, round.committed, served);
+		let undecided = ProbationNext::<T>::take();
+		let forced_on_chain = ForcedOnChain::<T>::take().min(undecided);
+		let share = Self::reveal_share(capacity, round.committed, served, undecided, forced_on_chain);
 		if share < Perbill::one() {
 			RevealShare::<T>::insert(round.index, share);
 		}
-		let undecided = ProbationNext::<T>::take();
 		let mut first = FirstDrawOf::<T>::get(round.index);
 		let p = DrawProbabilities::new(capacity, round.committed, undecided, first.newcomers);
 		first.probability = p.first;

@@ -139,11 +139,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(Miners::<T>::contains_key(&who), Error::<T>::NotRegistered);
 		match endpoint {
 			Some(url) => {
-				ensure!(pog_primitives::endpoint::valid_endpoint(&url), Error::<T>::InvalidEndpoint);
-				ensure!(
-					LocalEndpoints::<T>::get() || pog_primitives::endpoint::is_public_endpoint(&url),
-					Error::<T>::PrivateEndpoint
-				);
+				Self::ensure_fetchable(&url)?;
 				OpeningsEndpoints::<T>::insert(&who, &url);
 				Self::deposit_event(Event::OpeningsEndpointSet { miner: who, endpoint: Some(url) });
 			},
@@ -155,6 +151,19 @@ impl<T: Config> Pallet<T> {
 		Ok(())
 	}
 
+	/// Whether committee members may fetch from `url` on this chain: a valid endpoint
+	/// (`InvalidEndpoint`) naming a public host unless the chain allows local ones
+	/// (`PrivateEndpoint`, `LocalEndpoints`). Checked when the endpoint is set and again when a
+	/// round's first root copies it into the round.
+	fn ensure_fetchable(url: &[u8]) -> DispatchResult {
+		ensure!(pog_primitives::endpoint::valid_endpoint(url), Error::<T>::InvalidEndpoint);
+		ensure!(
+			LocalEndpoints::<T>::get() || pog_primitives::endpoint::is_public_endpoint(url),
+			Error::<T>::PrivateEndpoint
+		);
+		Ok(())
+	}
+
 	/// Where `miner` serves its openings of round `index`, if it does.
 	pub fn served_in(index: RoundIndex, miner: &T::AccountId) -> Option<Endpoint> {
 		ServedIn::<T>::get(index, miner)
@@ -162,13 +171,17 @@ impl<T: Config> Pallet<T> {
 
 	/// On a commit of `landed` GPUs by `who` in round `index`: a miner with an endpoint serves the
 	/// round (the endpoint of its first commit of the round holds for the whole round), and its
-	/// GPUs are counted as served.
-	pub(crate) fn enter_served(index: RoundIndex, who: &T::AccountId, landed: u32) {
+	/// GPUs are counted as served. Returns whether the round is served.
+	pub(crate) fn enter_served(index: RoundIndex, who: &T::AccountId, landed: u32) -> bool {
 		if !ServedIn::<T>::contains_key(index, who) {
-			let Some(endpoint) = OpeningsEndpoints::<T>::get(who) else { return };
+			// an endpoint stored before a rule that now refuses it is not fetched from: the
+			// round is revealed on chain (the agent reads `ServedIn`)
+			let fetchable = OpeningsEndpoints::<T>::get(who).filter(|url| Self::ensure_fetchable(url).is_ok());
+			let Some(endpoint) = fetchable else { return false };
 			ServedIn::<T>::insert(index, who, endpoint);
 		}
 		ServedGpus::<T>::mutate(index, |n| *n = n.saturating_add(landed));
+		true
 	}
 
 	/// A served GPU is revealed on chain only as a rebuttal of unserved votes (its openings would

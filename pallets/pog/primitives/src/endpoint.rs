@@ -38,8 +38,9 @@ fn host_of(url: &[u8]) -> Option<String> {
 /// Whether `url`'s host may be public: not a name of this machine or of a private network
 /// (`localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`), and not an IP literal
 /// of a loopback, private, shared (carrier NAT), link-local, unspecified, multicast or reserved
-/// range. Every committee member's node fetches from a miner's endpoint, so on a public chain
-/// an endpoint naming such a host would make every validator's node send requests into its own
+/// range (an IPv6 address that carries an IPv4 one, NAT64's or 6to4's, judged by that one).
+/// Every committee member's node fetches from a miner's endpoint, so on a public chain an
+/// endpoint naming such a host would make every validator's node send requests into its own
 /// network (the review's F12). A name that resolves to such an address is not caught here (the
 /// chain cannot resolve names); members' nodes should not run beside services that trust their
 /// network. Dev chains allow local endpoints (pallet-pog's `LocalEndpoints`).
@@ -58,20 +59,40 @@ pub fn is_public_endpoint(url: &[u8]) -> bool {
 			return public_v4(v4);
 		}
 		let s = v6.segments();
+		let embedded = |hi: u16, lo: u16| core::net::Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
+		// prefixes that carry an IPv4 address are judged by it: NAT64's well-known prefix
+		// (64:ff9b::/96, RFC 6052) and 6to4 (2002::/16, RFC 3056)
+		if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+			return public_v4(embedded(s[6], s[7]));
+		}
+		if s[0] == 0x2002 {
+			return public_v4(embedded(s[1], s[2]));
+		}
 		let private = v6.is_loopback()
 			|| v6.is_unspecified()
 			|| v6.is_multicast()
 			|| (s[0] & 0xfe00) == 0xfc00 // unique local
 			|| (s[0] & 0xffc0) == 0xfe80 // link-local
 			|| (s[0] == 0x2001 && s[1] == 0x0db8) // documentation
+			|| (s[0] == 0x2001 && s[1] == 0) // Teredo: a tunnel to an address it hides
+			|| (s[0] == 0x64 && s[1] == 0xff9b && s[2] == 1) // NAT64 for local use (RFC 8215)
+			|| (s[0] & 0xffc0) == 0xfec0 // site-local, deprecated
 			|| s[..6] == [0, 0, 0, 0, 0, 0]; // IPv4-compatible, deprecated
 		return !private;
 	}
+	if url.strip_prefix(b"https://").or_else(|| url.strip_prefix(b"http://")).is_some_and(|r| r.starts_with(b"[")) {
+		return false; // a bracketed host that is no IPv6 address
+	}
 	// a name: a dotted hostname (a single label resolves through local search domains) whose
-	// last label is not all digits (`http://2130706433` and `http://127.1` are loopback to some
-	// resolvers)
+	// last label is not a number, decimal or hexadecimal (`http://2130706433`, `http://127.1` and
+	// `http://127.0x1` are loopback to resolvers that read IPv4 the way `inet_aton` does: the
+	// WHATWG URL standard's "ends in a number")
 	let last = host.rsplit('.').next().unwrap_or_default();
-	host.contains('.') && !last.is_empty() && !last.bytes().all(|b| b.is_ascii_digit()) && !host.starts_with("0x")
+	let number = |label: &str| {
+		let hex = label.strip_prefix("0x");
+		hex.map_or(label.bytes().all(|b| b.is_ascii_digit()), |h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+	};
+	host.contains('.') && !last.is_empty() && !number(last) && !host.starts_with("0x")
 }
 
 fn public_v4(ip: core::net::Ipv4Addr) -> bool {
@@ -137,6 +158,8 @@ mod tests {
 			"http://miner.example:9955",
 			"http://[2a00:1450:4001:80b::200e]:9955",
 			"http://8.8.8.8",
+			"http://[64:ff9b::808:808]",
+			"http://[2002:808:808::1]",
 		] {
 			assert!(is_public_endpoint(public.as_bytes()), "{public}");
 		}
@@ -163,6 +186,18 @@ mod tests {
 			"http://127.1",
 			"http://metadata",
 			"http://0x7f000001",
+			"http://[64:ff9b::a00:1]",
+			"http://[64:ff9b::7f00:1]:9955",
+			"http://[64:ff9b:1::a00:1]",
+			"http://[2002:a00:1::1]",
+			"http://[2002:a9fe:a9fe::]",
+			"http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+			"http://[fec0::1]",
+			"http://127.0x1",
+			"http://10.0.0.0x1",
+			"http://169.254.169.0xfe",
+			"http://169.254.169.0X",
+			"http://[miner.example]",
 		] {
 			assert!(!is_public_endpoint(local.as_bytes()), "{local}");
 		}

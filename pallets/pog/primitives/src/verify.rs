@@ -428,6 +428,26 @@ pub struct VerifierCost {
 	pub multiply_adds: u64,
 }
 
+/// Nanoseconds one core spends on one term of a checked entry from scratch (its elements of A and
+/// of B generated, and the multiply-add), by precision (in [`Precision::ALL`]'s order): the
+/// scalar verifier's per-entry medians of `benchmarking/README.md` (2026-11-22, a 2-core x86-64
+/// VM, one core: fp32 3.4 ms at k = 349,440, tf32 17 ms at 2,235,392, fp16 35 ms and bf16 29 ms
+/// at 4,470,528, fp8 40 ms at 8,940,800) divided by k, plus the 25% they vary run to run,
+/// rounded up. The scalar build is what a validator's CPU without AVX2 runs (the vectorised one
+/// is several times faster), and a leaf's row of A is generated once for all its entries: an
+/// estimate from above.
+pub const NS_PER_TERM: [u64; 5] = [13, 10, 10, 9, 6];
+
+/// The longest a chain may ask one core of a committee member to spend checking one challenge's
+/// entries ([`verify_ns`]): 10 s, the verifier's goal (`benchmarking/README.md`).
+pub const MAX_VERIFY_NS: u64 = 10_000_000_000;
+
+/// One core's time to check `entries` entries of a challenge of `dims` in `precision` (ns),
+/// estimated from above at [`NS_PER_TERM`].
+pub fn verify_ns(dims: &Dims, precision: Precision, entries: u64) -> u64 {
+	entries.saturating_mul(u64::from(dims.k)).saturating_mul(NS_PER_TERM[precision.index()])
+}
+
 #[cfg(test)]
 mod tests {
 	use super::*;

@@ -104,11 +104,52 @@ fn root_cannot_set_a_config_that_freezes_rounds_or_exhausts_verifiers() {
 			(memory(MemoryRules { walk_ms: u32::MAX, ..c.memory }), ConfigRule::MemoryTooLong),
 			(memory(MemoryRules { lane_ms: u32::MAX, ..c.memory }), ConfigRule::MemoryTooLong),
 			(ProtocolConfig { settle_per_block: u32::MAX, ..c }, ConfigRule::SettlePerBlockTooLarge),
+			// every value of 64 leaves at ten-minute GEMMs: the cpu-reference profile's k = 1,144,064
+			// × 16,384 entries, 94–187 s of one core
+			(
+				ProtocolConfig { openings: 64, entries_per_opening: 256, target_ms: crate::config::MAX_TARGET_MS, ..c },
+				ConfigRule::VerifierTooCostly,
+			),
 		] {
 			assert_noop!(Pog::set_config(RuntimeOrigin::root(), bad), Error::<Test>::InvalidConfig(rule));
 		}
 		for preset in [ProtocolConfig::mainnet(), ProtocolConfig::dev()] {
 			assert_eq!(preset.validate(64, 64, 64), Ok(()), "{preset:?}");
+		}
+	});
+}
+
+/// A profile whose GEMM no verifier can afford is refused by name, and so is a configuration that
+/// makes a stored profile's so; the default table at mainnet and dev settings stays within the
+/// 10 s of one core a challenge's entries may take (the costliest, the RTX 4090's fp8 challenge on
+/// its int8 rate, about two thirds of it).
+#[test]
+fn root_cannot_add_a_profile_that_exhausts_verifiers() {
+	new_test_ext().execute_with(|| {
+		use pog_primitives::{profiles::default_profile, verify::MAX_VERIFY_NS};
+		let h100 = default_profile("NVIDIA H100 80GB HBM3").unwrap().figures;
+		// an H100's rates over 1 MiB: k at its cap of 2²⁸, 16 entries, 26 s of one core in fp8
+		let tiny = crate::profiles::on_chain("tiny H100", ProfileFigures { vram_mib: 1, ..h100 }).unwrap();
+		assert_noop!(
+			Pog::add_profile(RuntimeOrigin::root(), tiny.clone()),
+			Error::<Test>::InvalidProfile(ProfileRule::VerifierTooCostly)
+		);
+		assert_noop!(
+			Pog::update_profile(RuntimeOrigin::root(), CPU_PROFILE, tiny),
+			Error::<Test>::InvalidProfile(ProfileRule::VerifierTooCostly)
+		);
+		for preset in [ProtocolConfig::mainnet(), ProtocolConfig::dev()] {
+			let costliest = crate::profiles::default_profiles()
+				.into_iter()
+				.flat_map(|p| Pog::sizes_of(p.figures).into_iter().map(move |s| (p.name.clone(), s)))
+				.map(|(name, s)| (Pog::verifier_ns(&s, &preset), name))
+				.max()
+				.unwrap();
+			assert!(costliest.0 <= MAX_VERIFY_NS / 10 * 7, "{costliest:?} at {preset:?}");
+			if preset == ProtocolConfig::mainnet() {
+				assert_eq!(costliest.1, "NVIDIA GeForce RTX 4090", "{costliest:?}");
+				assert!(costliest.0 > MAX_VERIFY_NS / 2, "{costliest:?}");
+			}
 		}
 	});
 }

@@ -4,6 +4,7 @@
 use super::*;
 use crate::{
 	offchain,
+	scoring::{DRAW, REVERIFY_DRAWS},
 	served::{rebuttal_deadline, unserved_deadline, unserved_quota, unserved_to_fail},
 };
 use sp_core::offchain::testing::PendingRequest;
@@ -120,6 +121,24 @@ fn an_endpoint_is_an_http_url_that_a_registered_miner_sets() {
 		assert_eq!(OpeningsEndpoints::<Test>::get(m).unwrap().to_vec(), ENDPOINT.to_vec());
 		assert_ok!(Pog::set_openings_endpoint(RuntimeOrigin::signed(m), None));
 		assert!(!OpeningsEndpoints::<Test>::contains_key(m));
+	});
+}
+
+/// An endpoint stored before a rule that refuses it (private hosts before spec 119; IPv6 literals
+/// carrying a private IPv4 address before spec 127) is not fetched from: the round's first root
+/// does not copy it into the round, so the miner reveals on chain as one without an endpoint.
+#[test]
+fn an_endpoint_the_rules_now_refuse_is_not_fetched_from() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1)]);
+		OpeningsEndpoints::<Test>::insert(m, endpoint(b"http://[64:ff9b::a00:1]:9955/pog"));
+		let r = next_round();
+		let results = answer(m, Compute::Honest);
+		assert_eq!(ServedIn::<Test>::get(r, m), None, "not served from a NAT64 address of 10.0.0.1");
+		assert_eq!(ServedGpus::<Test>::get(r), 0);
+		run_until(RoundPhase::Reveal);
+		assert_ok!(reveal(m, 0, &results[0]));
 	});
 }
 
@@ -381,6 +400,53 @@ fn served_gpus_take_no_reveal_bytes() {
 		assert!((8..=24).contains(&on_chain), "about half of the 32 revealing GPUs stay: {on_chain}");
 		try_state();
 	});
+}
+
+/// GPUs selected whatever the draw (due credits here, or GPUs left undecided) are not drawn: those
+/// of miners revealing on chain take their reveals before the share is set, and those served take
+/// none. As above (16 reveals, 16 served GPUs, 32 revealed on chain), with the 8 GPUs of one
+/// miner due: revealed on chain, the 24 others stay with probability (16 − 8) / 24, so that
+/// 8 + 8 reveals are expected (with 16 / 32, 8 + 12 would be, for a window of 16); served, the
+/// share is 16 / 32 as without them.
+#[test]
+fn forced_gpus_revealing_on_chain_take_their_reveals_before_the_share() {
+	for (served, share) in [(false, Perbill::from_rational(8u32, 24)), (true, Perbill::from_rational(16u32, 32))] {
+		new_test_ext().execute_with(|| {
+			let names = ["Miner1", "Miner2", "Miner3", "Miner4", "Dave", "Eve"];
+			// the credited miner: on chain as the third, or served beside the first two
+			let credited = account(names[if served { 1 } else { 2 }]);
+			let (first, _) = names.iter().enumerate().find(|(_, n)| account(n) == credited).unwrap();
+			let uuids: Vec<GpuUuid> = (0..8).map(|g| uuid(10 * first as u8 + g)).collect();
+			register_cpu_miner(credited, &uuids);
+			play_round(&[(credited, Compute::Honest)]);
+			assert!(standing(credited).iter().all(|s| s.credited()), "its eight GPUs passed");
+			for (i, m) in names.iter().enumerate().filter(|(i, _)| *i != first) {
+				let uuids: Vec<GpuUuid> = (0..8).map(|g| uuid(10 * i as u8 + g)).collect();
+				register_cpu_miner(account(m), &uuids);
+			}
+			// two expected draws went by undrawn: each credit is due, counted as a settlement
+			// counts it
+			Standing::<Test>::mutate(credited, |all| {
+				all.iter_mut().for_each(|s| s.expected_draws = REVERIFY_DRAWS * DRAW)
+			});
+			ProbationNext::<Test>::put(8);
+			let config = ProtocolConfig { reveal_window: 1, openings: 32, ..test_config() };
+			assert_ok!(Pog::set_config(RuntimeOrigin::root(), config));
+			assert_eq!(Pog::reveal_capacity(), 16);
+			let miners: Vec<AccountId> = names.iter().map(|n| account(n)).collect();
+			for m in &miners[..2] {
+				serve(*m);
+			}
+			let r = next_round();
+			commit_eight_each(&miners);
+			assert_eq!(ForcedOnChain::<Test>::get(), if served { 0 } else { 8 });
+			run_until(RoundPhase::Reveal);
+			let s = Pog::round().selection.unwrap();
+			assert_eq!(RevealShare::<Test>::get(r), Some(share), "served: {served}");
+			assert!((0..8).all(|g| Pog::is_selected(&s, r, &credited, g)), "every due GPU is verified");
+			try_state();
+		});
+	}
 }
 
 fn strikes(who: AccountId) -> u32 {
