@@ -93,17 +93,19 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The probability with which a GPU revealing on chain that the draw selected stays in a
-	/// sample of `capacity` from `committed` GPUs, `served` of them served off chain, `forced`
-	/// selected whatever the draw (left undecided, or due:
-	/// [`crate::scoring::GpuStanding::on_probation_in`]) and `forced_on_chain` of those committed
-	/// by miners revealing on chain ([`ForcedOnChain`]): one while the drawn revealing GPUs,
-	/// however many the draw takes (at most min(revealing, capacity) of those not forced), fit
-	/// the window's reveals that the forced ones leave; else the share that fits. With nothing
-	/// served it is one, since the capacity, forced GPUs included, is within the window's reveals
-	/// already.
-	pub fn reveal_share(capacity: u32, committed: u32, served: u32, forced: u32, forced_on_chain: u32) -> Perbill {
+	/// sample of `capacity` from `committed` GPUs, `served` of them served off chain and
+	/// `forced_on_chain` selected whatever the draw (left undecided, or due:
+	/// [`crate::scoring::GpuStanding::on_probation_in`]) and committed by miners revealing on
+	/// chain ([`ForcedOnChain`]): one while the drawn revealing GPUs, however many the draw takes
+	/// (at most min(revealing, capacity) − the forced ones), fit the window's reveals that the
+	/// forced ones leave; else the share that fits. With nothing served it is one, since the
+	/// capacity, forced GPUs included, is within the window's reveals already.
+	pub fn reveal_share(capacity: u32, committed: u32, served: u32, forced_on_chain: u32) -> Perbill {
+		// the forced GPUs count toward the capacity only as far as they committed (the count of
+		// all of them, `ProbationNext`, may hold some that did not): with every GPU drawn the
+		// others drawn are all the others
 		let revealing = committed.saturating_sub(served).saturating_sub(forced_on_chain);
-		let drawn_at_most = revealing.min(capacity.saturating_sub(forced));
+		let drawn_at_most = revealing.min(capacity.saturating_sub(forced_on_chain));
 		let reveals = Self::onchain_capacity().saturating_sub(forced_on_chain);
 		if drawn_at_most <= reveals {
 			Perbill::one()

@@ -1304,10 +1304,11 @@ pub mod pallet {
 		/// and free when it succeeds (its fee is refunded; a failed one pays).
 		#[pallet::call_index(3)]
 		// Plus entering the round's first draw (`Standing`, `FirstDraws`, `FirstDrawOf`), which
-		// the benchmark predates, whether the endpoint is still fetchable (`LocalEndpoints`) and the
-		// count of forced GPUs revealing on chain (`ForcedOnChain`).
+		// the benchmark predates, whether it is the miner's first of the round (`Commitments`),
+		// whether the endpoint is still fetchable (`LocalEndpoints`) and the count of forced GPUs
+		// revealing on chain (`ForcedOnChain`).
 		#[pallet::weight((
-			T::WeightInfo::commit_roots(roots.len() as u32).saturating_add(T::DbWeight::get().reads_writes(5, 3)),
+			T::WeightInfo::commit_roots(roots.len() as u32).saturating_add(T::DbWeight::get().reads_writes(6, 3)),
 			DispatchClass::Operational
 		))]
 		pub fn commit_roots(origin: OriginFor<T>, round: RoundIndex, roots: RootsOf<T>) -> DispatchResultWithPostInfo {

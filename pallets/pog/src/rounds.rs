@@ -309,14 +309,15 @@ impl<T: Config> Pallet<T> {
 				Self::count_stall(&mut round);
 				let weight = if Self::round_clock_ms(&round) >= round.commit_close_ms {
 					Self::draw_sample(&mut round, n);
-					// the capacity reads the profile table (`capacity::largest_reveal_bytes`),
-					// which the benchmark's table of 11 does not bound
+					// the capacity reads the profile table (`capacity::largest_reveal_bytes`, for
+					// the capacity and again for the reveal share), which the benchmark's table of
+					// 11 does not bound
 					// and the undecided count (`ProbationNext`, `ForcedOnChain`), the first draw
 					// (`FirstDrawOf`) and the seated set copied into the committee pool, which the
 					// benchmark predates, and the table read again for the unserved quota
 					// (`served::unserved_quota`)
 					T::WeightInfo::draw_sample()
-						.saturating_add(T::DbWeight::get().reads(2 * u64::from(T::MaxProfiles::get())))
+						.saturating_add(T::DbWeight::get().reads(3 * u64::from(T::MaxProfiles::get())))
 						.saturating_add(T::DbWeight::get().reads_writes(4, 5))
 				} else {
 					T::WeightInfo::idle_block()
@@ -651,10 +652,11 @@ impl<T: Config> Pallet<T> {
 
 	pub(crate) fn do_commit(who: T::AccountId, index: RoundIndex, roots: RootsOf<T>) -> DispatchResult {
 		let CommitPlan { round, slots, landed } = Self::commit_due(&who, index, &roots)?;
+		let first = !Commitments::<T>::contains_key(index, &who);
 		Commitments::<T>::insert(index, &who, slots);
 		Round::<T>::put(round);
 		let forced = Self::enter_first_draw(index, &who, &landed);
-		if !Self::enter_served(index, &who, landed.len() as u32) && forced > 0 {
+		if !Self::enter_served(index, &who, landed.len() as u32, first) && forced > 0 {
 			ForcedOnChain::<T>::mutate(|n| *n = n.saturating_add(forced));
 		}
 		Self::deposit_event(Event::RootsCommitted {
@@ -680,7 +682,7 @@ impl<T: Config> Pallet<T> {
 		let capacity = Self::capacity_for(served);
 		let undecided = ProbationNext::<T>::take();
 		let forced_on_chain = ForcedOnChain::<T>::take().min(undecided);
-		let share = Self::reveal_share(capacity, round.committed, served, undecided, forced_on_chain);
+		let share = Self::reveal_share(capacity, round.committed, served, forced_on_chain);
 		if share < Perbill::one() {
 			RevealShare::<T>::insert(round.index, share);
 		}

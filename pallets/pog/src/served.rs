@@ -169,11 +169,15 @@ impl<T: Config> Pallet<T> {
 		ServedIn::<T>::get(index, miner)
 	}
 
-	/// On a commit of `landed` GPUs by `who` in round `index`: a miner with an endpoint serves the
-	/// round (the endpoint of its first commit of the round holds for the whole round), and its
-	/// GPUs are counted as served. Returns whether the round is served.
-	pub(crate) fn enter_served(index: RoundIndex, who: &T::AccountId, landed: u32) -> bool {
+	/// On a commit of `landed` GPUs by `who` in round `index` (its `first` of the round or not):
+	/// a miner with an endpoint at its first commit serves the round (that endpoint holds for the
+	/// whole round, and one set after it serves from the next round), and its GPUs are counted as
+	/// served. Returns whether the round is served.
+	pub(crate) fn enter_served(index: RoundIndex, who: &T::AccountId, landed: u32, first: bool) -> bool {
 		if !ServedIn::<T>::contains_key(index, who) {
+			if !first {
+				return false;
+			}
 			// an endpoint stored before a rule that now refuses it is not fetched from: the
 			// round is revealed on chain (the agent reads `ServedIn`)
 			let fetchable = OpeningsEndpoints::<T>::get(who).filter(|url| Self::ensure_fetchable(url).is_ok());

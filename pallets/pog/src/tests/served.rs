@@ -124,6 +124,24 @@ fn an_endpoint_is_an_http_url_that_a_registered_miner_sets() {
 	});
 }
 
+/// The endpoint a miner has at its first commit of a round holds for the round: one set between
+/// its commits serves from the next round on, and this round's GPUs are all revealed on chain
+/// (before, the later commits' GPUs were served while the first ones' counted as revealed).
+#[test]
+fn an_endpoint_set_between_commits_serves_from_the_next_round() {
+	new_test_ext().execute_with(|| {
+		let m = account("Miner1");
+		register_cpu_miner(m, &[uuid(1), uuid(2)]);
+		let r = next_round();
+		assert_ok!(commit(m, &[(0, [1; 32])]));
+		serve(m);
+		assert_ok!(commit(m, &[(1, [2; 32])]));
+		assert_eq!(ServedIn::<Test>::get(r, m), None, "the round is revealed on chain");
+		assert_eq!(ServedGpus::<Test>::get(r), 0);
+		assert!(OpeningsEndpoints::<Test>::contains_key(m), "the endpoint waits for the next round");
+	});
+}
+
 /// An endpoint stored before a rule that refuses it (private hosts before spec 119; IPv6 literals
 /// carrying a private IPv4 address before spec 127) is not fetched from: the round's first root
 /// does not copy it into the round, so the miner reveals on chain as one without an endpoint.
@@ -407,10 +425,12 @@ fn served_gpus_take_no_reveal_bytes() {
 /// none. As above (16 reveals, 16 served GPUs, 32 revealed on chain), with the 8 GPUs of one
 /// miner due: revealed on chain, the 24 others stay with probability (16 − 8) / 24, so that
 /// 8 + 8 reveals are expected (with 16 / 32, 8 + 12 would be, for a window of 16); served, the
-/// share is 16 / 32 as without them.
+/// share is 16 / 32 as without them. Forced GPUs that never commit (here 100 more counted in
+/// `ProbationNext`) change neither: every committed GPU is drawn all the same.
 #[test]
 fn forced_gpus_revealing_on_chain_take_their_reveals_before_the_share() {
-	for (served, share) in [(false, Perbill::from_rational(8u32, 24)), (true, Perbill::from_rational(16u32, 32))] {
+	let (on_chain, as_before) = (Perbill::from_rational(8u32, 24), Perbill::from_rational(16u32, 32));
+	for (served, absent, share) in [(false, 0, on_chain), (true, 0, as_before), (false, 100, on_chain)] {
 		new_test_ext().execute_with(|| {
 			let names = ["Miner1", "Miner2", "Miner3", "Miner4", "Dave", "Eve"];
 			// the credited miner: on chain as the third, or served beside the first two
@@ -429,7 +449,7 @@ fn forced_gpus_revealing_on_chain_take_their_reveals_before_the_share() {
 			Standing::<Test>::mutate(credited, |all| {
 				all.iter_mut().for_each(|s| s.expected_draws = REVERIFY_DRAWS * DRAW)
 			});
-			ProbationNext::<Test>::put(8);
+			ProbationNext::<Test>::put(8 + absent);
 			let config = ProtocolConfig { reveal_window: 1, openings: 32, ..test_config() };
 			assert_ok!(Pog::set_config(RuntimeOrigin::root(), config));
 			assert_eq!(Pog::reveal_capacity(), 16);
@@ -442,7 +462,8 @@ fn forced_gpus_revealing_on_chain_take_their_reveals_before_the_share() {
 			assert_eq!(ForcedOnChain::<Test>::get(), if served { 0 } else { 8 });
 			run_until(RoundPhase::Reveal);
 			let s = Pog::round().selection.unwrap();
-			assert_eq!(RevealShare::<Test>::get(r), Some(share), "served: {served}");
+			assert_eq!(Pog::round().selection.unwrap().probability, Perbill::one(), "every GPU is drawn");
+			assert_eq!(RevealShare::<Test>::get(r), Some(share), "served: {served}, {absent} forced absent");
 			assert!((0..8).all(|g| Pog::is_selected(&s, r, &credited, g)), "every due GPU is verified");
 			try_state();
 		});
