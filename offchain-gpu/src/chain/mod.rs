@@ -356,8 +356,11 @@ impl Chain {
 	/// Signs `call` with the miner's key, submits it, and waits until it is in a best block;
 	/// returns that block, or the dispatch error by name. A transaction the pool drops without a
 	/// refusal of the pallet (a runtime upgrade makes every pending signature stale: the spec
-	/// version is in the signed payload) is signed again at the best block, up to
-	/// [`SUBMIT_ATTEMPTS`] times; a duty past its deadline is refused by the pallet's code then.
+	/// version is in the signed payload; a fork's retracted transactions return to the pool and
+	/// hold their nonces at equal priority) is signed again at the best block, up to
+	/// [`SUBMIT_ATTEMPTS`] times, after pauses that double ([`resubmit_pause`]) so that the
+	/// attempts span more than a block, in which the pool settles; a duty past its deadline is
+	/// refused by the pallet's code then.
 	pub async fn submit<C: Payload>(&self, call: &C) -> anyhow::Result<Included> {
 		let mut attempt = 1;
 		loop {
@@ -368,8 +371,8 @@ impl Chain {
 						attempt,
 						"the pool dropped the transaction ({why:#}), not a refusal: signing it again at the best block"
 					);
+					tokio::time::sleep(resubmit_pause(attempt)).await;
 					attempt += 1;
-					tokio::time::sleep(RESUBMIT_PAUSE).await;
 				},
 				Err(Unlanded::Dropped(why) | Unlanded::Final(why)) => {
 					self.fill_nonce_gap().await;
@@ -493,10 +496,15 @@ const UNSEEN_BLOCK_ATTEMPTS: u32 = 20;
 const UNSEEN_BLOCK_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// How many times [`Chain::submit`] signs a transaction that the pool keeps dropping.
-pub const SUBMIT_ATTEMPTS: u32 = 3;
+pub const SUBMIT_ATTEMPTS: u32 = 5;
 
-/// The pause before signing a dropped transaction again.
-const RESUBMIT_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
+/// The pause before signing a transaction dropped at attempt `attempt` (from 1) again: 0.5 s,
+/// doubling. A fork at a round's start once left a memory root's three attempts, 0.5 s apart,
+/// all refused ("priority too low": the retracted signature held the nonce) within one block,
+/// and the GPU missed its commit; the pauses now add up to 7.5 s, more than a block.
+fn resubmit_pause(attempt: u32) -> std::time::Duration {
+	std::time::Duration::from_millis(500u64 << attempt.saturating_sub(1).min(8))
+}
 
 /// Why a submission did not land.
 enum Unlanded {
@@ -566,6 +574,14 @@ mod refusal_tests {
 		assert_eq!(in_flight.gap(7), Some(7), "7 will not land and 8, 9 wait for it");
 		assert_eq!(in_flight.gap(9), None, "9 is in flight");
 		assert_eq!(in_flight.gap(10), None, "nothing in flight above 10");
+	}
+
+	#[test]
+	fn the_attempts_to_sign_a_dropped_transaction_again_span_more_than_a_block() {
+		let pauses: Vec<u64> =
+			(1..super::SUBMIT_ATTEMPTS).map(|a| super::resubmit_pause(a).as_millis() as u64).collect();
+		assert_eq!(pauses, [500, 1_000, 2_000, 4_000]);
+		assert!(pauses.iter().sum::<u64>() > 6_000, "a block is 6 s");
 	}
 
 	#[test]
