@@ -31,6 +31,12 @@ fn main() {
 				std::env::remove_var(key);
 			}
 		}
+		// The WASM names no path of the machine that built it, so that one source, one Cargo.lock
+		// and one compiler give one code whatever the checkout, Cargo home or target directory
+		// (panic locations carry file paths): the test `the_runtime_code_is_the_one_blessed_for_its_spec_version`
+		// compares its hash with `runtime/code-hash`. (Paths with spaces would split the flags.)
+		std::env::set_var("WASM_BUILD_RUSTFLAGS", remapped_paths());
+		println!("cargo::rustc-env=POG_WASM_BUILD={}", wasm_build());
 		// The runtime's metadata hash (RFC 78) for `CheckMetadataHash`, as committed beside this
 		// file, goes to the WASM's compilation only (the native runtime is never executed).
 		match metadata_hash() {
@@ -53,6 +59,51 @@ fn main() {
 				.build();
 		}
 	}
+}
+
+/// `--remap-path-prefix` for the checkout, Cargo's home and the target directory (last, so that it
+/// wins inside the checkout), kept after any `WASM_BUILD_RUSTFLAGS` of the caller's.
+#[cfg(feature = "std")]
+fn remapped_paths() -> String {
+	let var = |key: &str| std::env::var(key).unwrap_or_default();
+	let checkout = std::path::Path::new(&var("CARGO_MANIFEST_DIR")).parent().map(|p| p.display().to_string());
+	let home = std::env::var("CARGO_HOME").unwrap_or_else(|_| format!("{}/.cargo", var("HOME")));
+	// OUT_DIR is <target>/<profile>/build/<crate>-<hash>/out.
+	let target = std::path::Path::new(&var("OUT_DIR")).ancestors().nth(4).map(|p| p.display().to_string());
+	let mut flags = var("WASM_BUILD_RUSTFLAGS");
+	let pairs = [(checkout, "/pog"), (Some(home), "/cargo"), (target, "/target")];
+	for (from, to) in pairs {
+		if let Some(from) = from.filter(|f| !f.is_empty()) {
+			flags.push_str(&format!(" --remap-path-prefix={from}={to}"));
+		}
+	}
+	flags
+}
+
+/// What the WASM is built with, for the code-hash test: the compiler's version when it is built
+/// with the runtime's default features (as a chain runs it: POG_PLAIN_WASM, or a build without
+/// features), else `features` (a build with test features, whose code is not a release's).
+#[cfg(feature = "std")]
+fn wasm_build() -> String {
+	let features = std::env::vars()
+		.map(|(key, _)| key)
+		.filter(|key| key.starts_with("CARGO_FEATURE_") && key != "CARGO_FEATURE_STD" && key != "CARGO_FEATURE_DEFAULT")
+		.count();
+	if features > 0 {
+		return "features".into();
+	}
+	let toolchain = std::env::var("WASM_BUILD_TOOLCHAIN").ok();
+	let mut rustc = std::process::Command::new("rustup");
+	match &toolchain {
+		Some(t) => rustc.args(["run", t, "rustc", "--version"]),
+		None => rustc.args(["run", "stable", "rustc", "--version"]),
+	};
+	rustc
+		.output()
+		.ok()
+		.filter(|o| o.status.success())
+		.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+		.unwrap_or_else(|| "unknown".into())
 }
 
 /// The committed hash of the runtime's metadata (`runtime/metadata-hash`, hex), which

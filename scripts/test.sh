@@ -94,7 +94,14 @@ fi
 
 step "try-runtime: the runtime's migrations, with their checks, then every pallet's try_state, on that live state"
 # The same crates and features as the unit tests, so nothing is compiled again.
+# The step fails unless exactly that test ran: a renamed test would otherwise match nothing and pass.
+try_runtime_log=$(mktemp)
 linted cargo test -q --release "${crates[@]}" --features "$test_features" --lib \
-	-- --ignored runtime_upgrade_on_a_live_chain_snapshot
+	-- --ignored --exact tests::runtime_upgrade_on_a_live_chain_snapshot_passes_every_check 2>&1 | tee "$try_runtime_log"
+ran=$(grep -o 'test result: ok\. [0-9]* passed' "$try_runtime_log" | awk '{ n += $4 } END { print n + 0 }')
+if ((ran != 1)); then
+	echo "the try-runtime step ran $ran tests, not the one it names (renamed or moved?)" >&2
+	exit 1
+fi
 
 printf '\nall tests passed in %d:%02d\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60))

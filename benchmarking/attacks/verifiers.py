@@ -136,6 +136,32 @@ def f4(rounds=100):
     print()
 
 
+CAPACITY_PER_VALIDATOR = 36  # verifications a validator checks a round (docs/protocol.md §8, At scale)
+
+
+def coalition():
+    """A coalition of m of V validators on committees of 5 drawn from the set (verification.rs
+    committee_for, hash ranking: a uniform draw of c of V − 1 for a validator's GPU, of V otherwise; V here)."""
+    print("Coalitions on sampled committees (c = 5, quorum 4): per verification, the chance that the")
+    print("coalition holds a quorum (decides: fails an honest GPU or passes its own cheat, and the honest")
+    print("member outvoted is within the tolerance) or two or three seats (freezes: Inconclusive, no strike)")
+    c, q = COMMITTEE, quorum_of(COMMITTEE)
+    slash = SLASH * gpu_deposit(POINTS["H100"])
+    print("    GPUs     V    sample  coalition   P(decides)  P(freezes)  decided/round  frozen/round  H100 slash/round")
+    for gpus, v in ((10_000, 64), (100_000, 64), (100_000, 100)):
+        sample = min(gpus, v * CAPACITY_PER_VALIDATOR // c)
+        total = comb(v, c)
+        for m in (v // 10, v // 5, v // 3):
+            at = [comb(m, j) * comb(v - m, c - j) / total for j in range(c + 1)]
+            decides = sum(at[q:])
+            freezes = sum(at[unserved_to_fail(c):q])
+            print(f"    {gpus:<8,} {v:<4} {sample:<7} {m:>3} of {v:<4}  {decides:10.4%}  {freezes:10.2%}  "
+                  f"{sample * decides:13.2f}  {sample * freezes:12.1f}  {sample * decides * slash:10.2f} POG")
+    print("    what it costs the coalition: nothing the chain can attribute (votes with the decided outcome are")
+    print("    agreements); what it gains: honest competitors slashed, or its own cheat passed in P(decides) of its")
+    print("    draws (failed, slashed, in the rest). Whole-set committees (V <= 7): a third cannot reach 2V/3 + 1.\n")
+
+
 REBUTTALS_CARRIED = 35  # K: Pallet::rebuttal_capacity at mainnet (runtime test at_mainnet_verdicts_...)
 
 
@@ -238,4 +264,5 @@ if __name__ == "__main__":
     f6()
     f7()
     r2()
+    coalition()
     expulsions()

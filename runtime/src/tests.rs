@@ -190,6 +190,176 @@ fn agent_metadata_is_current_and_spec_version_moved_with_it() {
 	);
 }
 
+/// One spec_version, one code (issue 50, item 2). `runtime/code-hash` holds, for each
+/// spec_version, the blake2-256 of the runtime's WASM (the compressed code the node embeds and a
+/// chain stores as `:code`) and the compiler that built it (build.rs remaps every machine path, so
+/// the hash depends on the source, Cargo.lock and the compiler alone). A runtime whose code changed
+/// under a spec_version already blessed fails here: raise `spec_version`, then bless with
+/// `POG_BLESS_CODE=1 cargo test -p pog-runtime the_runtime_code` (which refuses to overwrite the
+/// hash of a spec_version built by the same compiler). Built by another compiler (a Debian update
+/// of rustc-web), the code cannot be compared and the test says so; a WASM built with test
+/// features is not a release's and is not compared either.
+#[test]
+fn the_runtime_code_is_the_one_blessed_for_its_spec_version() {
+	let Some(wasm) = WASM_BINARY else {
+		eprintln!("no WASM built (SKIP_WASM_BUILD): nothing to compare");
+		return;
+	};
+	let compiler = env!("POG_WASM_BUILD");
+	if compiler == "features" {
+		eprintln!("the WASM was built with test features (set POG_PLAIN_WASM): not compared");
+		return;
+	}
+	let hash = format!("0x{}", sp_core::hexdisplay::HexDisplay::from(&sp_io::hashing::blake2_256(wasm)));
+	let spec = VERSION.spec_version;
+	let dir = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
+	let path = std::path::PathBuf::from(dir).join("code-hash");
+	let text = std::fs::read_to_string(&path).expect("runtime/code-hash exists");
+	// Lines `<spec_version> <hash> <compiler>`; `#` starts a comment.
+	let blessed = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).find_map(|l| {
+		let mut words = l.splitn(3, ' ');
+		let (s, h, c) = (words.next()?, words.next()?, words.next()?);
+		(s.parse::<u32>().ok()? == spec).then(|| (h.to_owned(), c.to_owned()))
+	});
+	if std::env::var_os("POG_BLESS_CODE").is_some() {
+		if let Some((old, by)) = &blessed {
+			assert!(
+				*old == hash || by != compiler,
+				"the runtime's code changed under spec_version {spec}, already blessed with this compiler: raise \
+				 spec_version (runtime/src/lib.rs) before blessing"
+			);
+		}
+		let mut lines: Vec<String> = text
+			.lines()
+			.filter(|l| l.starts_with('#') || l.split(' ').next().and_then(|s| s.parse::<u32>().ok()) != Some(spec))
+			.map(str::to_owned)
+			.collect();
+		lines.push(format!("{spec} {hash} {compiler}"));
+		std::fs::write(&path, lines.join("\n") + "\n").expect("write runtime/code-hash");
+		return;
+	}
+	let Some((old, by)) = blessed else {
+		panic!(
+			"runtime/code-hash has no hash for spec_version {spec}: bless it with `POG_BLESS_CODE=1 cargo test -p \
+			 pog-runtime the_runtime_code`"
+		);
+	};
+	if by != compiler {
+		eprintln!("spec_version {spec} was blessed with {by}; this WASM was built with {compiler}: not compared");
+		return;
+	}
+	assert_eq!(
+		old, hash,
+		"the runtime's code changed under spec_version {spec}: raise spec_version (runtime/src/lib.rs), then bless \
+		 with `POG_BLESS_CODE=1 cargo test -p pog-runtime the_runtime_code`"
+	);
+}
+
+/// The shape of type `id` as SCALE encodes it: field and variant names left out (renaming one
+/// moves no byte), variant indices and every field's type kept.
+fn scale_shape(types: &scale_info::PortableRegistry, id: u32, depth: u32) -> String {
+	use scale_info::TypeDef;
+	let Some(ty) = types.resolve(id) else { return format!("?{id}") };
+	if depth > 32 {
+		return format!("R{id}"); // a recursive type: its shape repeats
+	}
+	let shape = |id: u32| scale_shape(types, id, depth + 1);
+	let fields = |fields: &[scale_info::Field<scale_info::form::PortableForm>]| {
+		fields.iter().map(|f| shape(f.ty.id)).collect::<Vec<_>>().join(",")
+	};
+	match &ty.type_def {
+		TypeDef::Composite(c) => format!("({})", fields(&c.fields)),
+		TypeDef::Variant(v) => {
+			let variants: Vec<String> =
+				v.variants.iter().map(|x| format!("{}({})", x.index, fields(&x.fields))).collect();
+			format!("<{}>", variants.join("|"))
+		},
+		TypeDef::Sequence(q) => format!("[{}]", shape(q.type_param.id)),
+		TypeDef::Array(a) => format!("[{};{}]", shape(a.type_param.id), a.len),
+		TypeDef::Tuple(t) => format!("({})", t.fields.iter().map(|f| shape(f.id)).collect::<Vec<_>>().join(",")),
+		TypeDef::Primitive(p) => format!("{p:?}"),
+		TypeDef::Compact(c) => format!("Compact({})", shape(c.type_param.id)),
+		TypeDef::BitSequence(b) => format!("Bits({},{})", shape(b.bit_store_type.id), shape(b.bit_order_type.id)),
+	}
+}
+
+/// Issue 50, item 2: a stored type's layout never changes under the storage version it was
+/// written with. `runtime/storage-layout` holds, for every storage item of every pallet, the
+/// pallet's storage version and a hash of the item's key and value shapes (`scale_shape`). An item
+/// whose shape changed while its pallet's version did not fails here: bump the pallet's
+/// `STORAGE_VERSION`, write the migration (pallet-pog's are in `migrations.rs`; the try-runtime
+/// tests run it on live and older chains), then bless with
+/// `POG_BLESS_LAYOUT=1 cargo test -p pog-runtime stored_layouts` (which refuses the same change).
+/// New items need only the blessing.
+#[test]
+fn stored_layouts_change_only_with_a_storage_version() {
+	use frame_support::__private::metadata::{v14::StorageEntryType, RuntimeMetadata};
+	let RuntimeMetadata::V14(metadata) = Runtime::metadata().1 else { panic!("V14 metadata") };
+	let versions: std::collections::BTreeMap<String, u16> =
+		sp_io::TestExternalities::new(preset_storage("development")).execute_with(|| {
+			let version = |pallet: &str| {
+				let key =
+					[sp_io::hashing::twox_128(pallet.as_bytes()), sp_io::hashing::twox_128(b":__STORAGE_VERSION__:")]
+						.concat();
+				sp_io::storage::get(&key).map_or(0, |v| u16::decode(&mut &v[..]).expect("a storage version"))
+			};
+			metadata.pallets.iter().map(|p| (p.name.clone(), version(&p.name))).collect()
+		});
+	let mut current = Vec::new();
+	for pallet in &metadata.pallets {
+		let Some(storage) = &pallet.storage else { continue };
+		for entry in &storage.entries {
+			let shape = match &entry.ty {
+				StorageEntryType::Plain(v) => format!("value {}", scale_shape(&metadata.types, v.id, 0)),
+				StorageEntryType::Map { hashers, key, value } => format!(
+					"map {hashers:?} {} {}",
+					scale_shape(&metadata.types, key.id, 0),
+					scale_shape(&metadata.types, value.id, 0)
+				),
+			};
+			let hash = sp_core::hexdisplay::HexDisplay::from(&sp_io::hashing::blake2_128(shape.as_bytes())).to_string();
+			current.push(format!("{} {} {} {hash}", pallet.name, versions[&pallet.name], entry.name));
+		}
+	}
+	let dir = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
+	let path = std::path::PathBuf::from(dir).join("storage-layout");
+	let text = std::fs::read_to_string(&path).unwrap_or_default();
+	let header: Vec<&str> = text.lines().filter(|l| l.starts_with('#')).collect();
+	let blessed: std::collections::BTreeMap<(String, String), (String, String)> = text
+		.lines()
+		.filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+		.filter_map(|l| {
+			let w: Vec<&str> = l.split(' ').collect();
+			(w.len() == 4).then(|| ((w[0].to_owned(), w[2].to_owned()), (w[1].to_owned(), w[3].to_owned())))
+		})
+		.collect();
+	let moved: Vec<&String> = current
+		.iter()
+		.filter(|line| {
+			let w: Vec<&str> = line.split(' ').collect();
+			blessed
+				.get(&(w[0].to_owned(), w[2].to_owned()))
+				.is_some_and(|(version, hash)| version == w[1] && hash != w[3])
+		})
+		.collect();
+	assert!(
+		moved.is_empty(),
+		"stored layouts changed under an unchanged storage version (bump the pallet's STORAGE_VERSION and write its \
+		 migration): {moved:?}"
+	);
+	let lines =
+		header.iter().map(|l| l.to_string()).chain(current.iter().cloned()).collect::<Vec<_>>().join("\n") + "\n";
+	if std::env::var_os("POG_BLESS_LAYOUT").is_some() {
+		std::fs::write(&path, &lines).expect("write runtime/storage-layout");
+		return;
+	}
+	assert!(
+		text == lines,
+		"runtime/storage-layout is stale (an item added, removed or migrated): bless it with `POG_BLESS_LAYOUT=1 cargo \
+		 test -p pog-runtime stored_layouts`"
+	);
+}
+
 /// The header of block `number` on `parent`, authored in `slot` by BABE authority `index`
 /// (`author`), with a real VRF signature over this chain's transcript for the slot.
 fn babe_header(number: BlockNumber, parent: Hash, slot: u64, author: Sr25519Keyring, index: u32) -> Header {
@@ -853,6 +1023,90 @@ fn only_a_babe_report_whose_headers_are_sealed_enters_the_pool() {
 	});
 }
 
+/// A snapshot written by `writeSnapshot` (`tests/lib/node.mjs`): JSON `{ at, specVersion, pairs }`,
+/// every storage pair of a live chain's finalised head. Returns the head's hash and the state.
+fn snapshot_storage(path: &std::path::Path) -> (Hash, sp_runtime::Storage) {
+	use sp_core::bytes::from_hex;
+	let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+	let snapshot: serde_json::Value = serde_json::from_str(&text).expect("the snapshot is JSON");
+	let pairs = snapshot["pairs"].as_array().expect("the snapshot has pairs");
+	assert!(pairs.len() > 100, "a live chain's state, not an empty one ({} pairs)", pairs.len());
+	let hex = |v: &serde_json::Value| from_hex(v.as_str().expect("hex strings")).expect("valid hex");
+	let top = pairs.iter().map(|p| (hex(&p[0]), hex(&p[1]))).collect();
+	let at = Hash::from_slice(&hex(&snapshot["at"]));
+	(at, sp_runtime::Storage { top, children_default: Default::default() })
+}
+
+/// Issue 50, item 1: the state of a live development chain run by an earlier release, spec 107
+/// (pallet-pog at storage version 2, no session pallets; its node, miner agents and off-chain
+/// worker made it: `scripts/old-chain-fixture.sh` wrote `runtime/fixtures/spec-107-dev.json`,
+/// without the runtime's code), migrates to this runtime: every migration with its checks, a full
+/// decode and every pallet's `try_state` (try-runtime), a second run changes nothing; then the
+/// migrated chain produces blocks and settles a round. Fails if the chain is not at the version it
+/// was made at (the migrations would then run nothing) or no migration moves it to this one.
+#[test]
+fn a_live_spec_107_chain_migrates_then_produces_blocks_and_settles_a_round() {
+	use frame_support::traits::GetStorageVersion;
+	let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/spec-107-dev.json");
+	let (head, storage) = snapshot_storage(&path);
+	let mut ext = sp_io::TestExternalities::new(storage);
+	let validators = ext.execute_with(|| {
+		let last = frame_system::LastRuntimeUpgrade::<Runtime>::get().expect("a live chain records its runtime");
+		assert_eq!(last.spec_version.0, 107, "the fixture is the state of a spec-107 chain");
+		assert_eq!(Pog::on_chain_storage_version(), 2, "pallet-pog's oldest layout the runtime migrates from");
+		assert!(Session::validators().is_empty(), "spec 107 had no session pallet");
+		let settled = pallet_pog::Round::<Runtime>::get().map_or(0, |r| r.index);
+		assert!(settled >= 2, "the chain has been through rounds (round {settled})");
+
+		#[cfg(feature = "try-runtime")]
+		Executive::try_runtime_upgrade(frame_try_runtime::UpgradeCheckSelect::All).expect("migrations and checks pass");
+		#[cfg(not(feature = "try-runtime"))]
+		<migrations::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
+
+		assert_eq!(Pog::on_chain_storage_version(), 4, "v2 → v3 → v4");
+		let validators = pallet_pog::Validators::<Runtime>::get().to_vec();
+		assert!(!validators.is_empty());
+		assert_eq!(Session::validators(), validators, "the session holds the PoG validators (InitSession)");
+		for v in &validators {
+			assert!(Pog::bond_of(v) > 0, "bonded by the migration");
+		}
+		validators
+	});
+	ext.commit_all().expect("the upgrade's changes commit");
+	let once = *ext.as_backend().root();
+	#[cfg(feature = "try-runtime")]
+	ext.execute_with(|| {
+		Executive::try_runtime_upgrade(frame_try_runtime::UpgradeCheckSelect::None).expect("the second run passes");
+	});
+	ext.commit_all().expect("the second run's changes commit");
+	assert_eq!(*ext.as_backend().root(), once, "the migrations are idempotent: a second run changes nothing");
+
+	ext.execute_with(|| {
+		// Blocks on the migrated state, Alice authoring (the dev chain's one validator) in the slots
+		// after the snapshot's head, until a round that starts after the upgrade is settled.
+		let first = pallet_pog::Round::<Runtime>::get().map_or(0, |r| r.index) + 1;
+		let mut parent = head;
+		let mut number = System::block_number();
+		let mut slot = u64::from(pallet_babe::CurrentSlot::<Runtime>::get());
+		let mut settled = None;
+		for _ in 0..400 {
+			(number, slot) = (number + 1, slot + 1);
+			parent = run_block(number, parent, slot).hash();
+			settled = System::events().iter().find_map(|r| match &r.event {
+				RuntimeEvent::Pog(pallet_pog::Event::RoundSettled { round, .. }) if *round >= first => Some(*round),
+				_ => None,
+			});
+			if settled.is_some() {
+				break;
+			}
+		}
+		assert_eq!(settled, Some(first), "a round started and was settled on the migrated chain by block {number}");
+		assert_eq!(Session::validators(), validators, "the validators kept their seats");
+		assert!(Session::current_index() > 0, "sessions changed on the migrated chain");
+		Pog::do_try_state().expect("pallet-pog invariants hold");
+	});
+}
+
 /// What `try-runtime on-runtime-upgrade` checks, against the state of a live chain that has been
 /// through rounds: `tests/local-net.test.mjs` writes every storage pair of its four-validator
 /// network's finalised head to the file named by `POG_SNAPSHOT` (JSON `{ at, specVersion, pairs }`),
@@ -867,20 +1121,8 @@ fn only_a_babe_report_whose_headers_are_sealed_enters_the_pool() {
 #[test]
 #[ignore = "needs POG_SNAPSHOT, the state of a live chain (scripts/test.sh runs it after tests/local-net.test.mjs)"]
 fn runtime_upgrade_on_a_live_chain_snapshot_passes_every_check() {
-	use sp_core::bytes::from_hex;
 	let path = std::env::var_os("POG_SNAPSHOT").expect("POG_SNAPSHOT names a snapshot file");
-	let text = std::fs::read_to_string(&path).expect("the snapshot file is readable");
-	let snapshot: serde_json::Value = serde_json::from_str(&text).expect("the snapshot is JSON");
-	let pairs = snapshot["pairs"].as_array().expect("the snapshot has pairs");
-	assert!(pairs.len() > 100, "a live chain's state, not an empty one ({} pairs)", pairs.len());
-	let top: std::collections::BTreeMap<Vec<u8>, Vec<u8>> = pairs
-		.iter()
-		.map(|p| {
-			let hex = |i: usize| from_hex(p[i].as_str().expect("hex strings")).expect("valid hex");
-			(hex(0), hex(1))
-		})
-		.collect();
-	let storage = sp_runtime::Storage { top, children_default: Default::default() };
+	let (_, storage) = snapshot_storage(std::path::Path::new(&path));
 	let mut ext = sp_io::TestExternalities::new(storage);
 	ext.execute_with(|| {
 		assert!(pallet_pog::Round::<Runtime>::get().is_some_and(|r| r.index >= 1), "the chain has been through rounds");

@@ -85,7 +85,10 @@ pub mod v3 {
 				ValidatorBonds::<T>::count() as usize == before.len(),
 				TryRuntimeError::Other("a validator unbonded")
 			);
-			Pallet::<T>::do_try_state()
+			// Not the pallet's `try_state`: it checks this code's layout, which later migrations
+			// (v4's standings) have not reached yet; `Executive` runs it after all of them. (It
+			// failed here on a live spec-107 chain with miners: their v3 standings decoded as v4.)
+			Ok(())
 		}
 	}
 
@@ -191,7 +194,9 @@ pub mod v4 {
 					TryRuntimeError::Other("a credit due at the upgrade")
 				);
 			}
-			Pallet::<T>::do_try_state()
+			// The pallet's `try_state` runs after every migration (`Executive`), not here, where a
+			// later migration may not have run yet.
+			Ok(())
 		}
 	}
 
