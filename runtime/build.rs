@@ -31,12 +31,13 @@ fn main() {
 				std::env::remove_var(key);
 			}
 		}
-		// The WASM names no path of the machine that built it, so that one source, one Cargo.lock
-		// and one compiler give one code whatever the checkout, Cargo home or target directory
-		// (panic locations carry file paths): the test `the_runtime_code_is_the_one_blessed_for_its_spec_version`
-		// compares its hash with `runtime/code-hash`. (Paths with spaces would split the flags.)
+		// The WASM names no path of the machine that built it (panic locations carry file paths;
+		// paths with whitespace are left, as RUSTFLAGS splits on it). Two checkouts of one commit
+		// still build different WASMs (the runtime is a path dependency of the builder's project,
+		// and its absolute path goes into crate hashes): `runtime/source-hash` binds the sources to
+		// a spec_version instead.
+		println!("cargo::rerun-if-env-changed=CARGO_HOME");
 		std::env::set_var("WASM_BUILD_RUSTFLAGS", remapped_paths());
-		println!("cargo::rustc-env=POG_WASM_BUILD={}", wasm_build());
 		// The runtime's metadata hash (RFC 78) for `CheckMetadataHash`, as committed beside this
 		// file, goes to the WASM's compilation only (the native runtime is never executed).
 		match metadata_hash() {
@@ -73,37 +74,11 @@ fn remapped_paths() -> String {
 	let mut flags = var("WASM_BUILD_RUSTFLAGS");
 	let pairs = [(checkout, "/pog"), (Some(home), "/cargo"), (target, "/target")];
 	for (from, to) in pairs {
-		if let Some(from) = from.filter(|f| !f.is_empty()) {
+		if let Some(from) = from.filter(|f| !f.is_empty() && !f.contains(char::is_whitespace)) {
 			flags.push_str(&format!(" --remap-path-prefix={from}={to}"));
 		}
 	}
 	flags
-}
-
-/// What the WASM is built with, for the code-hash test: the compiler's version when it is built
-/// with the runtime's default features (as a chain runs it: POG_PLAIN_WASM, or a build without
-/// features), else `features` (a build with test features, whose code is not a release's).
-#[cfg(feature = "std")]
-fn wasm_build() -> String {
-	let features = std::env::vars()
-		.map(|(key, _)| key)
-		.filter(|key| key.starts_with("CARGO_FEATURE_") && key != "CARGO_FEATURE_STD" && key != "CARGO_FEATURE_DEFAULT")
-		.count();
-	if features > 0 {
-		return "features".into();
-	}
-	let toolchain = std::env::var("WASM_BUILD_TOOLCHAIN").ok();
-	let mut rustc = std::process::Command::new("rustup");
-	match &toolchain {
-		Some(t) => rustc.args(["run", t, "rustc", "--version"]),
-		None => rustc.args(["run", "stable", "rustc", "--version"]),
-	};
-	rustc
-		.output()
-		.ok()
-		.filter(|o| o.status.success())
-		.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-		.unwrap_or_else(|| "unknown".into())
 }
 
 /// The committed hash of the runtime's metadata (`runtime/metadata-hash`, hex), which

@@ -98,7 +98,7 @@ step "try-runtime: the runtime's migrations, with their checks, then every palle
 try_runtime_log=$(mktemp)
 linted cargo test -q --release "${crates[@]}" --features "$test_features" --lib \
 	-- --ignored --exact tests::runtime_upgrade_on_a_live_chain_snapshot_passes_every_check 2>&1 | tee "$try_runtime_log"
-ran=$(grep -o 'test result: ok\. [0-9]* passed' "$try_runtime_log" | awk '{ n += $4 } END { print n + 0 }')
+ran=$( (grep -o 'test result: ok\. [0-9]* passed' "$try_runtime_log" || true) | awk '{ n += $4 } END { print n + 0 }')
 if ((ran != 1)); then
 	echo "the try-runtime step ran $ran tests, not the one it names (renamed or moved?)" >&2
 	exit 1

@@ -190,68 +190,96 @@ fn agent_metadata_is_current_and_spec_version_moved_with_it() {
 	);
 }
 
-/// One spec_version, one code (issue 50, item 2). `runtime/code-hash` holds, for each
-/// spec_version, the blake2-256 of the runtime's WASM (the compressed code the node embeds and a
-/// chain stores as `:code`) and the compiler that built it (build.rs remaps every machine path, so
-/// the hash depends on the source, Cargo.lock and the compiler alone). A runtime whose code changed
-/// under a spec_version already blessed fails here: raise `spec_version`, then bless with
-/// `POG_BLESS_CODE=1 cargo test -p pog-runtime the_runtime_code` (which refuses to overwrite the
-/// hash of a spec_version built by the same compiler). Built by another compiler (a Debian update
-/// of rustc-web), the code cannot be compared and the test says so; a WASM built with test
-/// features is not a release's and is not compared either.
+/// One spec_version, one code (issue 50, item 2). `runtime/source-hash` holds, for each
+/// spec_version, the blake2-256 of everything the runtime's WASM is built from: the sources of
+/// the crates compiled into it (pog-runtime, pallet-pog, its primitives and runtime API; their
+/// test-only files left out), their manifests and build script, the workspace's manifest and
+/// Cargo.lock, the committed metadata hash and the WASM optimiser (`tools/wasm-opt`). A runtime
+/// whose sources changed under a spec_version already blessed fails here: raise `spec_version`,
+/// then bless with `POG_BLESS_SOURCES=1 cargo test -p pog-runtime runtime_sources` (which refuses
+/// the same change). Sources rather than the WASM's own hash: the WASM differs between two
+/// checkouts of one commit (substrate-wasm-builder builds the runtime as a path dependency, whose
+/// absolute path goes into every crate hash, hence into symbol names and type ids), so its hash
+/// would fail every fresh clone. The sources are a bound from above: a comment changed in a
+/// pallet's source also asks for a new spec_version.
 #[test]
-fn the_runtime_code_is_the_one_blessed_for_its_spec_version() {
-	let Some(wasm) = WASM_BINARY else {
-		eprintln!("no WASM built (SKIP_WASM_BUILD): nothing to compare");
-		return;
-	};
-	let compiler = env!("POG_WASM_BUILD");
-	if compiler == "features" {
-		eprintln!("the WASM was built with test features (set POG_PLAIN_WASM): not compared");
-		return;
-	}
-	let hash = format!("0x{}", sp_core::hexdisplay::HexDisplay::from(&sp_io::hashing::blake2_256(wasm)));
-	let spec = VERSION.spec_version;
+fn the_runtime_sources_are_the_ones_blessed_for_its_spec_version() {
 	let dir = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
-	let path = std::path::PathBuf::from(dir).join("code-hash");
-	let text = std::fs::read_to_string(&path).expect("runtime/code-hash exists");
-	// Lines `<spec_version> <hash> <compiler>`; `#` starts a comment.
-	let blessed = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).find_map(|l| {
-		let mut words = l.splitn(3, ' ');
-		let (s, h, c) = (words.next()?, words.next()?, words.next()?);
-		(s.parse::<u32>().ok()? == spec).then(|| (h.to_owned(), c.to_owned()))
-	});
-	if std::env::var_os("POG_BLESS_CODE").is_some() {
-		if let Some((old, by)) = &blessed {
-			assert!(
-				*old == hash || by != compiler,
-				"the runtime's code changed under spec_version {spec}, already blessed with this compiler: raise \
-				 spec_version (runtime/src/lib.rs) before blessing"
-			);
+	let root = std::path::PathBuf::from(dir).join("..");
+	let test_only =
+		["runtime/src/tests.rs", "runtime/src/deterrence.rs", "pallets/pog/src/mock.rs", "pallets/pog/src/tests/"];
+	let mut files: Vec<String> = [
+		"Cargo.toml",
+		"Cargo.lock",
+		"runtime/Cargo.toml",
+		"runtime/build.rs",
+		"runtime/metadata-hash",
+		"pallets/pog/Cargo.toml",
+		"pallets/pog/primitives/Cargo.toml",
+		"pallets/pog/runtime-api/Cargo.toml",
+		"tools/wasm-opt/Cargo.toml",
+	]
+	.map(String::from)
+	.to_vec();
+	fn walk(root: &std::path::Path, rel: &str, out: &mut Vec<String>) {
+		for entry in std::fs::read_dir(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}")) {
+			let entry = entry.expect("a directory entry");
+			let name = format!("{rel}/{}", entry.file_name().to_string_lossy());
+			if entry.file_type().expect("a file type").is_dir() {
+				walk(root, &name, out);
+			} else if name.ends_with(".rs") {
+				out.push(name);
+			}
 		}
-		let mut lines: Vec<String> = text
-			.lines()
-			.filter(|l| l.starts_with('#') || l.split(' ').next().and_then(|s| s.parse::<u32>().ok()) != Some(spec))
-			.map(str::to_owned)
-			.collect();
-		lines.push(format!("{spec} {hash} {compiler}"));
-		std::fs::write(&path, lines.join("\n") + "\n").expect("write runtime/code-hash");
+	}
+	for src in [
+		"runtime/src",
+		"pallets/pog/src",
+		"pallets/pog/primitives/src",
+		"pallets/pog/runtime-api/src",
+		"tools/wasm-opt/src",
+	] {
+		walk(&root, src, &mut files);
+	}
+	files.retain(|f| !test_only.iter().any(|t| f.starts_with(t)));
+	files.sort();
+	let mut all = Vec::new();
+	for f in &files {
+		let bytes = std::fs::read(root.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+		all.extend((f.as_str(), bytes).encode());
+	}
+	let hash = format!("0x{}", sp_core::hexdisplay::HexDisplay::from(&sp_io::hashing::blake2_256(&all)));
+	let spec = VERSION.spec_version;
+	let path = root.join("runtime/source-hash");
+	let text = std::fs::read_to_string(&path).expect("runtime/source-hash exists");
+	// Lines `<spec_version> <hash>`; `#` starts a comment.
+	let line_spec = |l: &str| l.split(' ').next().and_then(|s| s.parse::<u32>().ok());
+	let blessed = text.lines().filter(|l| !l.starts_with('#')).find(|l| line_spec(l) == Some(spec));
+	let blessed = blessed.and_then(|l| l.split(' ').nth(1)).map(str::to_owned);
+	if std::env::var_os("POG_BLESS_SOURCES").is_some() {
+		assert!(
+			blessed.as_ref().is_none_or(|old| *old == hash),
+			"the runtime's sources changed under spec_version {spec}, already blessed: raise spec_version \
+			 (runtime/src/lib.rs) before blessing"
+		);
+		let mut lines: Vec<&str> = text.lines().filter(|l| line_spec(l) != Some(spec)).collect();
+		let line = format!("{spec} {hash}");
+		lines.push(&line);
+		std::fs::write(&path, lines.join("\n") + "\n").expect("write runtime/source-hash");
 		return;
 	}
-	let Some((old, by)) = blessed else {
+	let Some(old) = blessed else {
 		panic!(
-			"runtime/code-hash has no hash for spec_version {spec}: bless it with `POG_BLESS_CODE=1 cargo test -p \
-			 pog-runtime the_runtime_code`"
+			"runtime/source-hash has no hash for spec_version {spec}: bless it with `POG_BLESS_SOURCES=1 cargo test -p \
+			 pog-runtime runtime_sources`"
 		);
 	};
-	if by != compiler {
-		eprintln!("spec_version {spec} was blessed with {by}; this WASM was built with {compiler}: not compared");
-		return;
-	}
 	assert_eq!(
-		old, hash,
-		"the runtime's code changed under spec_version {spec}: raise spec_version (runtime/src/lib.rs), then bless \
-		 with `POG_BLESS_CODE=1 cargo test -p pog-runtime the_runtime_code`"
+		old,
+		hash,
+		"the runtime's sources changed under spec_version {spec} ({} files): raise spec_version (runtime/src/lib.rs), \
+		 then bless with `POG_BLESS_SOURCES=1 cargo test -p pog-runtime runtime_sources`",
+		files.len()
 	);
 }
 
