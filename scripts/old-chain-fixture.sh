@@ -84,16 +84,23 @@ const [url, rounds, out] = process.argv.slice(2);
 const api = await connect(url);
 const spec = api.runtimeVersion.specVersion.toNumber();
 console.log(`[fixture] spec_version ${spec}; waiting for round ${rounds} to be settled`);
-await new Promise((resolve) => {
+// Bounded: a dev round is 20 blocks (2 minutes); five minutes a round is more than any took.
+const deadline = Date.now() + Number(rounds) * 300_000;
+await new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error(`round ${rounds} not settled in time: see the node's and agents' logs`)), deadline - Date.now());
   api.query.system.events((events) => {
     for (const { event } of events) {
-      if (api.events.pog.RoundSettled.is(event) && event.data.round.toNumber() >= Number(rounds)) resolve();
+      if (api.events.pog.RoundSettled.is(event) && event.data.round.toNumber() >= Number(rounds)) {
+        clearTimeout(timer);
+        resolve();
+      }
     }
   });
 });
-// Its block finalised, then the state at the finalized head.
+// Its block finalised (within a minute), then the state at the finalized head.
 const settledAt = (await api.rpc.chain.getHeader()).number.toNumber();
-while ((await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toNumber() < settledAt) {
+for (let i = 0; (await api.rpc.chain.getHeader(await api.rpc.chain.getFinalizedHead())).number.toNumber() < settledAt; i++) {
+  if (i >= 60) throw new Error(`block #${settledAt} not finalised within a minute`);
   await new Promise((r) => setTimeout(r, 1000));
 }
 await writeSnapshot(api, out);
