@@ -5,7 +5,7 @@
 # `a_live_spec_107_chain_migrates_then_produces_blocks_and_settles_a_round` migrates it.
 #
 # What it does: checks that release out into a temporary worktree, builds its node and miner agent
-# (into a copy of the shared target directory, so only what differs compiles: about 30 minutes on
+# (into a copy of the shared target directory, so only what differs compiles: about 6 minutes on
 # 2 cores), starts its development chain (Alice validates), registers three miners as that
 # release's README says (//Bob honest, //Charlie a cheat that corrupts C, //Dave registered and
 # never answering), lets them run until round ROUNDS is settled (default 4, about 2 minutes a
