@@ -11,7 +11,7 @@ fn main() {
 				println!("cargo::error={problem}");
 				println!(
 					"cargo::error=run scripts/setup.sh once on this machine (it installs Debian's rustc-web and \
-					 links the `pog-wasm` toolchain; see README, \"Building the runtime's WASM\"), or set \
+					 links the `pog-wasm` toolchain; see scripts/README.md, \"Building the runtime's WASM\"), or set \
 					 SKIP_WASM_BUILD=1 for a native-only build"
 				);
 				return;

@@ -12,7 +12,7 @@
 #  3. a rustup toolchain `pog-wasm` linked to it, which substrate-wasm-builder uses
 #     (WASM_BUILD_TOOLCHAIN, set in .cargo/config.toml and env.sh) while native code stays on
 #     rustup stable.
-# README.md, "Building the runtime's WASM", explains it step by step.
+# scripts/README.md, "Building the runtime's WASM", explains it step by step.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/env.sh"

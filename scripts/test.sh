@@ -20,8 +20,9 @@ step() { printf '\n==> [%d:%02d] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS
 
 . scripts/crates.sh
 
-step "formatting (cargo fmt --check)"
+step "formatting (cargo fmt --check) and README's shape (scripts/readme-check.mjs)"
 cargo fmt --all -- --check
+node scripts/readme-check.mjs
 
 step "node and miner agent, linted (release build, the unit tests' crates and features)"
 # The agent is built with its test-only cheating modes, which tests/cheaters.test.mjs runs.

@@ -1,4 +1,4 @@
-// Integration test: launching a network as README's "Launching a network" says. The
+// Integration test: launching a network as docs/chain-runner.md's "Launching a network" says. The
 // `production` preset's placeholder keys are refused for a live chain; scripts/production-spec.sh
 // writes a spec with fresh keys, and a validator started from it with its keys inserted authors
 // and finalises blocks, sits in the session and on PoG's committees, bonded.

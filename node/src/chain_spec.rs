@@ -42,7 +42,7 @@ pub fn local_chain_spec() -> Result<ChainSpec, String> {
 
 /// `--chain production`: mainnet settings, the GPU table without `cpu-reference`, and
 /// placeholder keys (the dev keys of Alice, Bob, Charlie and Dave) to replace before launch
-/// (README, "Launching a network").
+/// (docs/chain-runner.md, "Launching a network").
 pub fn production_chain_spec() -> Result<ChainSpec, String> {
 	Ok(ChainSpec::builder(wasm()?, None)
 		.with_name("PoG")

@@ -171,7 +171,7 @@ fn refuse_placeholder_keys(spec: &dyn sc_service::ChainSpec) -> sc_cli::Result<(
 		if names(&key) {
 			return Err(sc_cli::Error::Input(format!(
 				"the chain spec '{}' is a live chain whose genesis names the public dev key of {name}: its secret is \
-				 known to everyone. Write a spec with your own keys (scripts/production-spec.sh; README, \
+				 known to everyone. Write a spec with your own keys (scripts/production-spec.sh; docs/chain-runner.md, \
 				 \"Launching a network\"), or pass --allow-dev-keys to try the placeholders on a private machine",
 				spec.id()
 			)));
