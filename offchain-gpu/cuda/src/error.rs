@@ -70,6 +70,19 @@ pub enum GpuError {
 		/// Elements in the buffer.
 		len: usize,
 	},
+	/// A kernel launched on a buffer smaller than what it uses: a bug in this crate, caught
+	/// before the kernel runs (every launch checks its buffers).
+	#[error("kernel {kernel} would use {need} elements of `{buffer}`, which holds {have}")]
+	LaunchOutOfBounds {
+		/// The kernel.
+		kernel: &'static str,
+		/// Its buffer argument.
+		buffer: &'static str,
+		/// Elements the kernel uses.
+		need: u64,
+		/// Elements the buffer holds.
+		have: usize,
+	},
 }
 
 impl From<cudarc::driver::DriverError> for GpuError {

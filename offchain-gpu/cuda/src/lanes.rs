@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use pog_primitives::{
 	lanes::{self, LANE_ITEMS},
-	memory::{Item, MemoryChallenge},
+	memory::{Item, MemoryChallenge, MemoryKind},
 	Hash32,
 };
 
@@ -30,24 +30,23 @@ impl GpuProver {
 	/// `lanes::links_per_lane`), a thread a lane.
 	pub fn lanes(&self, challenge: &MemoryChallenge, links_run: u64) -> Result<LaneRun, GpuError> {
 		let spec = &challenge.spec;
-		if !spec.is_valid() || spec.lanes == 0 || links_run > lanes::links_per_lane(challenge) {
-			return Err(GpuError::InvalidSpec(format!("lane phase {spec:?}, {links_run} links a lane")));
-		}
+		let count = match spec.kind() {
+			MemoryKind::Lanes(count) if spec.is_valid() && links_run <= lanes::links_per_lane(challenge) => count,
+			_ => return Err(GpuError::InvalidSpec(format!("lane phase {spec:?}, {links_run} links a lane"))),
+		};
 		let g = self.lock()?;
-		let lane_count = spec.lanes as usize;
+		let lane_count = count as usize;
 		let pad = DevBuf::<Item>::new(&g.ctx, lane_count * LANE_ITEMS as usize)?;
 		let mut seed = DevBuf::<u8>::new(&g.ctx, 32)?;
 		seed.copy_from_host(0, &spec.seed)?;
 		let results = DevBuf::<Hash32>::new(&g.ctx, lane_count * links_run as usize)?;
 		let st = &g.mm_stream;
 		let started = Instant::now();
-		let pad_ptr = pad.ptr_at(0, pad.len())?;
-		g.kernels.lane_pad(st, seed.ptr(), 0, spec.lanes, LANE_ITEMS, pad_ptr)?;
+		g.kernels.lane_pad(st, seed.all(), 0, count, LANE_ITEMS, pad.all())?;
 		st.synchronize()?;
 		let pad_ms = started.elapsed().as_secs_f64() * 1e3;
 		let started = Instant::now();
-		let results_ptr = results.ptr_at(0, results.len())?;
-		g.kernels.lane_links(st, pad_ptr, seed.ptr(), 0, spec.lanes, LANE_ITEMS, links_run, spec.reads, results_ptr)?;
+		g.kernels.lane_links(st, pad.all(), seed.all(), 0, count, LANE_ITEMS, links_run, spec.reads, results.all())?;
 		st.synchronize()?;
 		let links_ms = started.elapsed().as_secs_f64() * 1e3;
 		let mut out = vec![Hash32::default(); results.len()];

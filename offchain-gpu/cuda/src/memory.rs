@@ -15,13 +15,13 @@ use std::{
 
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use pog_primitives::{
-	memory::{self, levels_from, Item, MemoryChallenge, MemorySpec, GROUP_WALKS, ITEM_BYTES, ITEM_WORDS},
+	memory::{self, levels_from, Item, MemoryChallenge, MemorySpec, GROUP_WALKS, ITEM_BYTES},
 	Hash32,
 };
 use pog_prover::memory::{MemoryCommitment, MemoryProver};
 
 use crate::{
-	device::{DevBuf, Kernels, PartialDataset, WalkReads, Walks},
+	device::{DevBuf, Kernels, Mix, PartialDataset, WalkReads, Walks},
 	kernels::WalkShape,
 	prover::{ms, timing_event},
 	GpuError, GpuProver,
@@ -35,9 +35,6 @@ const _: () = assert!(GROUP_WALKS.trailing_zeros().is_multiple_of(2), "an even n
 
 /// Device bytes a walk of a batch takes: its mix (64), its result (32) and half a tree node (16).
 const BATCH_BYTES_PER_WALK: u64 = 64 + 32 + 16;
-
-/// A walk's mix between the walk kernels: sixteen words, an item's shape.
-type Mix = [u32; ITEM_WORDS];
 
 /// One of the two batches in flight: its walks' mixes, their results (and the group nodes made
 /// over them), and the events that order its three stages across the two streams.
@@ -71,8 +68,7 @@ impl Slot {
 	fn commit(&self, kernels: &Kernels, stream: &CudaStream, count: u32) -> Result<(), GpuError> {
 		let (mut below, mut above, mut nodes) = (&self.results, &self.half, count as usize);
 		while nodes > count as usize / GROUP_WALKS as usize {
-			let (from, to) = (below.ptr_at(0, nodes)?, above.ptr_at(0, nodes / 2)?);
-			kernels.hash_nodes(stream, from, to, nodes as u64 / 2)?;
+			kernels.hash_nodes(stream, below.span(0, nodes)?, above.span(0, nodes / 2)?, nodes as u64 / 2)?;
 			nodes /= 2;
 			std::mem::swap(&mut below, &mut above);
 		}
@@ -166,15 +162,14 @@ impl GpuProver {
 		let (walk_st, hash_st) = (&g.gen_stream, &g.mm_stream);
 		let (e0, e1) = (timing_event(&g.ctx)?, timing_event(&g.ctx)?);
 		e0.record(hash_st)?;
-		let fill = dataset.ptr_at(0, resident as usize)?;
-		g.kernels.mem_fill(hash_st, cache_buf.ptr(), spec.cache_items - 1, fill, 0, resident, spec.parents)?;
+		let fill = dataset.span(0, resident as usize)?;
+		g.kernels.mem_fill(hash_st, cache_buf.all(), fill, 0, resident, spec.parents)?;
 		e1.record(hash_st)?;
 		hash_st.synchronize()?;
 		let walks_started = Instant::now();
 		let partial = (resident < spec.dataset_items).then_some(PartialDataset {
 			resident,
-			cache: cache_buf.ptr(),
-			cache_mask: spec.cache_items - 1,
+			cache: cache_buf.all(),
 			parents: spec.parents,
 		});
 		// where the walks read, decided once for the phase
@@ -188,24 +183,24 @@ impl GpuProver {
 			.map(|first| Walks::range(first, batch.min(walks.end - first) as u32))
 			.collect();
 		let mut group_roots = Vec::with_capacity((total / GROUP_WALKS) as usize);
-		let first_mix = slots[0].mix.ptr_at(0, batches[0].count as usize)?;
-		g.kernels.mem_walk_start(hash_st, prefix_buf.ptr(), &batches[0], first_mix)?;
+		let first_mix = slots[0].mix.span(0, batches[0].count as usize)?;
+		g.kernels.mem_walk_start(hash_st, prefix_buf.all(), &batches[0], first_mix)?;
 		slots[0].started.record(hash_st)?;
 		for (i, b) in batches.iter().enumerate() {
 			let (slot, other) = (&slots[i % 2], &slots[(i + 1) % 2]);
 			let count = b.count as usize;
 			walk_st.wait(&slot.started)?;
-			let (items, mix) = (dataset.ptr_at(0, resident as usize)?, slot.mix.ptr_at(0, count)?);
+			let (items, mix) = (dataset.span(0, resident as usize)?, slot.mix.span(0, count)?);
 			g.kernels.mem_walk(walk_st, items, spec.dataset_items, b, spec.reads, mix, from)?;
 			slot.walked.record(walk_st)?;
 			if let Some(next) = batches.get(i + 1) {
 				// `other` is free: batch i − 1's hashing, before this on the same stream, is done with it
-				let next_mix = other.mix.ptr_at(0, next.count as usize)?;
-				g.kernels.mem_walk_start(hash_st, prefix_buf.ptr(), next, next_mix)?;
+				let next_mix = other.mix.span(0, next.count as usize)?;
+				g.kernels.mem_walk_start(hash_st, prefix_buf.all(), next, next_mix)?;
 				other.started.record(hash_st)?;
 			}
 			hash_st.wait(&slot.walked)?;
-			g.kernels.mem_walk_end(hash_st, mix, b.count, slot.results.ptr_at(0, count)?)?;
+			g.kernels.mem_walk_end(hash_st, mix, b.count, slot.results.span(0, count)?)?;
 			for (k, w) in keep.iter().enumerate() {
 				if (b.first..b.first + u64::from(b.count)).contains(w) {
 					kept_buf.copy_from_device(hash_st, k, &slot.results, (w - b.first) as usize, 1)?;
@@ -265,23 +260,18 @@ impl GpuProver {
 		groups_buf.copy_from_host(0, groups)?;
 		let mix = DevBuf::<Mix>::new(&g.ctx, walks)?;
 		let results = DevBuf::<Hash32>::new(&g.ctx, walks)?;
-		let from_cache = PartialDataset {
-			resident: 0,
-			cache: cache_buf.ptr(),
-			cache_mask: spec.cache_items - 1,
-			parents: spec.parents,
-		};
+		let from_cache = PartialDataset { resident: 0, cache: cache_buf.all(), parents: spec.parents };
 		let count = u32::try_from(walks).map_err(|_| {
 			GpuError::InvalidSpec(format!("{} groups of {GROUP_WALKS} walks exceed one launch", groups.len()))
 		})?;
-		let listed = Walks { first: 0, count, groups: groups_buf.ptr(), group_walks: GROUP_WALKS as u32 };
+		let listed = Walks { first: 0, count, groups: Some(groups_buf.all()), group_walks: GROUP_WALKS as u32 };
 		let st = &g.mm_stream;
-		let (mix_ptr, results_ptr) = (mix.ptr_at(0, walks)?, results.ptr_at(0, walks)?);
-		g.kernels.mem_walk_start(st, prefix_buf.ptr(), &listed, mix_ptr)?;
+		let (mix_span, results_span) = (mix.span(0, walks)?, results.span(0, walks)?);
+		g.kernels.mem_walk_start(st, prefix_buf.all(), &listed, mix_span)?;
 		// `resident` 0: every item is made from the cache, which stands in for the dataset
 		let from = WalkReads::Partial(&from_cache);
-		g.kernels.mem_walk(st, cache_buf.ptr(), spec.dataset_items, &listed, spec.reads, mix_ptr, from)?;
-		g.kernels.mem_walk_end(st, mix_ptr, listed.count, results_ptr)?;
+		g.kernels.mem_walk(st, cache_buf.all(), spec.dataset_items, &listed, spec.reads, mix_span, from)?;
+		g.kernels.mem_walk_end(st, mix_span, listed.count, results_span)?;
 		st.synchronize()?;
 		let mut all = vec![Hash32::default(); walks];
 		results.copy_to_host(0, &mut all)?;
@@ -309,7 +299,7 @@ impl MemoryProver for GpuProver {
 	}
 
 	fn prove_memory(&self, challenge: &MemoryChallenge) -> anyhow::Result<MemoryCommitment> {
-		if challenge.spec.lanes > 0 {
+		if let memory::MemoryKind::Lanes(_) = challenge.spec.kind() {
 			// a CPU unit's lanes on the GPU: only an adversary answers one so (`crate::lanes`)
 			let run = self.lanes(challenge, pog_primitives::lanes::links_per_lane(challenge))?;
 			let (fill, walks) = (run.pad_ms / 1e3, run.links_ms / 1e3);

@@ -14,7 +14,7 @@ use anyhow::ensure;
 use pog_primitives::{
 	commitment::CommittedMatrix,
 	cpu::gemm_rows_rounded,
-	memory::{self, MemoryChallenge, GROUP_WALKS},
+	memory::{self, MemoryChallenge, MemoryKind, GROUP_WALKS},
 	verify::ChallengeSpec,
 	Hash32,
 };
@@ -232,7 +232,7 @@ impl MemoryProver for CpuProver {
 	/// threads, each group reduced to its node; a per-core unit's lanes on all threads.
 	fn prove_memory(&self, challenge: &MemoryChallenge) -> anyhow::Result<MemoryCommitment> {
 		let spec = &challenge.spec;
-		if spec.lanes > 0 {
+		if let MemoryKind::Lanes(_) = spec.kind() {
 			return crate::memory::prove_lanes(challenge, self.threads);
 		}
 		ensure!(spec.is_valid(), "invalid memory spec {spec:?}");

@@ -10,10 +10,10 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::ensure;
+use anyhow::{bail, ensure};
 use pog_primitives::{
 	lanes,
-	memory::{self, levels_from, proof_from, Item, MemoryChallenge, MemorySpec, GROUP_WALKS},
+	memory::{self, levels_from, proof_from, Item, MemoryChallenge, MemoryKind, MemorySpec, GROUP_WALKS},
 	Hash32,
 };
 
@@ -70,15 +70,16 @@ pub fn groups_on_cpu(spec: &MemorySpec, cache: &[Item], groups: &[u64]) -> Vec<V
 /// pads.
 pub fn prove_lanes(challenge: &MemoryChallenge, threads: usize) -> anyhow::Result<MemoryCommitment> {
 	let spec = &challenge.spec;
-	ensure!(spec.is_valid() && spec.lanes > 0, "not a lane phase: {spec:?}");
+	let MemoryKind::Lanes(lane_count) = spec.kind() else { bail!("not a lane phase: {spec:?}") };
+	ensure!(spec.is_valid(), "invalid lane phase {spec:?}");
 	let links = lanes::links_per_lane(challenge);
-	let threads = threads.clamp(1, spec.lanes as usize);
+	let threads = threads.clamp(1, lane_count as usize);
 	let started = Instant::now();
 	let mut done: Vec<(u32, Vec<Hash32>, Duration)> = std::thread::scope(|s| {
 		let handles: Vec<_> = (0..threads as u32)
 			.map(|t| {
 				s.spawn(move || {
-					(t..spec.lanes)
+					(t..lane_count)
 						.step_by(threads)
 						.map(|lane| {
 							let at = Instant::now();

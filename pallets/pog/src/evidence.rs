@@ -208,8 +208,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The weight of `open_evidence`: the spent duties, the audit, the member's evidence root and
-	/// the miner's commitments read, the audit written, and up to 64 Keccak-256 hashes of two paths (1.2 µs
-	/// each on the reference machine, natively; taken at 20 µs, for WASM and slower machines).
+	/// the miner's commitments read, the audit written, and up to 64 Keccak-256 hashes of two paths,
+	/// each taken at 20 µs (over ten times a native hash of 64 bytes, for WASM and slower machines).
 	pub fn open_evidence_weight() -> Weight {
 		let paths = u64::from(<MaxProofLen as Get<u32>>::get()) + u64::from(MAX_EVIDENCE_DEPTH) + 2;
 		T::DbWeight::get()

@@ -62,9 +62,8 @@ pub const SENT_KEY: &[u8] = b"pog::ocw::sent";
 /// Blocks after which something sent but not yet on chain may be sent again.
 pub const RESEND_AFTER: u32 = 5;
 /// Most verifications by one validator in one run (wall time, [`RUN_TIME_MS`], bounds it first on
-/// any real machine). The checks run natively on every core but one (an H100's GEMM check at
-/// most 0.49 s of one core, its memory check 0.41 s), so a validator of 32 cores does about 140
-/// in a run; a served GPU's pass lands in the member's attestation ([`crate::attestation`]), a revealed
+/// any real machine). The checks run natively on every core but one (what one check costs a core:
+/// `scripts/bench-verifier.sh`, figures in `benchmarking/README.md`); a served GPU's pass lands in the member's attestation ([`crate::attestation`]), a revealed
 /// GPU's verdict in `submit_verdicts` transactions of [`MaxVerdicts`].
 pub const MAX_VERIFICATIONS_PER_RUN: usize = 1_024;
 /// Wall time after which a run starts no more verifications (ms): what it has is sent, and the

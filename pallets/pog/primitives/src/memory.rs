@@ -51,26 +51,47 @@ pub struct MemorySpec {
 	pub parents: u32,
 	/// Dataset reads of each walk (of each link, in a lane phase).
 	pub reads: u32,
-	/// 0: the GPU phase, walks over one dataset. n > 0: a per-core unit's phase of `n` lanes
-	/// ([`crate::lanes`]): `dataset_items` is their pads, `reads` the steps of a link, and the
-	/// cache and parents are not used.
+	/// How the phase's kind is stored: 0 a GPU's walks over one dataset, n > 0 a per-core unit's
+	/// `n` lanes ([`crate::lanes`]: `dataset_items` is their pads, `reads` the steps of a link, and
+	/// the cache and parents are not used). Read it through [`MemorySpec::kind`].
 	pub lanes: u32,
 }
 
+/// What a memory phase runs ([`MemorySpec::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryKind {
+	/// A GPU's phase: walks over one dataset made from a cache.
+	Dataset,
+	/// A per-core unit's phase of this many lanes, a lane a declared core ([`crate::lanes`]).
+	Lanes(u32),
+}
+
 impl MemorySpec {
+	/// What this phase runs: the one reading of [`MemorySpec::lanes`].
+	pub fn kind(&self) -> MemoryKind {
+		match self.lanes {
+			0 => MemoryKind::Dataset,
+			n => MemoryKind::Lanes(n),
+		}
+	}
+
 	/// Whether the parameters can be used: a non-empty cache of a power-of-two size, a dataset of
 	/// at least one item and at most 2^40 (64 TiB), at least one parent and one read; a lane
 	/// phase's pads [`crate::lanes::LANE_ITEMS`] a lane.
 	pub fn is_valid(&self) -> bool {
-		if self.lanes > 0 {
-			return self.reads > 0
-				&& self.dataset_items == u64::from(self.lanes) * u64::from(crate::lanes::LANE_ITEMS)
-				&& self.dataset_items <= 1 << 40;
+		match self.kind() {
+			MemoryKind::Lanes(lanes) => {
+				self.reads > 0
+					&& self.dataset_items == u64::from(lanes) * u64::from(crate::lanes::LANE_ITEMS)
+					&& self.dataset_items <= 1 << 40
+			},
+			MemoryKind::Dataset => {
+				self.cache_items.is_power_of_two()
+					&& (1..=1u64 << 40).contains(&self.dataset_items)
+					&& self.parents > 0
+					&& self.reads > 0
+			},
 		}
-		self.cache_items.is_power_of_two()
-			&& (1..=1u64 << 40).contains(&self.dataset_items)
-			&& self.parents > 0
-			&& self.reads > 0
 	}
 
 	/// Bytes of the dataset.
@@ -526,7 +547,10 @@ pub struct OpeningCheck<'a> {
 impl<'a> OpeningCheck<'a> {
 	/// Makes what checking `challenge`'s openings needs.
 	pub fn new(challenge: &'a MemoryChallenge) -> Self {
-		let cache = if challenge.spec.lanes > 0 { Vec::new() } else { cache(&challenge.spec) };
+		let cache = match challenge.spec.kind() {
+			MemoryKind::Lanes(_) => Vec::new(),
+			MemoryKind::Dataset => cache(&challenge.spec),
+		};
 		Self { challenge, cache }
 	}
 
@@ -535,7 +559,7 @@ impl<'a> OpeningCheck<'a> {
 	/// [`LOCKSTEP`] at a time ([`walks_from_cache`]), so a verifier that splits openings between
 	/// threads gives each a run of them.
 	pub fn first_wrong_in(&self, opened: &[(u64, Hash32, Hash32)]) -> Option<usize> {
-		if self.challenge.spec.lanes > 0 {
+		if let MemoryKind::Lanes(_) = self.challenge.spec.kind() {
 			return opened.iter().position(|(walk, result, parents)| {
 				!crate::lanes::link_is_right(self.challenge, *walk, result, parents)
 			});

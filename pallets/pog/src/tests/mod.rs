@@ -348,7 +348,7 @@ fn memory_levels(p: &ChallengeParams, how: Memory) -> Vec<Vec<Hash32>> {
 	let ch = p.memory_challenge().expect("a memory phase");
 	let results: Vec<Hash32> = match how {
 		Memory::MadeUp => (0..ch.walks).map(|w| sp_io::hashing::keccak_256(&w.to_le_bytes())).collect(),
-		Memory::Honest if ch.spec.lanes > 0 => {
+		Memory::Honest if matches!(ch.spec.kind(), memory::MemoryKind::Lanes(_)) => {
 			let links = lanes::links_per_lane(&ch);
 			(0..ch.spec.lanes)
 				.flat_map(|l| lanes::lane_results(&ch.spec, l, links, &lanes::pad(&ch.spec.seed, l)))
