@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The main job in one command: install what is missing, build the node and the miner agent
-# (first time 15 to 39 min on 2 cores, docs/ci-times.md; then seconds), start a development chain (Alice authors,
-# finalises and runs the PoG validator's off-chain worker), register a local miner (//Bob; its
-# GPUs if any, else the CPU backend on the cpu-reference profile) and answer its challenges.
-# The miner's log shows each challenge, its verdict and the score; Ctrl-C stops both.
-# Extra arguments go to the node (e.g. --rpc-port 9945). POG_NO_MINER=1 starts the node alone.
+# (first time 15 to 39 min on 2 cores, docs/ci-times.md; then seconds), start a development
+# chain (Alice authors, finalises and runs the PoG validator's off-chain worker), register a
+# local miner (//Bob; its GPUs if any, else the CPU backend on the cpu-reference profile) and
+# answer its challenges. The miner's log shows each challenge, its verdict and the score; Ctrl-C
+# stops both. Extra arguments go to the node (e.g. --rpc-port 9945). POG_NO_MINER=1 starts the
+# node alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
