@@ -101,7 +101,8 @@ pub(crate) fn byte_range(len: usize, size: usize, first: usize, count: usize) ->
 
 /// `len` elements of `T` on the device (`cuMemAlloc`, uninitialised), freed on drop: a typed,
 /// length-aware buffer in the spirit of cudarc's `CudaSlice<T>`, whose copies check their ranges
-/// and whose addresses come from bounds-checked accessors ([`Self::ptr`], [`Self::ptr_at`]).
+/// and whose addresses come from bounds-checked accessors: [`Self::all`] and [`Self::span`] for a
+/// kernel launch, [`Self::ptr`] and [`Self::ptr_at`] for a library call or a copy.
 ///
 /// Not `CudaSlice` itself: a `CudaSlice` belongs to one stream, is allocated and freed
 /// stream-ordered (`cuMemAllocAsync`/`cuMemFreeAsync`, the context's memory pool, where the
@@ -152,7 +153,7 @@ struct Uses {
 /// what the kernel uses of it ([`GpuError::LaunchOutOfBounds`] otherwise): the one place a
 /// kernel is handed device addresses.
 fn launch<'a>(
-	kernel: &'static str,
+	kernel: &str,
 	stream: &'a CudaStream,
 	f: &'a CudaFunction,
 	cfg: LaunchConfig,
@@ -160,7 +161,12 @@ fn launch<'a>(
 	args: impl FnOnce(&mut LaunchArgs<'a>),
 ) -> Result<(), GpuError> {
 	if let Some(u) = uses.iter().flatten().find(|u| u.need > u.have as u64) {
-		return Err(GpuError::LaunchOutOfBounds { kernel, buffer: u.what, need: u.need, have: u.have });
+		return Err(GpuError::LaunchOutOfBounds {
+			kernel: kernel.to_owned(),
+			buffer: u.what,
+			need: u.need,
+			have: u.have,
+		});
 	}
 	let mut b = stream.launch_builder(f);
 	args(&mut b);
@@ -582,7 +588,7 @@ impl Kernels {
 		let blocks = u64::from(lines) * u64::from(kc / generated.elements_per_block());
 		let cfg = self.cfg(blocks, 256);
 		let bytes = u64::from(lines) * u64::from(kc) * kernels::storage_bytes(stored) as u64;
-		launch("generate", stream, f, cfg, &[Some(out.uses("out", bytes))], |b| {
+		launch(kernel, stream, f, cfg, &[Some(out.uses("out", bytes))], |b| {
 			b.arg(&out.ptr).arg(&lines).arg(&kc).arg(&k0).arg(&key0).arg(&key1).arg(&s2m).arg(&s3);
 		})
 	}

@@ -75,7 +75,7 @@ pub enum GpuError {
 	#[error("kernel {kernel} would use {need} elements of `{buffer}`, which holds {have}")]
 	LaunchOutOfBounds {
 		/// The kernel.
-		kernel: &'static str,
+		kernel: String,
 		/// Its buffer argument.
 		buffer: &'static str,
 		/// Elements the kernel uses.

@@ -88,7 +88,7 @@ impl Inner {
 
 	/// Generate chunk `k0..k0 + kc` of `matrix` of `spec` as the GEMM in `compute` takes it
 	/// (int8 significands on the int8 path) into the first `lines·kc` elements of `out` (bytes of
-	/// `compute`'s storage; [`GpuError::OutOfBounds`] where they do not fit).
+	/// `compute`'s storage; [`GpuError::LaunchOutOfBounds`] where they do not fit).
 	#[allow(clippy::too_many_arguments)]
 	pub(crate) fn generate(
 		&self,

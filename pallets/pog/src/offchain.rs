@@ -63,8 +63,9 @@ pub const SENT_KEY: &[u8] = b"pog::ocw::sent";
 pub const RESEND_AFTER: u32 = 5;
 /// Most verifications by one validator in one run (wall time, [`RUN_TIME_MS`], bounds it first on
 /// any real machine). The checks run natively on every core but one (what one check costs a core:
-/// `scripts/bench-verifier.sh`, figures in `benchmarking/README.md`); a served GPU's pass lands in the member's attestation ([`crate::attestation`]), a revealed
-/// GPU's verdict in `submit_verdicts` transactions of [`MaxVerdicts`].
+/// `scripts/bench-verifier.sh`, figures in `benchmarking/README.md`); a served GPU's pass lands in
+/// the member's attestation ([`crate::attestation`]), a revealed GPU's verdict in
+/// `submit_verdicts` transactions of [`MaxVerdicts`].
 pub const MAX_VERIFICATIONS_PER_RUN: usize = 1_024;
 /// Wall time after which a run starts no more verifications (ms): what it has is sent, and the
 /// next block's run goes on in the same order. A validator slower than the budget delivers less,
