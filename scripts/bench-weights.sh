@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates pallets/pog/src/weights.rs from pallet-pog's benchmarks, on this machine:
+# Regenerates a pallet's weights.rs from its benchmarks, on this machine (PALLET: pallet_pog, the
+# default, or pallet_pog_rewards):
 #  1. the runtime WASM with the `runtime-benchmarks` feature,
 #  2. pog-node with its `benchmark` subcommand (feature `runtime-benchmarks`; the node's own
 #     embedded WASM is skipped, the benchmark runs the WASM from step 1. Skipping it is needed:
@@ -7,7 +8,7 @@
 #     its WASM from this workspace, so one build of the node with its WASM fails),
 #  3. `pog-node benchmark pallet` over every extrinsic, through .maintain/weight-template.hbs.
 # STEPS and REPEAT may be set in the environment (defaults 50 and 20, polkadot-sdk's defaults);
-# EXTRINSICS (default '*': every one) and OUTPUT (default pallets/pog/src/weights.rs) benchmark
+# EXTRINSICS (default '*': every one) and OUTPUT (default the pallet's src/weights.rs) benchmark
 # some calls only, into a file of their own, whose functions are then copied into weights.rs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,13 @@ bash scripts/setup.sh
 STEPS="${STEPS:-50}"
 REPEAT="${REPEAT:-20}"
 EXTRINSICS="${EXTRINSICS:-*}"
-OUTPUT="${OUTPUT:-pallets/pog/src/weights.rs}"
+PALLET="${PALLET:-pallet_pog}"
+case "$PALLET" in
+pallet_pog) dir=pallets/pog ;;
+pallet_pog_rewards) dir=pallets/pog-rewards ;;
+*) echo "PALLET is pallet_pog or pallet_pog_rewards, not '$PALLET'" >&2; exit 2 ;;
+esac
+OUTPUT="${OUTPUT:-$dir/src/weights.rs}"
 
 echo "==> runtime WASM with runtime-benchmarks"
 unset POG_PLAIN_WASM
@@ -27,12 +34,12 @@ echo "==> pog-node with the benchmark subcommand"
 SKIP_WASM_BUILD=1 cargo build --release -p pog-node --features runtime-benchmarks
 NODE="$CARGO_TARGET_DIR/release/pog-node"
 
-echo "==> benchmark pallet_pog (steps $STEPS, repeat $REPEAT)"
+echo "==> benchmark $PALLET (steps $STEPS, repeat $REPEAT)"
 "$NODE" benchmark pallet \
 	--runtime "$WASM" \
 	--genesis-builder=runtime \
 	--genesis-builder-preset=development \
-	--pallet pallet_pog \
+	--pallet "$PALLET" \
 	--extrinsic "$EXTRINSICS" \
 	--steps "$STEPS" \
 	--repeat "$REPEAT" \

@@ -91,20 +91,20 @@ try {
     const [now, weight, events] = await Promise.all([at.query.timestamp.now(), at.query.system.blockWeight(), at.query.system.events()]);
     const ref = weight.normal.refTime.toBigInt() + weight.operational.refTime.toBigInt() + weight.mandatory.refTime.toBigInt();
     const n = h.number.toNumber();
-    const count = (name) => events.filter(({ event }) => event.section === 'pog' && event.method === name).length;
+    const count = (name, section = 'pog') => events.filter(({ event }) => event.section === section && event.method === name).length;
     // Outcomes by block: with several authors a block may be on a fork, and only the canonical
     // chain's blocks are counted at the end.
     const outcomes = {};
     let slashedMiners = 0;
     for (const { event } of events) {
-      if (event.section !== 'pog' || !('round' in event.data)) continue;
+      if (!['pog', 'pogRewards'].includes(event.section) || !('round' in event.data)) continue;
       const r = roundOf(event.data.round.toNumber());
       if (api.events.pog.RoundStarted.is(event)) r.startedAt = n;
       if (api.events.pog.SampleDrawn.is(event)) {
         r.sample = { block: n, committed: event.data.committed.toNumber(), capacity: event.data.capacity.toNumber(), probability: event.data.probability.toHuman() };
       }
       if (api.events.pog.RoundSettled.is(event)) { r.settled = true; r.settledAt = n; }
-      if (api.events.pog.MinerPaid.is(event)) r.paidAt = n;
+      if (api.events.pogRewards.MinerPaid.is(event)) r.paidAt = n;
       if (api.events.pog.MinerSettled.is(event)) {
         for (const [, o] of event.data.outcomes) { const k = JSON.stringify(o.toJSON()); outcomes[k] = (outcomes[k] || 0) + 1; }
         if (event.data.slashed.toBigInt() > 0n) slashedMiners += 1;
@@ -116,7 +116,7 @@ try {
       sample: count('SampleDrawn'), verdicts: count('VerdictSubmitted'), decided: count('VerificationFinished'),
       // a served GPU's passes land in its members' attestations, decided at settlement
       attestations: count('Attested'),
-      settled: count('MinerSettled'), roundSettled: count('RoundSettled'), paid: count('MinerPaid'),
+      settled: count('MinerSettled'), roundSettled: count('RoundSettled'), paid: count('MinerPaid', 'pogRewards'),
       // pallet-session charges a whole block for a session rotation (every epoch, 100 blocks).
       newSession: events.some(({ event }) => event.section === 'session' && event.method === 'NewSession'),
     });
@@ -162,7 +162,7 @@ try {
   log(`round ${first} started at #${roundOf(first).startedAt}; ${endpoints} endpoints named`);
   while (!roundOf(first).settled) await new Promise((r) => setTimeout(r, 3000));
   // The miners' pay: a page a block from the block after the last settlement.
-  while ((await api.query.pog.pendingPayout()).isSome || blocks.at(-1).number <= roundOf(first).settledAt) {
+  while ((await api.query.pogRewards.pendingPayout()).isSome || blocks.at(-1).number <= roundOf(first).settledAt) {
     await new Promise((r) => setTimeout(r, 3000));
   }
   unsub();

@@ -44,11 +44,11 @@ async function paidIn(api, who, round) {
   let hash = await api.rpc.chain.getBlockHash();
   for (let i = 0; i < 60; i += 1) {
     const header = await api.rpc.chain.getHeader(hash);
-    const paid = (await api.query.system.events.at(hash)).find(({ event }) => api.events.pog.MinerPaid.is(event)
+    const paid = (await api.query.system.events.at(hash)).find(({ event }) => api.events.pogRewards.MinerPaid.is(event)
       && event.data.round.toNumber() === round && event.data.miner.toString() === who);
     if (paid) {
       for (const h of [hash, header.parentHash]) {
-        const emission = (await api.query.system.events.at(h)).find(({ event }) => api.events.pog.RoundEmission.is(event)
+        const emission = (await api.query.system.events.at(h)).find(({ event }) => api.events.pogRewards.RoundEmission.is(event)
           && event.data.round.toNumber() === round);
         if (emission) return { hash, parent: header.parentHash, amount: paid.event.data.amount.toBigInt(), emission: emission.event.data };
       }
@@ -91,7 +91,7 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
   duties = await startDutyFlood(api, '//Eve//stash');
   const passed = waitSettled(api, charlie.address, 420_000, "Charlie's GPU to pass a round");
   // Miners are paid in the blocks after their round is settled.
-  const paidEvent = waitForEvent(api, (e) => api.events.pog.MinerPaid.is(e) && e.data.miner.toString() === charlie.address,
+  const paidEvent = waitForEvent(api, (e) => api.events.pogRewards.MinerPaid.is(e) && e.data.miner.toString() === charlie.address,
     480_000, "Charlie's pay");
   const stateDir = (await import('node:fs')).mkdtempSync('/tmp/pog-state-');
   const miner = runAgent(['run', ...common, '--backend', 'cpu', '--state-dir', stateDir, '--exit-after', '2'],

@@ -17,8 +17,8 @@ use sp_version::RuntimeVersion;
 
 use super::{
 	configs::EpochDuration, AccountId, Babe, Balance, Block, BlockNumber, Executive, Grandpa, Historical,
-	InherentDataExt, Nonce, Pog, Runtime, RuntimeCall, RuntimeGenesisConfig, SessionKeys, System, TransactionPayment,
-	BABE_GENESIS_EPOCH_CONFIG, VERSION,
+	InherentDataExt, Nonce, Pog, PogRewards, Runtime, RuntimeCall, RuntimeGenesisConfig, SessionKeys, System,
+	TransactionPayment, BABE_GENESIS_EPOCH_CONFIG, VERSION,
 };
 
 /// Puts a BABE equivocation report in the node's pool if its proof holds: both headers sealed
@@ -253,8 +253,8 @@ impl_runtime_apis! {
 		fn ranking() -> Vec<pallet_pog::types::RankEntry<AccountId>> {
 			Pog::ranking()
 		}
-		fn rewards() -> pallet_pog::types::RewardsView<AccountId, Balance> {
-			Pog::rewards_view()
+		fn rewards() -> pallet_pog_rewards::view::RewardsView<AccountId, Balance> {
+			PogRewards::view()
 		}
 		fn deposit_for(claims: Vec<(pallet_pog::types::ProfileId, u32)>, cpu_cores: u32) -> Balance {
 			Pog::deposit_for(claims, cpu_cores)

@@ -15,4 +15,5 @@ frame_benchmarking::define_benchmarks!(
 	[pallet_balances, Balances]
 	[pallet_timestamp, Timestamp]
 	[pallet_pog, Pog]
+	[pallet_pog_rewards, PogRewards]
 );

@@ -22,8 +22,8 @@ use sp_version::RuntimeVersion;
 
 use super::{
 	AccountId, Babe, Balance, Balances, Block, BlockNumber, Hash, Historical, Nonce, Offences, PalletInfo, Pog,
-	Runtime, RuntimeCall, RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask, Session,
-	SessionKeys, Signature, SignedPayload, System, TxExtension, UncheckedExtrinsic, EPOCH_DURATION_IN_SLOTS,
+	PogRewards, Runtime, RuntimeCall, RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask,
+	Session, SessionKeys, Signature, SignedPayload, System, TxExtension, UncheckedExtrinsic, EPOCH_DURATION_IN_SLOTS,
 	EXISTENTIAL_DEPOSIT, MILLISECS_PER_BLOCK, SLOT_DURATION, UNIT, VERSION,
 };
 
@@ -288,13 +288,23 @@ impl pallet_pog::Config for Runtime {
 	type MaxValidators = PogMaxValidators;
 	type MaxProfiles = ConstU32<128>;
 	type MaxOpenings = ConstU32<64>;
-	type Treasury = PogTreasury;
+	type RoundPay = PogRewards;
 	type ValidatorBond = PogValidatorBond;
 	type HasSessionKeys = WithSessionKeys;
 	// 16 served GPUs audited a round on average (`docs/protocol.md` §8, "Evidence of a fetch"):
 	// at 64 validators and committees of five, 1.25 audits a member a round
 	type EvidenceAudits = ConstU32<16>;
 	type WeightInfo = pallet_pog::weights::SubstrateWeight<Runtime>;
+}
+
+impl pallet_pog_rewards::Config for Runtime {
+	type Currency = Balances;
+	type RuntimeHoldReason = RuntimeHoldReason;
+	type Payees = Pog;
+	type Treasury = PogTreasury;
+	type MaxPayees = <Runtime as pallet_pog::Config>::MaxMiners;
+	type MaxValidators = PogMaxValidators;
+	type WeightInfo = pallet_pog_rewards::weights::SubstrateWeight<Runtime>;
 }
 
 /// Accounts whose session keys are set: what pallet-session seats of a set handed to it.

@@ -21,9 +21,9 @@
 
 use pallet_pog::{
 	first_draw::NEWCOMER_ADVANTAGE,
-	rewards::{Earnings, RewardRules},
 	scoring::{is_due, undrawn},
 };
+use pallet_pog_rewards::{earnings::Earnings, rules::RewardRules};
 use sp_runtime::Perbill;
 
 use crate::{configs, Runtime};

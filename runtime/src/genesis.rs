@@ -13,14 +13,14 @@ use sp_genesis_builder::{self, PresetId};
 use sp_keyring::{Ed25519Keyring, Sr25519Keyring};
 
 use crate::{
-	AccountId, BabeConfig, BalancesConfig, PogConfig, RuntimeGenesisConfig, SessionConfig, SessionKeys, SudoConfig,
-	UNIT,
+	AccountId, BabeConfig, BalancesConfig, PogConfig, PogRewardsConfig, RuntimeGenesisConfig, SessionConfig,
+	SessionKeys, SudoConfig, UNIT,
 };
 use pallet_pog::{
 	profiles::{default_profiles, production_profiles, GenesisProfile},
-	rewards::RewardRules,
 	ProtocolConfig,
 };
+use pallet_pog_rewards::rules::RewardRules;
 
 /// Name of the preset with mainnet settings (`pog-node build-spec --chain production`).
 pub const PRODUCTION_RUNTIME_PRESET: &str = "production";
@@ -65,9 +65,9 @@ fn genesis(
 			profiles,
 			validators: validators.iter().map(|(sr, _)| sr.to_account_id()).collect::<Vec<_>>(),
 			config: Some(config),
-			rewards: Some(rewards),
 			local_endpoints,
 		},
+		pog_rewards: PogRewardsConfig { rules: Some(rewards) },
 	})
 }
 

@@ -40,6 +40,7 @@ use sp_version::{runtime_version, RuntimeVersion};
 pub use frame_system::Call as SystemCall;
 pub use pallet_balances::Call as BalancesCall;
 pub use pallet_pog;
+pub use pallet_pog_rewards;
 pub use pallet_timestamp::Call as TimestampCall;
 
 /// Block number.
@@ -92,10 +93,10 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 129,
+	spec_version: 130,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
-	transaction_version: 3,
+	transaction_version: 4,
 	system_version: 1,
 };
 
@@ -109,10 +110,10 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 130,
+	spec_version: 131,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
-	transaction_version: 3,
+	transaction_version: 4,
 	system_version: 1,
 };
 
@@ -220,4 +221,8 @@ mod runtime {
 	// The block's author (from BABE's pre-digest), the reporter of an offence it includes.
 	#[runtime::pallet_index(11)]
 	pub type Authorship = pallet_authorship;
+
+	/// The reward ledger that pays PoG's settled rounds.
+	#[runtime::pallet_index(12)]
+	pub type PogRewards = pallet_pog_rewards;
 }

@@ -13,10 +13,21 @@ pub type Migrations = (
 	InitSession,
 	pallet_pog::migrations::v3::SeatValidators<Runtime>,
 	RecordSessions,
-	pallet_pog::migrations::InitMoneyLedger<Runtime>,
 	pallet_pog::migrations::StartEvidence<Runtime>,
 	pallet_pog::migrations::v4::CountDraws<Runtime>,
+	pallet_pog::migrations::v5::LedgerMoved<
+		Runtime,
+		pallet_pog_rewards::migrations::v1::MoveFromPogUnchecked<Runtime, PogPalletName, PogVesting>,
+	>,
+	pallet_pog_rewards::migrations::InitMoneyLedger<Runtime>,
 );
+
+frame_support::parameter_types! {
+	/// Where the reward ledger's items were before spec 130: under pallet-pog's name.
+	pub PogPalletName: &'static str = <crate::Pog as frame_support::traits::PalletInfoAccess>::name();
+	/// The hold reason pallet-pog held vesting pay under before spec 130.
+	pub PogVesting: crate::RuntimeHoldReason = crate::RuntimeHoldReason::Pog(pallet_pog::HoldReason::Vesting);
+}
 
 /// Spec 108 adds pallet-session. A chain from an earlier spec has its validators as BABE
 /// authorities, GRANDPA voters and PoG validators, in the same order and never changed since

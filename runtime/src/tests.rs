@@ -206,8 +206,14 @@ fn agent_metadata_is_current_and_spec_version_moved_with_it() {
 fn the_runtime_sources_are_the_ones_blessed_for_its_spec_version() {
 	let dir = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
 	let root = std::path::PathBuf::from(dir).join("..");
-	let test_only =
-		["runtime/src/tests.rs", "runtime/src/deterrence.rs", "pallets/pog/src/mock.rs", "pallets/pog/src/tests/"];
+	let test_only = [
+		"runtime/src/tests.rs",
+		"runtime/src/deterrence.rs",
+		"pallets/pog/src/mock.rs",
+		"pallets/pog/src/tests/",
+		"pallets/pog-rewards/src/mock.rs",
+		"pallets/pog-rewards/src/tests.rs",
+	];
 	let mut files: Vec<String> = [
 		"Cargo.toml",
 		"Cargo.lock",
@@ -217,6 +223,8 @@ fn the_runtime_sources_are_the_ones_blessed_for_its_spec_version() {
 		"pallets/pog/Cargo.toml",
 		"pallets/pog/primitives/Cargo.toml",
 		"pallets/pog/runtime-api/Cargo.toml",
+		"pallets/pog/traits/Cargo.toml",
+		"pallets/pog-rewards/Cargo.toml",
 		"tools/wasm-opt/Cargo.toml",
 	]
 	.map(String::from)
@@ -237,6 +245,8 @@ fn the_runtime_sources_are_the_ones_blessed_for_its_spec_version() {
 		"pallets/pog/src",
 		"pallets/pog/primitives/src",
 		"pallets/pog/runtime-api/src",
+		"pallets/pog/traits/src",
+		"pallets/pog-rewards/src",
 		"tools/wasm-opt/src",
 	] {
 		walk(&root, src, &mut files);
@@ -283,11 +293,23 @@ fn the_runtime_sources_are_the_ones_blessed_for_its_spec_version() {
 	);
 }
 
+/// The runtime's aggregate enums, one variant per pallet that has such a type: they grow whenever
+/// a pallet is added or adds a variant, which changes no stored encoding. What must not change,
+/// the encodings of the hold reasons funds are held under, is pinned by
+/// `hold_reasons_keep_their_encodings`; events are not kept from one block to the next.
+const AGGREGATE_ENUMS: [&str; 3] = ["RuntimeEvent", "RuntimeHoldReason", "RuntimeFreezeReason"];
+
 /// The shape of type `id` as SCALE encodes it: field and variant names left out (renaming one
-/// moves no byte), variant indices and every field's type kept.
+/// moves no byte), variant indices and every field's type kept; the runtime's aggregate enums
+/// ([`AGGREGATE_ENUMS`]) by name.
 fn scale_shape(types: &scale_info::PortableRegistry, id: u32, depth: u32) -> String {
 	use scale_info::TypeDef;
 	let Some(ty) = types.resolve(id) else { return format!("?{id}") };
+	if let [krate, name] = ty.path.segments.as_slice() {
+		if krate == "pog_runtime" && AGGREGATE_ENUMS.contains(&name.as_str()) {
+			return name.clone();
+		}
+	}
 	if depth > 32 {
 		return format!("R{id}"); // a recursive type: its shape repeats
 	}
@@ -386,6 +408,23 @@ fn stored_layouts_change_only_with_a_storage_version() {
 		"runtime/storage-layout is stale (an item added, removed or migrated): bless it with `POG_BLESS_LAYOUT=1 cargo \
 		 test -p pog-runtime stored_layouts`"
 	);
+}
+
+/// Funds are stored with their hold reason's encoding (`Balances::Holds`): a reason whose encoding
+/// moved would relabel every deposit, bond or vesting payment held under it. Pallets and variants
+/// are added after these, never between them.
+#[test]
+fn hold_reasons_keep_their_encodings() {
+	use pallet_pog::HoldReason as Pog;
+	use pallet_pog_rewards::HoldReason as Rewards;
+	for (reason, encoded) in [
+		(RuntimeHoldReason::Pog(Pog::MinerDeposit), [7, 0]),
+		(RuntimeHoldReason::Pog(Pog::Vesting), [7, 1]),
+		(RuntimeHoldReason::Pog(Pog::ValidatorBond), [7, 2]),
+		(RuntimeHoldReason::PogRewards(Rewards::Vesting), [12, 0]),
+	] {
+		assert_eq!(reason.encode(), encoded, "{reason:?}");
+	}
 }
 
 /// The header of block `number` on `parent`, authored in `slot` by BABE authority `index`
@@ -751,13 +790,13 @@ fn settling_and_paying_a_full_registry() {
 	let full = <<Runtime as pallet_pog::Config>::MaxMiners as frame_support::traits::Get<u32>>::get();
 	let batch = pallet_pog::ProtocolConfig::mainnet().settle_per_block;
 	assert_eq!(pallet_pog::Configuration::<Runtime>::get().settle_per_block, batch);
-	let page = Pog::payout_page();
+	let page = PogRewards::payout_page();
 	println!("a payout page: {page} miners; a full registry paid in {} blocks", full.div_ceil(page));
 	assert!(page >= 4 * batch, "a payout page of {page} miners at {batch} settled a block");
 	let hooks = <Runtime as frame_system::Config>::DbWeight::get().reads_writes(3, 1).ref_time();
 	for (what, weight) in [
 		("last settlement batch", Pog::settle_weight(batch, Some(full)).ref_time()),
-		("payout page", Pog::payout_weight(page).ref_time()),
+		("payout page", PogRewards::payout_weight(page).ref_time()),
 	] {
 		let used = weight + hooks;
 		println!("{what}: {:.2} ms, {:.2}% of the block", used as f64 / 1e9, used as f64 * 100.0 / max as f64);
@@ -882,9 +921,10 @@ fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session
 		#[cfg(feature = "try-runtime")]
 		Executive::try_runtime_upgrade(frame_try_runtime::UpgradeCheckSelect::All).expect("migrations and checks pass");
 		#[cfg(not(feature = "try-runtime"))]
-		<migrations::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
+		Executive::execute_on_runtime_upgrade();
 
-		assert_eq!(Pog::on_chain_storage_version(), 4, "v2 → v3 → v4");
+		assert_eq!(Pog::on_chain_storage_version(), 5, "v2 → v3 → v4 → v5");
+		assert_eq!(PogRewards::on_chain_storage_version(), 1, "the reward ledger in its own pallet");
 		assert_eq!(Session::validators(), validators);
 		for v in &validators {
 			assert_eq!(Pog::bond_of(v), configs::PogValidatorBond::get(), "bonded by the migration");
@@ -1082,6 +1122,15 @@ fn a_live_spec_107_chain_migrates_then_produces_blocks_and_settles_a_round() {
 		let last = frame_system::LastRuntimeUpgrade::<Runtime>::get().expect("a live chain records its runtime");
 		assert_eq!(last.spec_version.0, 107, "the fixture is the state of a spec-107 chain");
 		assert_eq!(Pog::on_chain_storage_version(), 2, "pallet-pog's oldest layout the runtime migrates from");
+		// The reward ledger under pallet-pog's prefix, its vesting held under pallet-pog's reason.
+		let earnings: Vec<(AccountId, Balance)> = frame_support::storage::migration::storage_key_iter::<
+			AccountId,
+			pallet_pog_rewards::earnings::Earnings<Balance>,
+			frame_support::Blake2_128Concat,
+		>(b"Pog", b"EarningsOf")
+		.map(|(who, e)| (who, e.unvested()))
+		.collect();
+		assert!(earnings.iter().any(|(_, unvested)| *unvested > 0), "the fixture's miners have vesting pay");
 		assert!(Session::validators().is_empty(), "spec 107 had no session pallet");
 		let settled = pallet_pog::Round::<Runtime>::get().map_or(0, |r| r.index);
 		assert!(settled >= 2, "the chain has been through rounds (round {settled})");
@@ -1089,9 +1138,19 @@ fn a_live_spec_107_chain_migrates_then_produces_blocks_and_settles_a_round() {
 		#[cfg(feature = "try-runtime")]
 		Executive::try_runtime_upgrade(frame_try_runtime::UpgradeCheckSelect::All).expect("migrations and checks pass");
 		#[cfg(not(feature = "try-runtime"))]
-		<migrations::Migrations as frame_support::traits::OnRuntimeUpgrade>::on_runtime_upgrade();
+		Executive::execute_on_runtime_upgrade();
 
-		assert_eq!(Pog::on_chain_storage_version(), 4, "v2 → v3 → v4");
+		assert_eq!(Pog::on_chain_storage_version(), 5, "v2 → v3 → v4 → v5");
+		assert_eq!(PogRewards::on_chain_storage_version(), 1, "the reward ledger moved to its own pallet");
+		let vesting = RuntimeHoldReason::PogRewards(pallet_pog_rewards::HoldReason::Vesting);
+		for (who, unvested) in &earnings {
+			assert_eq!(pallet_pog_rewards::EarningsOf::<Runtime>::get(who).unvested(), *unvested, "earnings moved");
+			assert_eq!(
+				<Balances as frame_support::traits::fungible::InspectHold<_>>::balance_on_hold(&vesting, who),
+				*unvested,
+				"held under the ledger's own reason"
+			);
+		}
 		let validators = pallet_pog::Validators::<Runtime>::get().to_vec();
 		assert!(!validators.is_empty());
 		assert_eq!(Session::validators(), validators, "the session holds the PoG validators (InitSession)");
@@ -1132,6 +1191,7 @@ fn a_live_spec_107_chain_migrates_then_produces_blocks_and_settles_a_round() {
 		assert_eq!(Session::validators(), validators, "the validators kept their seats");
 		assert!(Session::current_index() > 0, "sessions changed on the migrated chain");
 		Pog::do_try_state().expect("pallet-pog invariants hold");
+		PogRewards::do_try_state().expect("the reward ledger's invariants hold");
 	});
 }
 

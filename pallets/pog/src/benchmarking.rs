@@ -6,7 +6,7 @@ use alloc::{vec, vec::Vec};
 use frame_benchmarking::v2::*;
 use frame_support::{
 	traits::{
-		fungible::{Inspect, Mutate, MutateHold},
+		fungible::{Inspect, Mutate},
 		Get,
 	},
 	BoundedVec,
@@ -98,26 +98,6 @@ where
 	who
 }
 
-/// Gives `who` the longest vesting schedule there can be: `MAX_VESTING_ROUNDS - 1` payments
-/// still vesting over the most rounds, held (the next payment fills it; a settlement walks them
-/// all).
-fn full_earnings<T: Config>(who: &T::AccountId)
-where
-	T::Currency: Mutate<T::AccountId>,
-{
-	let mut rules = Rewards::<T>::get();
-	rules.vesting_rounds = rewards::MAX_VESTING_ROUNDS;
-	Rewards::<T>::put(rules);
-	let part: BalanceOf<T> = 1_000_000u32.into();
-	let mut earnings = rewards::Earnings::default();
-	for _ in 1..rewards::MAX_VESTING_ROUNDS {
-		earnings.add(part, rewards::MAX_VESTING_ROUNDS);
-	}
-	T::Currency::mint_into(who, earnings.unvested()).expect("minted");
-	T::Currency::hold(&HoldReason::Vesting.into(), who, earnings.unvested()).expect("just minted");
-	EarningsOf::<T>::insert(who, earnings);
-}
-
 /// Weight shares of a full registry: `paid` first (each 1/`MaxMiners`), then unregistered
 /// accounts.
 fn full_shares<T: Config>(paid: &[T::AccountId]) {
@@ -130,6 +110,14 @@ fn full_shares<T: Config>(paid: &[T::AccountId]) {
 		.map(|who| (who, share))
 		.collect();
 	WeightShares::<T>::put(BoundedVec::truncate_from(shares));
+}
+
+/// `n` registered miners of one GPU each, with the first shares of a full registry's weight
+/// shares (the reward ledger's benchmarks pay them: `Payees::bench_payees`).
+pub(crate) fn payees<T: Config>(n: u32) -> Vec<T::AccountId> {
+	let miners: Vec<T::AccountId> = (0..n).map(|i| miner_with::<T>(i, 1)).collect();
+	full_shares::<T>(&miners);
+	miners
 }
 
 /// Opens round 1 in its commit phase, as `on_initialize` would, with a commit window that is
@@ -425,7 +413,11 @@ mod benchmarks {
 		let v = validator::<T>();
 		let miners: Vec<T::AccountId> = (0..m).map(|i| miner_with::<T>(i, g)).collect();
 		// Each with the longest vesting schedule, walked at its settlement.
-		miners.iter().for_each(full_earnings::<T>);
+		miners.iter().for_each(T::RoundPay::fill_vesting);
+		assert!(
+			miners.iter().all(|m| !sp_runtime::traits::Zero::is_zero(&T::RoundPay::earnings(m).vesting)),
+			"the runtime's RoundPay fills vesting schedules"
+		);
 		open_round::<T>();
 		for miner in &miners {
 			for gpu in 0..g {
@@ -499,42 +491,6 @@ mod benchmarks {
 			let info = Miners::<T>::get(who).expect("registered");
 			assert_eq!(info.deposit, Pog::<T>::deposit_of(&info));
 		}
-	}
-
-	/// A page of `m` miners paid, each filling the longest vesting schedule, from a full
-	/// registry's weight shares.
-	#[benchmark]
-	fn pay_miners(m: Linear<1, 64>) {
-		let miners: Vec<T::AccountId> = (0..m).map(|i| miner_with::<T>(i, 1)).collect();
-		miners.iter().for_each(full_earnings::<T>);
-		full_shares::<T>(&miners);
-		let pot: BalanceOf<T> =
-			T::Currency::minimum_balance().saturating_mul(T::MaxMiners::get().into()).saturating_mul(1_000u32.into());
-		let payout = rewards::Payout { round: 1, pot, paid: 0u32.into(), next: 0 };
-		PendingPayout::<T>::put(payout);
-		#[block]
-		{
-			Pog::<T>::pay_page(payout, m);
-		}
-		for who in &miners {
-			assert_eq!(EarningsOf::<T>::get(who).vesting.len() as u32, rewards::MAX_VESTING_ROUNDS);
-		}
-	}
-
-	/// A settled round's emission paid to `v` validators with agreeing verdicts and the
-	/// treasury, the miners' part left pending.
-	#[benchmark]
-	fn emit_round(v: Linear<0, { T::MaxValidators::get() }>) {
-		for i in 0..v {
-			AgreedVerdicts::<T>::insert(account::<T::AccountId>("validator", i, SEED), i + 1);
-		}
-		full_shares::<T>(&[]);
-		#[block]
-		{
-			Pog::<T>::emit_round(1);
-		}
-		assert!(PendingPayout::<T>::exists());
-		assert_eq!(AgreedVerdicts::<T>::iter().count(), 0);
 	}
 
 	#[benchmark]

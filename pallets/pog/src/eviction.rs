@@ -22,6 +22,7 @@ use frame_support::pallet_prelude::*;
 use sp_runtime::traits::Zero;
 
 use crate::{pallet::*, types::*};
+use pog_traits::RoundPay;
 
 /// A miner's first rounds: a regular miner is not evicted before the last of them is settled
 /// (time for its first verification), and a newcomer on trial must claim a slot before then.
@@ -129,7 +130,7 @@ impl<T: Config> Pallet<T> {
 			// departing one does, or emptying one's balance and being evicted would cash vesting
 			// out at will. One suspended by a profile's repricing, never slashed, keeps it.
 			if info.first_round != NEVER || info.slashed.is_zero() {
-				Self::release_unvested(&out);
+				T::RoundPay::release(&out);
 			}
 			Self::remove_miner(out, info);
 		}
@@ -147,7 +148,7 @@ impl<T: Config> Pallet<T> {
 		*budget -= 1;
 		Self::deposit_event(Event::MinerTrialEnded { miner: who.clone() });
 		if info.first_round != NEVER || info.slashed.is_zero() {
-			Self::release_unvested(who);
+			T::RoundPay::release(who);
 		}
 		Self::remove_miner(who.clone(), info.clone());
 		true

@@ -28,6 +28,10 @@ impl<T: Config> Pallet<T> {
 				T::Currency::balance_on_hold(&reason, &who) == info.deposit,
 				TryRuntimeError::Other("deposit held differs from the miner's record")
 			);
+			ensure!(
+				T::Currency::balance_on_hold(&HoldReason::Vesting.into(), &who).is_zero(),
+				TryRuntimeError::Other("vesting pay held under pallet-pog's reason: pallet-pog-rewards holds it")
+			);
 			let pending = info.pending.as_ref().map_or(Zero::zero(), |(claims, hardware)| {
 				Self::deposit_for(crate::miners::per_profile(claims), hardware.cpu_cores)
 			});
@@ -54,7 +58,6 @@ impl<T: Config> Pallet<T> {
 			}
 		}
 		ensure!(miners == MinerCount::<T>::get(), TryRuntimeError::Other("MinerCount is wrong"));
-		Self::check_money()?;
 		let on_trial: alloc::vec::Vec<T::AccountId> = Trial::<T>::iter_keys().collect();
 		ensure!(on_trial.len() as u32 == Trial::<T>::count(), TryRuntimeError::Other("the trial count is wrong"));
 		ensure!(
@@ -66,14 +69,6 @@ impl<T: Config> Pallet<T> {
 			entered as u32 == FirstDrawOf::<T>::get(round.index).newcomers,
 			TryRuntimeError::Other("the first draw counts other GPUs than it holds")
 		);
-		let vesting: T::RuntimeHoldReason = HoldReason::Vesting.into();
-		for (who, earnings) in EarningsOf::<T>::iter() {
-			ensure!(
-				T::Currency::balance_on_hold(&vesting, &who) == earnings.unvested(),
-				TryRuntimeError::Other("vesting held differs from the miner's unvested earnings")
-			);
-			ensure!(Miners::<T>::contains_key(&who), TryRuntimeError::Other("earnings of a miner that left"));
-		}
 		for (profile, count) in ProfileClaims::<T>::iter() {
 			ensure!(
 				per_profile.get(&profile).copied().unwrap_or(0) == count,

@@ -32,9 +32,10 @@
 //!   on time, for at most `max_unverified_rounds` rounds without another pass. Every GPU scoring
 //!   zero has a reason on chain. **Scores** use fixed-point arithmetic only, and the miners'
 //!   **weight shares** are recomputed each round so that they sum to exactly 100%.
-//! - Each settled round mints a scheduled **reward** under a cap ([`rewards`]): miners are paid
-//!   by weight share (vesting, and burned first when a GPU fails), validators by their agreeing
-//!   verdicts, the rest goes to the treasury.
+//! - Each settled round is **paid** through [`RoundPay`] (the runtime: `pallet-pog-rewards`):
+//!   miners by weight share (vesting, and burned first when a GPU fails), validators by their
+//!   agreeing verdicts, the rest to the treasury. This pallet tells it what happened and whom
+//!   to pay ([`Payees`]); it never mints.
 //! - **Validators** ([`validators`]) are one set for block authoring, finality and committees:
 //!   root plans it, pallet-session seats it at session changes (this pallet is its session
 //!   manager and the `pog!` key's session handler). Each validator bonds; a settled round in which
@@ -59,14 +60,13 @@ pub mod first_draw;
 pub mod host;
 #[cfg(any(feature = "try-runtime", test))]
 mod invariants;
-pub mod ledger;
 pub mod migrations;
 pub mod miners;
 #[cfg(test)]
 mod mock;
 pub mod offchain;
+mod payees;
 pub mod profiles;
-pub mod rewards;
 pub mod rounds;
 pub mod scoring;
 pub mod served;
@@ -80,6 +80,7 @@ mod views;
 pub mod weights;
 
 pub use duty::{CheckDuty, DUTY_PRIORITY};
+pub use pog_traits::{Earned, Payees, RoundPay};
 pub use types::*;
 pub use weights::WeightInfo;
 
@@ -166,7 +167,7 @@ pub mod pallet {
 	pub type OutcomesOf<T> = BoundedVec<(GpuUuid, RoundOutcome), <T as Config>::MaxGpusPerMiner>;
 
 	/// The storage layout's version ([`crate::migrations`] lists each with its migration).
-	const STORAGE_VERSION: StorageVersion = StorageVersion::new(4);
+	const STORAGE_VERSION: StorageVersion = StorageVersion::new(5);
 
 	#[pallet::pallet]
 	#[pallet::storage_version(STORAGE_VERSION)]
@@ -186,6 +187,9 @@ pub mod pallet {
 		>;
 		/// Currency in which miners' deposits are held, slashed and fees burned.
 		type Currency: MutateHold<Self::AccountId, Reason = Self::RuntimeHoldReason> + Mutate<Self::AccountId>;
+		/// Who pays for settled rounds and counts what this pallet burns (the runtime:
+		/// `pallet-pog-rewards`).
+		type RoundPay: RoundPay<Self::AccountId, BalanceOf<Self>>;
 		/// The overarching hold reason.
 		type RuntimeHoldReason: From<HoldReason>;
 		/// The block's time, for deadlines: a clock its author cannot move (PoG chain: the start of
@@ -246,9 +250,6 @@ pub mod pallet {
 		/// served GPUs.
 		#[pallet::constant]
 		type EvidenceAudits: Get<u32>;
-		/// The treasury account: its part of each round's emission, what nobody earned, and
-		/// forfeited unvested earnings are paid to it ([`rewards`]).
-		type Treasury: Get<Self::AccountId>;
 		/// Weights of the calls and hooks.
 		type WeightInfo: WeightInfo;
 	}
@@ -257,10 +258,15 @@ pub mod pallet {
 	#[pallet::composite_enum]
 	pub enum HoldReason {
 		/// The deposit of a registered miner.
+		#[codec(index = 0)]
 		MinerDeposit,
-		/// A miner's earnings still vesting ([`rewards`]).
+		/// A miner's earnings still vesting, before spec 130: `pallet-pog-rewards` holds them
+		/// under its own reason since, and its migration moved every hold
+		/// (`pallet_pog_rewards::migrations::v1`). Nothing is held under it; it keeps its index.
+		#[codec(index = 1)]
 		Vesting,
 		/// A validator's bond ([`validators`]).
+		#[codec(index = 2)]
 		ValidatorBond,
 	}
 
@@ -486,36 +492,6 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type PruneRound<T> = StorageValue<_, RoundIndex, OptionQuery>;
 
-	/// The reward schedule and split ([`rewards`]).
-	#[pallet::storage]
-	pub type Rewards<T> = StorageValue<_, rewards::RewardRules, ValueQuery>;
-
-	/// Everything the rounds' emission minted.
-	#[pallet::storage]
-	pub type Emitted<T: Config> = StorageValue<_, BalanceOf<T>, ValueQuery>;
-
-	/// What PoG minted and burned since the total issuance it was opened at ([`ledger`]).
-	#[pallet::storage]
-	pub type Ledger<T: Config> = StorageValue<_, ledger::MoneyLedger<BalanceOf<T>>, OptionQuery>;
-
-	/// The last settled round's emission and its split.
-	#[pallet::storage]
-	pub type LastEmission<T: Config> = StorageValue<_, rewards::Emission<BalanceOf<T>>, OptionQuery>;
-
-	/// Each miner's earnings: paid, released, burned, and its payments still vesting.
-	#[pallet::storage]
-	pub type EarningsOf<T: Config> =
-		StorageMap<_, Blake2_128Concat, T::AccountId, rewards::Earnings<BalanceOf<T>>, ValueQuery>;
-
-	/// The miners' part of the last settled round's emission, while it is paid a page a block.
-	#[pallet::storage]
-	pub type PendingPayout<T: Config> = StorageValue<_, rewards::Payout<BalanceOf<T>>, OptionQuery>;
-
-	/// Verdicts of each validator that agreed with the decided outcome, in the round being
-	/// settled (what validators are paid by; drained when the round's emission is paid).
-	#[pallet::storage]
-	pub type AgreedVerdicts<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, u32, ValueQuery>;
-
 	/// Where each miner that serves its openings off chain serves them ([`served`]).
 	#[pallet::storage]
 	pub type OpeningsEndpoints<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, served::Endpoint>;
@@ -604,8 +580,6 @@ pub mod pallet {
 		pub validators: Vec<T::AccountId>,
 		/// Configuration (mainnet defaults if absent).
 		pub config: Option<ProtocolConfig>,
-		/// Reward schedule (mainnet defaults if absent).
-		pub rewards: Option<rewards::RewardRules>,
 		/// Whether openings endpoints may name local or private hosts (dev chains only).
 		pub local_endpoints: bool,
 	}
@@ -627,13 +601,8 @@ pub mod pallet {
 			let planned: BoundedVec<_, T::MaxValidators> =
 				self.validators.clone().try_into().expect("genesis validators fit MaxValidators");
 			PlannedValidators::<T>::put(planned);
-			if let Some(rules) = self.rewards {
-				assert!(rules.validate().is_ok(), "genesis PoG reward schedule is invalid");
-				Rewards::<T>::put(rules);
-			}
 			LocalEndpoints::<T>::put(self.local_endpoints);
 			Round::<T>::put(Pallet::<T>::genesis_round());
-			Pallet::<T>::open_ledger();
 			Pallet::<T>::start_evidence(true);
 		}
 	}
@@ -859,58 +828,8 @@ pub mod pallet {
 			/// Deposit slashed (burned) for failures.
 			slashed: BalanceOf<T>,
 		},
-		/// A settled round's emission was minted: the validators' and the treasury's parts at
-		/// once, the miners' part paid in the next blocks (`MinerPaid`).
-		RoundEmission {
-			/// The round.
-			round: RoundIndex,
-			/// All it minted.
-			emission: BalanceOf<T>,
-			/// The miners' part (0 with no scored miner: it went to the treasury).
-			miners: BalanceOf<T>,
-			/// Paid to validators (their part less what no agreeing verdict earned).
-			validators: BalanceOf<T>,
-			/// Paid to the treasury.
-			treasury: BalanceOf<T>,
-		},
-		/// A miner was paid its weight share of a round's miners' part, held to vest.
-		MinerPaid {
-			/// The round.
-			round: RoundIndex,
-			/// The miner.
-			miner: T::AccountId,
-			/// The amount.
-			amount: BalanceOf<T>,
-		},
-		/// A validator was paid for its agreeing verdicts of a round.
-		ValidatorPaid {
-			/// The round.
-			round: RoundIndex,
-			/// The validator.
-			validator: T::AccountId,
-			/// The amount.
-			amount: BalanceOf<T>,
-		},
-		/// Failed GPUs burned their share of a miner's unvested earnings.
-		UnvestedBurned {
-			/// The miner.
-			miner: T::AccountId,
-			/// The amount burned.
-			amount: BalanceOf<T>,
-		},
-		/// A departing miner's unvested earnings went to the treasury.
-		UnvestedForfeited {
-			/// The miner.
-			miner: T::AccountId,
-			/// The amount.
-			amount: BalanceOf<T>,
-		},
-		/// Root changed the reward schedule.
-		RewardsUpdated {
-			/// The new schedule.
-			rules: rewards::RewardRules,
-		},
 		/// Every miner of the round is settled.
+		#[codec(index = 32)]
 		RoundSettled {
 			/// The round.
 			round: RoundIndex,
@@ -918,6 +837,7 @@ pub mod pallet {
 			miners: u32,
 		},
 		/// A miner's score changed.
+		#[codec(index = 33)]
 		ScoreUpdated {
 			/// The miner.
 			miner: T::AccountId,
@@ -926,6 +846,7 @@ pub mod pallet {
 		},
 		/// A duty passed the pool but failed in its block (the state moved in between): its duties
 		/// are spent, refused from now on; a GPU's missed commit or reveal is slashed at settlement.
+		#[codec(index = 34)]
 		DutyFailed {
 			/// The round.
 			round: RoundIndex,
@@ -938,6 +859,7 @@ pub mod pallet {
 		},
 		/// A miner set (`Some`) or cleared (`None`) where it serves its openings, from its next
 		/// round's first commit on.
+		#[codec(index = 35)]
 		OpeningsEndpointSet {
 			/// The miner.
 			miner: T::AccountId,
@@ -946,6 +868,7 @@ pub mod pallet {
 		},
 		/// A served GPU that drew unserved votes was revealed on chain (a rebuttal): those votes
 		/// are void, and their members verify the revealed openings.
+		#[codec(index = 36)]
 		UnservedVoided {
 			/// The round.
 			round: RoundIndex,
@@ -957,6 +880,7 @@ pub mod pallet {
 			votes: u32,
 		},
 		/// Weight shares were recomputed for an epoch.
+		#[codec(index = 37)]
 		SharesUpdated {
 			/// The epoch.
 			epoch: u32,
@@ -966,6 +890,7 @@ pub mod pallet {
 		/// A settled round's committee work moved (or kept) the verifications per validator that
 		/// size the next samples. (Appended after spec_version 115 put it before `RoundSettled`: new
 		/// variants go last, so that the events before keep their indices.)
+		#[codec(index = 38)]
 		ThroughputMeasured {
 			/// The round settled.
 			round: RoundIndex,
@@ -977,6 +902,7 @@ pub mod pallet {
 		/// A committee member passed its served GPUs up to `upto` in the round's verification
 		/// order in bulk, with `verdicts` individual verdicts, leaving `open` GPUs open
 		/// ([`attestation`]).
+		#[codec(index = 39)]
 		Attested {
 			/// The round.
 			round: RoundIndex,
@@ -989,16 +915,10 @@ pub mod pallet {
 			/// Individual verdicts recorded with it.
 			verdicts: u32,
 		},
-		/// An evicted miner's unvested pay was released to it (it made room, it did not fail).
-		UnvestedReleased {
-			/// The miner.
-			miner: T::AccountId,
-			/// What was released.
-			amount: BalanceOf<T>,
-		},
 		/// Every regular slot is taken: the miner is registered on trial ([`eviction`]). Once
 		/// it has passed, `claim_slot` takes a free slot or that of fewer proven points; still on
 		/// trial when the round after `last_round` is settled, it is removed.
+		#[codec(index = 41)]
 		MinerOnTrial {
 			/// The newcomer.
 			miner: T::AccountId,
@@ -1006,18 +926,21 @@ pub mod pallet {
 			last_round: RoundIndex,
 		},
 		/// A miner on trial took a regular slot (a free one, or an evicted miner's).
+		#[codec(index = 42)]
 		MinerAdmitted {
 			/// The miner.
 			miner: T::AccountId,
 		},
 		/// A miner's trial ended without a regular slot: it is removed, its deposit and
 		/// unvested pay released.
+		#[codec(index = 43)]
 		MinerTrialEnded {
 			/// The miner.
 			miner: T::AccountId,
 		},
 		/// A decided served GPU is audited: the members whose votes named a result open their
 		/// evidence of its fetch until the next round is settled ([`evidence`]).
+		#[codec(index = 44)]
 		EvidenceAudited {
 			/// The round.
 			round: RoundIndex,
@@ -1029,6 +952,7 @@ pub mod pallet {
 			members: u32,
 		},
 		/// A member opened its evidence on an audited GPU.
+		#[codec(index = 45)]
 		EvidenceOpened {
 			/// The round of the audited GPU.
 			round: RoundIndex,
@@ -1041,6 +965,7 @@ pub mod pallet {
 		},
 		/// A member did not open its evidence on an audited GPU in time: a strike for its
 		/// validator in the judgment of the round being settled.
+		#[codec(index = 46)]
 		EvidenceMissing {
 			/// The round of the audited GPU.
 			round: RoundIndex,
@@ -1183,54 +1108,66 @@ pub mod pallet {
 		InvalidWalkProof,
 		/// This duty failed in an earlier block of the round and is spent: it is not owed again.
 		DutySpent,
-		/// The reward schedule breaks the rule named (`RewardRule`: which field to fix).
-		InvalidRewards(rewards::RewardRule),
 		/// An openings endpoint is an `http://` or `https://` URL with a host, printable ASCII
 		/// without spaces, `?`, `#` or `@`, at most 256 bytes.
+		#[codec(index = 57)]
 		InvalidEndpoint,
 		/// The miner serves this round's openings off chain (it had an endpoint when its first
 		/// root of the round landed): its committee fetches them from there, and they are not
 		/// revealed on chain, except to rebut unserved votes that would fail it while it is
 		/// undecided (`served::rebuttable`: ⌈c/3⌉ cast within their members' quotas, or a
 		/// quorum not passing it).
+		#[codec(index = 58)]
 		ServedOffChain,
 		/// An unserved vote (failing, naming no leaf or walk) counts only once the reveal window,
 		/// the miner's time to serve its openings, has closed.
+		#[codec(index = 59)]
 		UnservedTooEarly,
 		/// A served GPU's rebuttal (its reveal on chain against unserved votes) comes by two thirds
 		/// of the verdict window (`served::rebuttal_deadline`), so that its committee can verify it.
+		#[codec(index = 60)]
 		RebuttalWindowClosed,
 		/// The member's attestation already passes this served GPU: a pass once given is not
 		/// taken back, and its vote is the pass.
+		#[codec(index = 61)]
 		AlreadyAttested,
 		/// An attestation moves forward: `upto` after the member's last one (or the same, with
 		/// verdicts).
+		#[codec(index = 62)]
 		AttestationBehind,
 		/// An open GPU must be served off chain, at or before `upto`, named once, not voted on by
 		/// the member, and not passed by its last attestation.
+		#[codec(index = 63)]
 		InvalidOpen,
 		/// An unserved vote comes in the first half of the verdict window
 		/// (`served::unserved_deadline`), so that the miner can rebut it before the rebuttal
 		/// window closes.
+		#[codec(index = 64)]
 		UnservedTooLate,
 		/// An openings endpoint names a local or private host (loopback, a private, link-local or
 		/// reserved address, `localhost`, `*.local`): on this chain every committee member's node
 		/// would send requests into its own network. Name a public host.
+		#[codec(index = 65)]
 		PrivateEndpoint,
 		/// `claim_slot` is for a miner on trial (registered while every regular slot was
 		/// taken); this one holds a regular slot or is not registered.
+		#[codec(index = 66)]
 		NotOnTrial,
 		/// A miner on trial claims a slot only once it has passed a verification: its score
 		/// is zero.
+		#[codec(index = 67)]
 		NotYetPassed,
 		/// No regular slot is free, and no regular miner past its immunity and with no unsettled
 		/// round has fewer proven GPU points than the caller (retry once a round is settled).
+		#[codec(index = 68)]
 		NoLowerScore,
 		/// `open_evidence`: the GPU is not audited, the audit is closed, or the caller owes it no
 		/// opening (it did not vote on the result, or has opened already).
+		#[codec(index = 69)]
 		NotAudited,
 		/// `open_evidence`: the leaf hash does not lead to the GPU's committed root at the audited
 		/// leaf, or the caller's evidence leaf for it does not lead to its evidence root.
+		#[codec(index = 70)]
 		WrongEvidence,
 	}
 
@@ -1238,10 +1175,8 @@ pub mod pallet {
 	impl<T: Config> Hooks<BlockNumberFor<T>> for Pallet<T> {
 		fn on_initialize(n: BlockNumberFor<T>) -> Weight {
 			Self::mix_entropy();
-			let paid = Self::pay_some_miners();
-			Self::advance_round(n)
-				.saturating_add(T::DbWeight::get().reads_writes(2, 1))
-				.saturating_add(Self::payout_weight(paid))
+			let paid = T::RoundPay::pay_some();
+			Self::advance_round(n).saturating_add(T::DbWeight::get().reads_writes(2, 1)).saturating_add(paid)
 		}
 
 		fn on_finalize(n: BlockNumberFor<T>) {
@@ -1441,13 +1376,7 @@ pub mod pallet {
 			Ok(Pays::No.into())
 		}
 
-		/// Root: set the reward schedule and split (from the next settled round on).
-		#[pallet::call_index(15)]
-		#[pallet::weight(T::WeightInfo::set_config())]
-		pub fn set_rewards(origin: OriginFor<T>, rules: rewards::RewardRules) -> DispatchResult {
-			ensure_root(origin)?;
-			Self::do_set_rewards(rules)
-		}
+		// Index 15 was `set_rewards`, now `pallet-pog-rewards`' call; it stays unused.
 
 		/// Committee member: submit verdicts on several revealed challenges of `round` at once
 		/// (at most [`MaxVerdicts`]), each checked as `submit_verdict` checks one, all or none; an

@@ -7,9 +7,10 @@
 //! | 2 | ≤ 107 | validators are accounts in [`Validators`], nothing bonded |
 //! | 3 | 108 | validators planned, queued and seated (with their `pog!` accounts), bonded, judged per round ([`crate::validators`]) |
 //! | 4 | 127 | each GPU's standing counts the draws it could expect since its last pass ([`GpuStanding::expected_draws`]) |
+//! | 5 | 130 | the reward ledger's seven items live in `pallet-pog-rewards` ([`v5`]) |
 //!
 //! Items added without changing any existing layout need no version, only their first value:
-//! [`InitMoneyLedger`] (spec 121), [`StartEvidence`] (spec 123).
+//! [`StartEvidence`] (spec 123).
 
 use frame_support::{
 	migrations::VersionedMigration,
@@ -205,21 +206,58 @@ pub mod v4 {
 		VersionedMigration<3, 4, CountDrawsUnchecked<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 }
 
-/// Spec 121 adds [`Ledger`] ([`crate::ledger`]): a chain that predates it starts the ledger at
-/// its total issuance at the upgrade. Runs once (it does nothing where the ledger is kept).
-pub struct InitMoneyLedger<T>(core::marker::PhantomData<T>);
+/// v4 → v5: the reward ledger (schedule, emission, money ledger, earnings, payout, agreeing
+/// verdicts) lives in `pallet-pog-rewards`. The move itself is that pallet's (`Move`: the runtime
+/// names `pallet_pog_rewards::migrations::v1::MoveFromPogUnchecked`); it runs here, gated on this
+/// pallet's version, since the new pallet's own version is set to its in-code one before any
+/// migration runs (`Executive`'s `before_all_runtime_migrations` does so for a pallet with no
+/// storage yet). After it, nothing of the ledger is left under this pallet's prefix.
+pub mod v5 {
+	use super::*;
+	use frame_support::migrations::VersionedMigration;
 
-impl<T: Config> frame_support::traits::OnRuntimeUpgrade for InitMoneyLedger<T> {
-	fn on_runtime_upgrade() -> Weight {
-		Pallet::<T>::open_ledger();
-		T::DbWeight::get().reads_writes(2, 1)
+	/// The items that left, by name.
+	pub const LEFT: [&str; 7] =
+		["Rewards", "Emitted", "Ledger", "LastEmission", "EarningsOf", "PendingPayout", "AgreedVerdicts"];
+
+	/// Whether any of [`LEFT`] has a key under `pallet`'s prefix: a value at the prefix itself, or
+	/// a map entry after it.
+	pub fn left_behind(pallet: &str) -> bool {
+		LEFT.iter().any(|item| {
+			let prefix = frame_support::storage::storage_prefix(pallet.as_bytes(), item.as_bytes());
+			sp_io::storage::exists(&prefix)
+				|| sp_io::storage::next_key(&prefix).is_some_and(|next| next.starts_with(&prefix))
+		})
 	}
 
-	#[cfg(feature = "try-runtime")]
-	fn post_upgrade(_state: alloc::vec::Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
-		frame_support::ensure!(Ledger::<T>::get().is_some(), sp_runtime::TryRuntimeError::Other("no money ledger"));
-		Pallet::<T>::check_money()
+	/// The migration, unversioned: use [`LedgerMoved`].
+	pub struct LedgerMovedUnchecked<T, Move>(core::marker::PhantomData<(T, Move)>);
+
+	impl<T: Config, Move: UncheckedOnRuntimeUpgrade> UncheckedOnRuntimeUpgrade for LedgerMovedUnchecked<T, Move> {
+		fn on_runtime_upgrade() -> Weight {
+			Move::on_runtime_upgrade()
+		}
+
+		#[cfg(feature = "try-runtime")]
+		fn pre_upgrade() -> Result<alloc::vec::Vec<u8>, sp_runtime::TryRuntimeError> {
+			Move::pre_upgrade()
+		}
+
+		#[cfg(feature = "try-runtime")]
+		fn post_upgrade(state: alloc::vec::Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
+			use frame_support::traits::PalletInfoAccess;
+			Move::post_upgrade(state)?;
+			frame_support::ensure!(
+				!left_behind(<Pallet<T> as PalletInfoAccess>::name()),
+				sp_runtime::TryRuntimeError::Other("a reward ledger item is left under pallet-pog's prefix")
+			);
+			Ok(())
+		}
 	}
+
+	/// v4 → v5, versioned: `Move` runs once, on a chain at v4.
+	pub type LedgerMoved<T, Move> =
+		VersionedMigration<4, 5, LedgerMovedUnchecked<T, Move>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 }
 
 /// Spec 123 audits the evidence of served GPUs' votes ([`crate::evidence`]): a chain that

@@ -21,6 +21,7 @@ use crate::{pallet::*, types::*};
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use core::fmt::Debug;
 use frame_support::{traits::Get, BoundedVec, CloneNoBound, DebugNoBound, EqNoBound, PartialEqNoBound};
+use pog_traits::RoundPay;
 use scale_info::TypeInfo;
 
 /// GPUs of one model claimed by a miner.
@@ -322,7 +323,7 @@ impl<T: Config> Pallet<T> {
 			let burned =
 				T::Currency::burn_from(&who, fee, Preservation::Preserve, TokenPrecision::Exact, Fortitude::Polite)
 					.map_err(|_| Error::<T>::InsufficientDeposit)?;
-			Self::note_burned(burned);
+			T::RoundPay::burned(burned);
 		}
 		Self::add_claims(&claims);
 		let first_round = Self::round().index.saturating_add(1);
@@ -424,7 +425,7 @@ impl<T: Config> Pallet<T> {
 	/// its unvested earnings to the treasury. Its commitments and verifications stay for auditors
 	/// until their round is pruned.
 	pub(crate) fn remove_miner(who: T::AccountId, info: MinerOf<T>) {
-		Self::forfeit_unvested(&who);
+		T::RoundPay::forfeit(&who);
 		let released = Self::release(&who, info.deposit);
 		Self::remove_claims(&info.claims);
 		Standing::<T>::remove(&who);
@@ -458,7 +459,7 @@ impl<T: Config> Pallet<T> {
 			Fortitude::Force,
 		)
 		.unwrap_or_default();
-		Self::note_burned(burned);
+		T::RoundPay::burned(burned);
 		info.deposit = info.deposit.saturating_sub(burned);
 		info.slashed = info.slashed.saturating_add(burned);
 		burned
@@ -476,7 +477,7 @@ impl<T: Config> Pallet<T> {
 	) -> u32 {
 		if !info.takes_part_in(round.index) {
 			// Its earnings vest all the same.
-			Self::vest(&who, 0, 1);
+			T::RoundPay::vest(&who, 0, 1);
 			Self::end_trial(round.index, &who, &info, trial_ends);
 			return 0;
 		}
@@ -494,7 +495,7 @@ impl<T: Config> Pallet<T> {
 		// A failure takes the GPU's share (by points) of the unvested earnings first, then part of
 		// its deposit.
 		let (failed_points, points) = Self::failed_points(per_profile(&info.claims), info.hardware.cpu_cores, &failed);
-		Self::vest(&who, failed_points, points);
+		T::RoundPay::vest(&who, failed_points, points);
 		let slashed = Self::slash(&who, &mut info, &failed);
 		// selected in the next round whatever its draw: left undecided, or credits due
 		let forced = Self::record_outcomes(&who, round.index, &outcomes, probability, info.hardware.cpu_cores);

@@ -1,5 +1,6 @@
-//! Mock runtime for pallet-pog's tests: System, Balances (holds), Timestamp and Pog, with
-//! sr25519 accounts so validators' `pog!` keys are their accounts.
+//! Mock runtime for pallet-pog's tests: System, Balances (holds), Timestamp, Pog and the reward
+//! ledger that pays its rounds (`pallet-pog-rewards`), with sr25519 accounts so validators'
+//! `pog!` keys are their accounts.
 
 use crate as pallet_pog;
 use crate::{profiles, ProtocolConfig as PogProtocolConfig, KEY_TYPE};
@@ -32,6 +33,7 @@ frame_support::construct_runtime!(
 		Balances: pallet_balances,
 		Timestamp: pallet_timestamp,
 		Pog: pallet_pog,
+		PogRewards: pallet_pog_rewards,
 	}
 );
 
@@ -131,10 +133,20 @@ impl pallet_pog::Config for Test {
 	type MaxValidators = ConstU32<8>;
 	type MaxProfiles = ConstU32<32>;
 	type MaxOpenings = ConstU32<64>;
-	type Treasury = TreasuryAccount;
+	type RoundPay = PogRewards;
 	type ValidatorBond = ValidatorBondAmount;
 	type HasSessionKeys = WithKeys;
 	type EvidenceAudits = EvidenceAudits;
+	type WeightInfo = ();
+}
+
+impl pallet_pog_rewards::Config for Test {
+	type Currency = Balances;
+	type RuntimeHoldReason = RuntimeHoldReason;
+	type Payees = Pog;
+	type Treasury = TreasuryAccount;
+	type MaxPayees = ConstU32<64>;
+	type MaxValidators = ConstU32<8>;
 	type WeightInfo = ();
 }
 
@@ -146,8 +158,13 @@ parameter_types! {
 
 /// The mock's reward schedule: 1,000 a round (a tenth of a funded account), 80% to miners, 10%
 /// to validators, 10% to the treasury, vesting over 4 rounds.
-pub fn test_rewards() -> crate::rewards::RewardRules {
-	crate::rewards::RewardRules { cap: 10_000_000, per_round: 1_000, vesting_rounds: 4, ..Default::default() }
+pub fn test_rewards() -> pallet_pog_rewards::rules::RewardRules {
+	pallet_pog_rewards::rules::RewardRules {
+		cap: 10_000_000,
+		per_round: 1_000,
+		vesting_rounds: 4,
+		..Default::default()
+	}
 }
 
 /// Milliseconds between mock blocks.
@@ -251,12 +268,14 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 		profiles: mock_profiles(),
 		validators: validators(),
 		config: Some(test_config()),
-		rewards: Some(test_rewards()),
 		// the mock's endpoints name public hosts, as a production chain asks
 		local_endpoints: false,
 	}
 	.assimilate_storage(&mut storage)
 	.unwrap();
+	pallet_pog_rewards::GenesisConfig::<Test> { rules: Some(test_rewards()), ..Default::default() }
+		.assimilate_storage(&mut storage)
+		.unwrap();
 	let mut ext = sp_io::TestExternalities::new(storage);
 	let (offchain, offchain_state) = testing::TestOffchainExt::new();
 	let (pool, pool_state) = testing::TestTransactionPoolExt::new();

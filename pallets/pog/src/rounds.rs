@@ -18,7 +18,7 @@
 //!    reveal window can carry ([`crate::capacity`]). Selected GPUs reveal; committees vote.
 //! 4. **Settle**: after the verdict window, `settle_per_block` miners per block are settled
 //!    (outcomes, slashes, credits, scores, vesting); then the weight shares are recomputed and
-//!    the round's emission is minted ([`crate::rewards`]); the miners are paid from the next
+//!    the round's emission is minted (`RoundPay::round_settled`); the miners are paid from the next
 //!    block on, and the next round starts only once they are.
 //!
 //! Every draw comes from the entropy chain ([`Entropy`]): each block's randomness (on PoG chain
@@ -43,6 +43,7 @@ use crate::{
 };
 use codec::{Decode, DecodeWithMemTracking, MaxEncodedLen};
 use frame_support::BoundedVec;
+use pog_traits::RoundPay;
 use scale_info::TypeInfo;
 
 /// Index of a network-wide round (1, 2, …; 0 = none has started yet).
@@ -291,7 +292,7 @@ impl<T: Config> Pallet<T> {
 			RoundPhase::Idle => {
 				let (earliest, latest) = round.next_start;
 				// The last round's miners are paid before another starts.
-				if n < earliest || PendingPayout::<T>::exists() {
+				if n < earliest || T::RoundPay::paying() {
 					return T::WeightInfo::idle_block();
 				}
 				let left: u64 = latest.saturating_sub(n).try_into().unwrap_or(u64::MAX);
@@ -369,7 +370,7 @@ impl<T: Config> Pallet<T> {
 		match last {
 			Some(miners) => batch
 				.saturating_add(T::WeightInfo::update_shares(miners))
-				.saturating_add(T::WeightInfo::emit_round(T::MaxValidators::get()))
+				.saturating_add(T::RoundPay::round_settled_weight())
 				// the last round's audits closed, and the open ones read before bonds are released
 				.saturating_add(Self::close_audits_weight())
 				// Judging each validator's work (its record, its bond, a burn) and releasing bonds,
@@ -819,7 +820,7 @@ impl<T: Config> Pallet<T> {
 	fn finish_round(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
 		let config = Configuration::<T>::get();
 		Self::update_shares(round.index);
-		Self::emit_round(round.index);
+		T::RoundPay::round_settled(round.index);
 		let unproven = Self::close_audits(round.index);
 		Self::judge_validators(round.index, &unproven);
 		CommitteePool::<T>::kill();

@@ -19,6 +19,7 @@ use sp_runtime::{traits::Zero, Perbill};
 
 use crate::{pallet::*, types::*};
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use pog_traits::RoundPay;
 use scale_info::TypeInfo;
 
 /// Why a challenge failed (each costs the GPU's slash).
@@ -407,7 +408,7 @@ impl<T: Config> Pallet<T> {
 	/// shares of every miner gone ([`Self::drop_departed_shares`]); moving them mid-payout skipped
 	/// one miner and paid the next at a rescaled share (the review's F13).
 	pub(crate) fn drop_share(who: &T::AccountId) {
-		if PendingPayout::<T>::exists() {
+		if T::RoundPay::paying() {
 			SharesOfDeparted::<T>::put(true);
 			return;
 		}

@@ -40,7 +40,6 @@ pub use crate::miners::{
 	NEVER,
 };
 pub use crate::profiles::{GpuProfile, Profile, ProfileFigures, ProfileRule, ValidateProfile};
-pub use crate::rewards::{Emission, RewardRule, RewardRules};
 pub use crate::rounds::{
 	AgentReport, Commitment, MemoryCommitment, MemoryRoot, RootCommit, RoundIndex, RoundInfo, RoundPhase, Selection,
 };
@@ -49,4 +48,4 @@ pub use crate::validators::{SessionIndex, ValidatorBond, ValidatorBondOf, Valida
 pub use crate::verification::{
 	Opening, SelfReported, ValidatorRecord, Verdict, Verification, VerificationStatus, WalkOpening,
 };
-pub use crate::views::{ChallengeView, MinerView, RankEntry, RewardsView};
+pub use crate::views::{ChallengeView, MinerView, RankEntry};

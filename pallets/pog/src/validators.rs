@@ -42,6 +42,7 @@ use sp_runtime::{
 use sp_staking::offence::{OffenceDetails, OnOffenceHandler};
 
 use crate::{pallet::*, types::*};
+use pog_traits::RoundPay;
 
 /// A session's index (pallet-session's).
 pub type SessionIndex = u32;
@@ -360,7 +361,7 @@ impl<T: Config> Pallet<T> {
 			Fortitude::Force,
 		)
 		.unwrap_or_default();
-		Self::note_burned(burned);
+		T::RoundPay::burned(burned);
 		bond.held = bond.held.saturating_sub(burned);
 		burned
 	}

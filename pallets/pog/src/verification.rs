@@ -21,6 +21,7 @@ use crate::{
 use codec::{Decode, DecodeWithMemTracking, MaxEncodedLen};
 use core::fmt::Debug;
 use frame_support::{traits::Get, BoundedVec, CloneNoBound, DebugNoBound, EqNoBound, PartialEqNoBound};
+use pog_traits::RoundPay;
 use scale_info::TypeInfo;
 
 /// Where a revealed challenge's verification stands.
@@ -499,7 +500,7 @@ impl<T: Config> Pallet<T> {
 
 	/// The outcome of `miner`'s GPU `gpu` in the round being settled, counting its committee's
 	/// work in [`ValidatorStats`] (and the agreeing verdicts validators are paid by, in
-	/// [`AgreedVerdicts`]) and dropping its openings.
+	/// the reward ledger's count of agreeing verdicts) and dropping its openings.
 	pub(crate) fn outcome_of(round: &RoundOf<T>, miner: &T::AccountId, gpu: GpuIndex, committed: bool) -> RoundOutcome {
 		if !committed {
 			return RoundOutcome::Failed(FailReason::MissedCommit);
@@ -540,7 +541,7 @@ impl<T: Config> Pallet<T> {
 			let vote = v.votes.iter().find(|(x, _)| x == member).map(|(_, vote)| vote);
 			let work = Self::judge_vote(vote, outcome, undelivered);
 			if work.agreed > 0 {
-				Self::count_agreed(member);
+				T::RoundPay::agreed(member);
 			}
 			Self::count_work(member, &work);
 		}

@@ -35,7 +35,7 @@ pub struct MinerView<AccountId, BlockNumber, Balance> {
 	pub score: Score,
 	/// Share of the current epoch's weight.
 	pub share: Perbill,
-	/// Everything it was paid ([`crate::rewards`]).
+	/// Everything it was paid (`pallet-pog-rewards`).
 	pub paid: Balance,
 	/// Paid and still vesting (held; a failed GPU burns its share of it, leaving forfeits it).
 	pub vesting: Balance,
@@ -44,23 +44,6 @@ pub struct MinerView<AccountId, BlockNumber, Balance> {
 	pub released: Balance,
 	/// Burned from its unvested balance for failed GPUs.
 	pub unvested_burned: Balance,
-}
-
-/// The reward schedule as the runtime API shows it.
-#[derive(Clone, Encode, Decode, PartialEq, Eq, Debug, TypeInfo)]
-pub struct RewardsView<AccountId, Balance> {
-	/// The schedule and split.
-	pub rules: crate::rewards::RewardRules,
-	/// Everything the rounds' emission minted so far.
-	pub emitted: Balance,
-	/// What the next settled round mints at today's total issuance.
-	pub next_emission: Balance,
-	/// The last settled round's emission and its split.
-	pub last: Option<crate::rewards::Emission<Balance>>,
-	/// The treasury account.
-	pub treasury: AccountId,
-	/// Its balance.
-	pub treasury_balance: Balance,
 }
 
 /// One GPU's challenge in a round as the runtime API shows it.
@@ -107,7 +90,7 @@ impl<T: Config> Pallet<T> {
 	/// A miner's view for auditors.
 	pub fn miner_view(who: T::AccountId) -> Option<MinerView<T::AccountId, BlockNumberFor<T>, BalanceOf<T>>> {
 		let info = Miners::<T>::get(&who)?;
-		let earnings = EarningsOf::<T>::get(&who);
+		let earnings = <T::RoundPay as pog_traits::RoundPay<_, _>>::earnings(&who);
 		Some(MinerView {
 			claimed: info.gpus().collect(),
 			hardware: info.hardware.clone(),
@@ -121,7 +104,7 @@ impl<T: Config> Pallet<T> {
 			score: Scores::<T>::get(&who).unwrap_or_default(),
 			share: Self::share_of(&who),
 			paid: earnings.paid,
-			vesting: earnings.unvested(),
+			vesting: earnings.vesting,
 			released: earnings.released,
 			unvested_burned: earnings.burned,
 			miner: who,
@@ -192,22 +175,5 @@ impl<T: Config> Pallet<T> {
 			.collect();
 		v.sort_by_key(|e| core::cmp::Reverse(e.score.total));
 		v
-	}
-
-	/// The reward schedule, what it minted, and the treasury.
-	pub fn rewards_view() -> RewardsView<T::AccountId, BalanceOf<T>> {
-		use frame_support::traits::{fungible::Inspect, Get};
-		use sp_runtime::SaturatedConversion;
-		let rules = Rewards::<T>::get();
-		let issuance: u128 = T::Currency::total_issuance().saturated_into();
-		let treasury = T::Treasury::get();
-		RewardsView {
-			rules,
-			emitted: Emitted::<T>::get(),
-			next_emission: crate::rewards::round_emission(&rules, issuance).saturated_into(),
-			last: LastEmission::<T>::get(),
-			treasury_balance: T::Currency::balance(&treasury),
-			treasury,
-		}
 	}
 }

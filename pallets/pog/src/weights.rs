@@ -52,8 +52,6 @@ pub trait WeightInfo {
 	fn idle_block() -> Weight;
 	fn add_profile() -> Weight;
 	fn update_profile(m: u32, ) -> Weight;
-	fn pay_miners(m: u32, ) -> Weight;
-	fn emit_round(v: u32, ) -> Weight;
 	fn remove_profile() -> Weight;
 	fn add_validator() -> Weight;
 	fn remove_validator() -> Weight;
@@ -125,8 +123,8 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Proof: `Pog::Miners` (`max_values`: None, `max_size`: Some(4572), added: 7047, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Round` (r:1 w:0)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(175), added: 670, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::EarningsOf` (r:1 w:0)
-	/// Proof: `Pog::EarningsOf` (`max_values`: None, `max_size`: Some(5218), added: 7693, mode: `MaxEncodedLen`)
+	/// Storage: `PogRewards::EarningsOf` (r:1 w:0)
+	/// Proof: `PogRewards::EarningsOf` (`max_values`: None, `max_size`: Some(5218), added: 7693, mode: `MaxEncodedLen`)
 	/// Storage: `System::Account` (r:1 w:1)
 	/// Proof: `System::Account` (`max_values`: None, `max_size`: Some(128), added: 2603, mode: `MaxEncodedLen`)
 	/// Storage: `Balances::Holds` (r:1 w:1)
@@ -274,8 +272,8 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	}
 	/// Storage: `Pog::Round` (r:1 w:1)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(175), added: 670, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::PendingPayout` (r:1 w:0)
-	/// Proof: `Pog::PendingPayout` (`max_values`: Some(1), `max_size`: Some(40), added: 535, mode: `MaxEncodedLen`)
+	/// Storage: `PogRewards::PendingPayout` (r:1 w:0)
+	/// Proof: `PogRewards::PendingPayout` (`max_values`: Some(1), `max_size`: Some(40), added: 535, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Entropy` (r:1 w:0)
 	/// Proof: `Pog::Entropy` (`max_values`: Some(1), `max_size`: Some(32), added: 527, mode: `MaxEncodedLen`)
 	/// Storage: `Babe::CurrentSlot` (r:1 w:0)
@@ -324,10 +322,10 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 	/// Proof: `Pog::Verifications` (`max_values`: None, `max_size`: Some(5933), added: 8408, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::ValidatorStats` (r:1 w:1)
 	/// Proof: `Pog::ValidatorStats` (`max_values`: None, `max_size`: Some(64), added: 2539, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::AgreedVerdicts` (r:1 w:1)
-	/// Proof: `Pog::AgreedVerdicts` (`max_values`: None, `max_size`: Some(52), added: 2527, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::EarningsOf` (r:64 w:64)
-	/// Proof: `Pog::EarningsOf` (`max_values`: None, `max_size`: Some(5218), added: 7693, mode: `MaxEncodedLen`)
+	/// Storage: `PogRewards::AgreedVerdicts` (r:1 w:1)
+	/// Proof: `PogRewards::AgreedVerdicts` (`max_values`: None, `max_size`: Some(52), added: 2527, mode: `MaxEncodedLen`)
+	/// Storage: `PogRewards::EarningsOf` (r:64 w:64)
+	/// Proof: `PogRewards::EarningsOf` (`max_values`: None, `max_size`: Some(5218), added: 7693, mode: `MaxEncodedLen`)
 	/// Storage: `System::Account` (r:64 w:64)
 	/// Proof: `System::Account` (`max_values`: None, `max_size`: Some(128), added: 2603, mode: `MaxEncodedLen`)
 	/// Storage: `Balances::Holds` (r:64 w:64)
@@ -403,58 +401,6 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 			.saturating_add(T::DbWeight::get().writes(1_u64))
 			.saturating_add(T::DbWeight::get().writes((4_u64).saturating_mul(m.into())))
 			.saturating_add(Weight::from_parts(0, 7047).saturating_mul(m.into()))
-	}
-	/// Storage: `Pog::PendingPayout` (r:1 w:1)
-	/// Proof: `Pog::PendingPayout` (`max_values`: Some(1), `max_size`: Some(40), added: 535, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::WeightShares` (r:1 w:0)
-	/// Proof: `Pog::WeightShares` (`max_values`: Some(1), `max_size`: Some(147458), added: 147953, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::Configuration` (r:1 w:0)
-	/// Proof: `Pog::Configuration` (`max_values`: Some(1), `max_size`: Some(101), added: 596, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::Rewards` (r:1 w:0)
-	/// Proof: `Pog::Rewards` (`max_values`: Some(1), `max_size`: Some(48), added: 543, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::Miners` (r:64 w:0)
-	/// Proof: `Pog::Miners` (`max_values`: None, `max_size`: Some(4572), added: 7047, mode: `MaxEncodedLen`)
-	/// Storage: `System::Account` (r:64 w:64)
-	/// Proof: `System::Account` (`max_values`: None, `max_size`: Some(128), added: 2603, mode: `MaxEncodedLen`)
-	/// Storage: `Balances::Holds` (r:64 w:64)
-	/// Proof: `Balances::Holds` (`max_values`: None, `max_size`: Some(85), added: 2560, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::EarningsOf` (r:64 w:64)
-	/// Proof: `Pog::EarningsOf` (`max_values`: None, `max_size`: Some(5218), added: 7693, mode: `MaxEncodedLen`)
-	/// Component `m` in `[1, 64]`.
-	fn pay_miners(m: u32, ) -> Weight {
-		// Proof size: measured 153131, estimated 148943 bytes; fastest run 281_548 ns.
-		Weight::from_parts(341_350_000, 148943)
-			.saturating_add(Weight::from_parts(187_399_832, 0).saturating_mul(m.into()))
-			.saturating_add(T::DbWeight::get().reads(4_u64))
-			.saturating_add(T::DbWeight::get().reads((4_u64).saturating_mul(m.into())))
-			.saturating_add(T::DbWeight::get().writes(1_u64))
-			.saturating_add(T::DbWeight::get().writes((3_u64).saturating_mul(m.into())))
-			.saturating_add(Weight::from_parts(0, 7693).saturating_mul(m.into()))
-	}
-	/// Storage: `Pog::Rewards` (r:1 w:0)
-	/// Proof: `Pog::Rewards` (`max_values`: Some(1), `max_size`: Some(48), added: 543, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::AgreedVerdicts` (r:65 w:64)
-	/// Proof: `Pog::AgreedVerdicts` (`max_values`: None, `max_size`: Some(52), added: 2527, mode: `MaxEncodedLen`)
-	/// Storage: `System::Account` (r:65 w:65)
-	/// Proof: `System::Account` (`max_values`: None, `max_size`: Some(128), added: 2603, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::WeightShares` (r:1 w:0)
-	/// Proof: `Pog::WeightShares` (`max_values`: Some(1), `max_size`: Some(147458), added: 147953, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::Emitted` (r:1 w:1)
-	/// Proof: `Pog::Emitted` (`max_values`: Some(1), `max_size`: Some(16), added: 511, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::LastEmission` (r:0 w:1)
-	/// Proof: `Pog::LastEmission` (`max_values`: Some(1), `max_size`: Some(68), added: 563, mode: `MaxEncodedLen`)
-	/// Storage: `Pog::PendingPayout` (r:0 w:1)
-	/// Proof: `Pog::PendingPayout` (`max_values`: Some(1), `max_size`: Some(40), added: 535, mode: `MaxEncodedLen`)
-	/// Component `v` in `[0, 64]`.
-	fn emit_round(v: u32, ) -> Weight {
-		// Proof size: measured 148142, estimated 148943 bytes; fastest run 239_850 ns.
-		Weight::from_parts(78_735_510, 148943)
-			.saturating_add(Weight::from_parts(82_982_636, 0).saturating_mul(v.into()))
-			.saturating_add(T::DbWeight::get().reads(5_u64))
-			.saturating_add(T::DbWeight::get().reads((2_u64).saturating_mul(v.into())))
-			.saturating_add(T::DbWeight::get().writes(4_u64))
-			.saturating_add(T::DbWeight::get().writes((2_u64).saturating_mul(v.into())))
-			.saturating_add(Weight::from_parts(0, 2603).saturating_mul(v.into()))
 	}
 	/// Storage: `Pog::Profiles` (r:1 w:1)
 	/// Proof: `Pog::Profiles` (`max_values`: None, `max_size`: Some(99), added: 2574, mode: `MaxEncodedLen`)
@@ -625,24 +571,6 @@ impl WeightInfo for () {
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
 			.saturating_add(ParityDbWeight::get().writes((4_u64).saturating_mul(m.into())))
 			.saturating_add(Weight::from_parts(0, 7047).saturating_mul(m.into()))
-	}
-	fn pay_miners(m: u32, ) -> Weight {
-		Weight::from_parts(341_350_000, 148943)
-			.saturating_add(Weight::from_parts(187_399_832, 0).saturating_mul(m.into()))
-			.saturating_add(ParityDbWeight::get().reads(4_u64))
-			.saturating_add(ParityDbWeight::get().reads((4_u64).saturating_mul(m.into())))
-			.saturating_add(ParityDbWeight::get().writes(1_u64))
-			.saturating_add(ParityDbWeight::get().writes((3_u64).saturating_mul(m.into())))
-			.saturating_add(Weight::from_parts(0, 7693).saturating_mul(m.into()))
-	}
-	fn emit_round(v: u32, ) -> Weight {
-		Weight::from_parts(78_735_510, 148943)
-			.saturating_add(Weight::from_parts(82_982_636, 0).saturating_mul(v.into()))
-			.saturating_add(ParityDbWeight::get().reads(5_u64))
-			.saturating_add(ParityDbWeight::get().reads((2_u64).saturating_mul(v.into())))
-			.saturating_add(ParityDbWeight::get().writes(4_u64))
-			.saturating_add(ParityDbWeight::get().writes((2_u64).saturating_mul(v.into())))
-			.saturating_add(Weight::from_parts(0, 2603).saturating_mul(v.into()))
 	}
 	fn remove_profile() -> Weight {
 		Weight::from_parts(50_484_000, 3564)

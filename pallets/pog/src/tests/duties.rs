@@ -222,10 +222,10 @@ fn lowering_declared_cores_reprices_at_once_and_a_departed_miner_leaves_the_shar
 		// paid is done (its pages index the shares by position).
 		let shares = WeightShares::<Test>::get();
 		assert!(shares.iter().any(|(w, _)| *w == other) && shares.len() == 2, "{shares:?}");
-		assert!(PendingPayout::<Test>::exists(), "the round's payout is paid from the next block");
+		assert!(pallet_pog_rewards::PendingPayout::<Test>::exists(), "the round's payout is paid from the next block");
 		assert_ok!(Pog::deregister_miner(RuntimeOrigin::signed(other)));
 		assert_eq!(WeightShares::<Test>::get().len(), 2, "not while the payout is paid");
-		while PendingPayout::<Test>::exists() {
+		while pallet_pog_rewards::PendingPayout::<Test>::exists() {
 			next_block();
 		}
 		let shares = WeightShares::<Test>::get();

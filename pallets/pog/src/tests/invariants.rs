@@ -230,7 +230,7 @@ fn play_seed(seed: u64) -> (bool, bool) {
 					"seed {seed}: a failed call changed state at step {step}"
 				);
 			}
-			if let Err(e) = Pog::do_try_state() {
+			if let Err(e) = Pog::do_try_state().and_then(|()| PogRewards::do_try_state()) {
 				panic!("seed {seed}, step {step}: {e:?}");
 			}
 			for e in events() {

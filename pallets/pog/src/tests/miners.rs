@@ -227,7 +227,7 @@ fn a_newcomer_evicts_only_a_lower_proven_score_and_only_after_its_first_pass() {
 		let i = fillers.iter().position(|f| *f == evicted).unwrap();
 		assert!(unvested_before[i] > 0, "the evicted filler had pay vesting");
 		assert!(
-			events().contains(&Event::UnvestedReleased { miner: evicted, amount: unvested_before[i] }),
+			reward_events().contains(&RewardEvent::UnvestedReleased { miner: evicted, amount: unvested_before[i] }),
 			"its unvested pay was released, not forfeited"
 		);
 		assert_eq!(vesting_hold(evicted), 0);

@@ -8,6 +8,7 @@ use frame_support::{
 	assert_noop, assert_ok,
 	traits::{fungible::InspectHold, Hooks},
 };
+use pallet_pog_rewards::Event as RewardEvent;
 use pog_primitives::{commitment::CommittedMatrix, cpu, sizing};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use sp_runtime::{DispatchError, Perbill};
@@ -89,8 +90,17 @@ fn events() -> Vec<Event<Test>> {
 		.collect()
 }
 
+/// The reward ledger's events (`pallet-pog-rewards`).
+fn reward_events() -> Vec<RewardEvent<Test>> {
+	System::events()
+		.into_iter()
+		.filter_map(|r| if let RuntimeEvent::PogRewards(e) = r.event { Some(e) } else { None })
+		.collect()
+}
+
 fn try_state() {
 	Pog::do_try_state().expect("invariants hold");
+	PogRewards::do_try_state().expect("the reward ledger's invariants hold");
 }
 
 fn phase() -> RoundPhase {
@@ -232,7 +242,7 @@ fn settled(who: AccountId) -> Vec<RoundOutcome> {
 /// Runs blocks until the pending payout of the last settled round is paid.
 fn until_paid() {
 	for _ in 0..50 {
-		if !PendingPayout::<Test>::exists() {
+		if !pallet_pog_rewards::PendingPayout::<Test>::exists() {
 			return;
 		}
 		next_block();
@@ -245,12 +255,12 @@ fn until_paid() {
 fn fund(who: &AccountId, amount: Balance) {
 	use frame_support::traits::fungible::Mutate;
 	assert_ok!(Balances::mint_into(who, amount));
-	Ledger::<Test>::mutate(|l| l.as_mut().expect("opened at genesis").baseline += amount);
+	pallet_pog_rewards::Ledger::<Test>::mutate(|l| l.as_mut().expect("opened at genesis").baseline += amount);
 }
 
 /// What `who` holds as unvested pay.
 fn vesting_hold(who: AccountId) -> Balance {
-	Balances::balance_on_hold(&RuntimeHoldReason::Pog(crate::HoldReason::Vesting), &who)
+	Balances::balance_on_hold(&RuntimeHoldReason::PogRewards(pallet_pog_rewards::HoldReason::Vesting), &who)
 }
 
 fn standing(who: AccountId) -> Vec<GpuStanding> {

@@ -293,7 +293,11 @@ fn slashes_are_topped_up_or_suspend_and_leaving_waits_for_the_round() {
 		let info = Miners::<Test>::get(m).unwrap();
 		assert_eq!(info.slashed, slash);
 		assert_eq!(info.deposit, deposit, "topped up from the free balance");
-		assert_eq!(Balances::total_issuance(), issuance + Emitted::<Test>::get() - slash, "slashes are burned");
+		assert_eq!(
+			Balances::total_issuance(),
+			issuance + pallet_pog_rewards::Emitted::<Test>::get() - slash,
+			"slashes are burned"
+		);
 		assert!(events().iter().any(|e| matches!(e, Event::MinerSettled { slashed, .. } if *slashed == slash)));
 		// Round 2: leaving during the round waits for its settlement, and its failures still cost.
 		next_round();

@@ -341,6 +341,7 @@ fn a_v3_chain_upgrades_to_v4_with_its_credits_due_spread_over_the_next_draws() {
 		assert_eq!(Pog::on_chain_storage_version(), 4);
 		#[cfg(feature = "try-runtime")]
 		Pog::do_try_state().expect("the pallet's invariants hold after the last migration");
+		PogRewards::do_try_state().expect("so do the reward ledger's");
 		for (m, gpus) in miners.iter().zip(&before) {
 			let now = standing(*m);
 			for (old, new) in gpus.iter().zip(&now) {

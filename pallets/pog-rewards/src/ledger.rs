@@ -1,23 +1,21 @@
 //! The money PoG makes and destroys, so that `try_state` can check the token's supply.
 //!
-//! PoG is the only pallet that mints: each round's emission (validators, treasury, miners' pay).
-//! It burns registration fees, slashed deposits, burned unvested pay and burned validator bonds.
-//! [`MoneyLedger`] counts both from a baseline, the total issuance when it was set (at genesis,
-//! or by [`crate::migrations::InitMoneyLedger`] on a chain that predates it), and `try_state`
-//! checks `total issuance ≤ baseline + minted − burned`. Equality is not the rule: the runtime
-//! also burns outside PoG (balances' dust, below the existential deposit), which only lowers the
+//! This pallet is the only one that mints: each round's emission (validators, treasury, miners'
+//! pay). PoG burns registration fees, slashed deposits and burned validator bonds (pallet-pog,
+//! through `RoundPay::burned`) and burned unvested pay (here). [`MoneyLedger`] counts both from a
+//! baseline, the total issuance when it was set (at genesis, or by
+//! [`crate::migrations::InitMoneyLedger`] on a chain that predates it), and `try_state` checks
+//! `total issuance ≤ baseline + minted − burned`. Equality is not the rule: the runtime also
+//! burns outside PoG (balances' dust, below the existential deposit), which only lowers the
 //! issuance, while a unit minted anywhere but here breaks it. A mint by root
 //! (`balances.forceSetBalance`) breaks it too, on purpose: the chain's money is what PoG emits.
 
-use frame_support::pallet_prelude::*;
-use sp_runtime::traits::{Saturating, Zero};
-#[cfg(any(test, feature = "try-runtime"))]
-use sp_runtime::TryRuntimeError;
-
-use crate::pallet::*;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use frame_support::traits::fungible::Inspect;
 use scale_info::TypeInfo;
+use sp_runtime::traits::{Saturating, Zero};
+
+use crate::pallet::{BalanceOf, Config, Ledger, Pallet};
 
 /// What PoG minted and burned since the baseline.
 #[derive(
@@ -69,11 +67,13 @@ impl<T: Config> Pallet<T> {
 
 	/// The total issuance is at most the ledger's ceiling (nothing minted outside PoG).
 	#[cfg(any(test, feature = "try-runtime"))]
-	pub(crate) fn check_money() -> Result<(), TryRuntimeError> {
+	pub(crate) fn check_money() -> Result<(), sp_runtime::TryRuntimeError> {
 		let Some(ledger) = Ledger::<T>::get() else { return Ok(()) };
-		ensure!(
+		frame_support::ensure!(
 			T::Currency::total_issuance() <= ledger.ceiling(),
-			TryRuntimeError::Other("the total issuance exceeds genesis + minted − burned: money minted outside PoG")
+			sp_runtime::TryRuntimeError::Other(
+				"the total issuance exceeds genesis + minted − burned: money minted outside PoG"
+			)
 		);
 		Ok(())
 	}
