@@ -17,6 +17,14 @@ fn vesting(who: AccountId) -> Balance {
 	Balances::balance_on_hold(&RuntimeHoldReason::PogRewards(HoldReason::Vesting), &who)
 }
 
+/// `miner` alone scored: a round settled and its miners' part (800) paid, held to vest.
+fn miner_paid_a_round(miner: AccountId) {
+	Shares::set(&vec![(miner, Perbill::one())]);
+	Registered::set(&vec![miner]);
+	<PogRewards as RoundPay<_, _>>::round_settled(1);
+	<PogRewards as RoundPay<_, _>>::pay_some();
+}
+
 #[test]
 fn a_round_mints_exactly_its_emission_split_by_shares_and_agreeing_verdicts() {
 	new_test_ext().execute_with(|| {
@@ -60,10 +68,7 @@ fn nobody_scored_and_nobody_agreeing_leaves_it_all_to_the_treasury() {
 #[test]
 fn a_failure_burns_its_share_of_unvested_pay_and_leaving_forfeits_the_rest() {
 	new_test_ext().execute_with(|| {
-		Shares::set(&vec![(2, Perbill::one())]);
-		Registered::set(&vec![2]);
-		<PogRewards as RoundPay<_, _>>::round_settled(1);
-		<PogRewards as RoundPay<_, _>>::pay_some();
+		miner_paid_a_round(2);
 		assert_eq!(vesting(2), 800);
 		let issuance = Balances::total_issuance();
 		// a quarter of its points failed: a quarter of 800 burned, then a quarter of 600 released
@@ -84,10 +89,7 @@ fn a_failure_burns_its_share_of_unvested_pay_and_leaving_forfeits_the_rest() {
 #[test]
 fn an_evicted_miner_keeps_its_unvested_pay() {
 	new_test_ext().execute_with(|| {
-		Shares::set(&vec![(2, Perbill::one())]);
-		Registered::set(&vec![2]);
-		<PogRewards as RoundPay<_, _>>::round_settled(1);
-		<PogRewards as RoundPay<_, _>>::pay_some();
+		miner_paid_a_round(2);
 		let free = Balances::balance(&2);
 		<PogRewards as RoundPay<_, _>>::release(&2);
 		assert_eq!(vesting(2), 0);
