@@ -39,6 +39,16 @@ pub mod v1 {
 	pub const MOVED: [&str; 7] =
 		["Rewards", "Emitted", "Ledger", "LastEmission", "EarningsOf", "PendingPayout", "AgreedVerdicts"];
 
+	/// Whether any of [`MOVED`] has a key under `pallet`'s prefix: a value at the prefix itself,
+	/// or a map entry after it.
+	pub fn left_behind(pallet: &str) -> bool {
+		MOVED.iter().any(|item| {
+			let prefix = frame_support::storage::storage_prefix(pallet.as_bytes(), item.as_bytes());
+			sp_io::storage::exists(&prefix)
+				|| sp_io::storage::next_key(&prefix).is_some_and(|next| next.starts_with(&prefix))
+		})
+	}
+
 	/// The migration, unversioned (the runtime runs it inside `pallet-pog`'s v4 → v5). `OldPallet`
 	/// is the name `pallet-pog`'s storage is under (`Pog`), `OldVesting` the hold reason it held
 	/// vesting pay under.
@@ -114,6 +124,10 @@ pub mod v1 {
 			ensure!(
 				crate::EarningsOf::<T>::iter_keys().count() == old.len(),
 				TryRuntimeError::Other("earnings appeared or vanished in the move")
+			);
+			ensure!(
+				!left_behind(OldPallet::get()),
+				TryRuntimeError::Other("a reward ledger item is left under pallet-pog's prefix")
 			);
 			Ok(())
 		}

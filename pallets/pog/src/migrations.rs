@@ -207,57 +207,17 @@ pub mod v4 {
 }
 
 /// v4 → v5: the reward ledger (schedule, emission, money ledger, earnings, payout, agreeing
-/// verdicts) lives in `pallet-pog-rewards`. The move itself is that pallet's (`Move`: the runtime
-/// names `pallet_pog_rewards::migrations::v1::MoveFromPogUnchecked`); it runs here, gated on this
-/// pallet's version, since the new pallet's own version is set to its in-code one before any
-/// migration runs (`Executive`'s `before_all_runtime_migrations` does so for a pallet with no
-/// storage yet). After it, nothing of the ledger is left under this pallet's prefix.
+/// verdicts) lives in `pallet-pog-rewards`. The move and its checks are that pallet's (`Move`:
+/// the runtime names `pallet_pog_rewards::migrations::v1::MoveFromPogUnchecked`); it runs here,
+/// gated on this pallet's version, since the new pallet's own version is set to its in-code one
+/// before any migration runs (`Executive`'s `before_all_runtime_migrations` does so for a pallet
+/// with no storage yet).
 pub mod v5 {
 	use super::*;
 	use frame_support::migrations::VersionedMigration;
 
-	/// The items that left, by name.
-	pub const LEFT: [&str; 7] =
-		["Rewards", "Emitted", "Ledger", "LastEmission", "EarningsOf", "PendingPayout", "AgreedVerdicts"];
-
-	/// Whether any of [`LEFT`] has a key under `pallet`'s prefix: a value at the prefix itself, or
-	/// a map entry after it.
-	pub fn left_behind(pallet: &str) -> bool {
-		LEFT.iter().any(|item| {
-			let prefix = frame_support::storage::storage_prefix(pallet.as_bytes(), item.as_bytes());
-			sp_io::storage::exists(&prefix)
-				|| sp_io::storage::next_key(&prefix).is_some_and(|next| next.starts_with(&prefix))
-		})
-	}
-
-	/// The migration, unversioned: use [`LedgerMoved`].
-	pub struct LedgerMovedUnchecked<T, Move>(core::marker::PhantomData<(T, Move)>);
-
-	impl<T: Config, Move: UncheckedOnRuntimeUpgrade> UncheckedOnRuntimeUpgrade for LedgerMovedUnchecked<T, Move> {
-		fn on_runtime_upgrade() -> Weight {
-			Move::on_runtime_upgrade()
-		}
-
-		#[cfg(feature = "try-runtime")]
-		fn pre_upgrade() -> Result<alloc::vec::Vec<u8>, sp_runtime::TryRuntimeError> {
-			Move::pre_upgrade()
-		}
-
-		#[cfg(feature = "try-runtime")]
-		fn post_upgrade(state: alloc::vec::Vec<u8>) -> Result<(), sp_runtime::TryRuntimeError> {
-			use frame_support::traits::PalletInfoAccess;
-			Move::post_upgrade(state)?;
-			frame_support::ensure!(
-				!left_behind(<Pallet<T> as PalletInfoAccess>::name()),
-				sp_runtime::TryRuntimeError::Other("a reward ledger item is left under pallet-pog's prefix")
-			);
-			Ok(())
-		}
-	}
-
 	/// v4 → v5, versioned: `Move` runs once, on a chain at v4.
-	pub type LedgerMoved<T, Move> =
-		VersionedMigration<4, 5, LedgerMovedUnchecked<T, Move>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+	pub type LedgerMoved<T, Move> = VersionedMigration<4, 5, Move, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 }
 
 /// Spec 123 audits the evidence of served GPUs' votes ([`crate::evidence`]): a chain that
