@@ -1,43 +1,47 @@
 #!/usr/bin/env bash
-# Rebuilds runtime/fixtures/spec-107-dev.json: the state of a live development chain run by an
-# earlier release of this repository, the oldest layout the runtime still migrates from
-# (spec_version 107, pallet-pog at storage version 2, no session pallets). The runtime test
-# `a_live_spec_107_chain_migrates_then_produces_blocks_and_settles_a_round` migrates it.
+# Rebuilds a fixture of runtime/fixtures/: the state of a live development chain run by an earlier
+# release of this repository, as `spec-<its spec_version>-dev.json`. Every change of a storage
+# layout adds one, of the layout it migrates from; the runtime's tests migrate each
+# (`a_live_spec_107_chain_migrates_…`: the oldest layout the runtime still migrates from, spec 107,
+# pallet-pog at storage version 2, no session pallets; `a_live_spec_129_chain_migrates_…`: the last
+# layout before the reward ledger's move, spec 129, pallet-pog at storage version 4).
 #
 # What it does: checks that release out into a temporary worktree, builds its node and miner agent
 # (into a copy of the shared target directory, so only what differs compiles: about 6 minutes on
 # 2 cores), starts its development chain (Alice validates), registers three miners as that
 # release's README says (//Bob honest, //Charlie a cheat that corrupts C, //Dave registered and
 # never answering), lets them run until round ROUNDS is settled (default 4, about 2 minutes a
-# round), and writes the finalized state without the runtime's code (`:code`, which the test
-# never runs: it migrates with this runtime). Run by a person, never by CI; commit the result.
+# round), and writes the finalized state without the runtime's code (`:code`, which the tests
+# never run: they migrate with this runtime). Run by a person, never by CI; commit the result.
 #
-# Two build-tool changes are applied to the old tree, neither touching its runtime's code: the
-# runtime's wasm-opt pass in Rust (tools/wasm-opt, as this repository has it since; the old one
-# compiles binaryen's C++), and POG_PLAIN_WASM (its WASM built with default features, as the
-# release's own `cargo build -p pog-node` built it).
+# A release older than the runtime's wasm-opt pass in Rust (tools/wasm-opt) and POG_PLAIN_WASM
+# gets both (build tools only, neither touching its runtime's code): the old wasm-opt compiles
+# binaryen's C++, and POG_PLAIN_WASM builds its WASM with default features, as the release's own
+# `cargo build -p pog-node` built it.
 #
-# Usage: scripts/old-chain-fixture.sh [COMMIT] [ROUNDS]
+# Usage: scripts/old-chain-fixture.sh [COMMIT] [ROUNDS]   (spec 107: a762f72; spec 129: 9112131)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 . scripts/env.sh
 commit=${1:-a762f72}
 rounds=${2:-4}
-out=runtime/fixtures/spec-107-dev.json
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; git -C "$repo" worktree remove --force "$work/src" 2>/dev/null; rm -rf "$work"' EXIT
 
 git worktree add --detach "$work/src" "$commit" >/dev/null
-cp -r tools "$work/src/"
+[ -d "$work/src/tools/wasm-opt" ] || cp -r tools "$work/src/"
 python3 - "$work/src" <<'EOF'
 import sys
 root = sys.argv[1]
 p = f"{root}/Cargo.toml"; s = open(p).read()
-s = s.replace('    "offchain-gpu/cuda",\n]', '    "offchain-gpu/cuda",\n    "tools/wasm-opt",\n]', 1)
-s += '\n[patch.crates-io]\nwasm-opt = { path = "tools/wasm-opt" }\n'
-open(p, "w").write(s)
+if '"tools/wasm-opt"' not in s:
+    s = s.replace('    "offchain-gpu/cuda",\n]', '    "offchain-gpu/cuda",\n    "tools/wasm-opt",\n]', 1)
+    s += '\n[patch.crates-io]\nwasm-opt = { path = "tools/wasm-opt" }\n'
+    open(p, "w").write(s)
 p = f"{root}/runtime/build.rs"; s = open(p).read()
+if "POG_PLAIN_WASM" in s:
+    sys.exit(0)
 plain = '''\t\tif std::env::var_os("POG_PLAIN_WASM").is_some() {
 \t\t\tlet features: Vec<String> =
 \t\t\t\tstd::env::vars().map(|(key, _)| key).filter(|key| key.starts_with("CARGO_FEATURE_")).collect();
@@ -55,10 +59,16 @@ EOF
 target="$work/target"
 echo "[fixture] copying the target directory ($CARGO_TARGET_DIR) so that only what differs compiles"
 cp -a "$CARGO_TARGET_DIR" "$target"
+# The release's own crates and features where it names them (scripts/crates.sh), so that its build
+# is its CI's; before that file, the ones its CI built.
 features=pallet-pog/runtime-benchmarks,pallet-pog/try-runtime,pog-runtime/try-runtime,pog-runtime/runtime-benchmarks,offchain-gpu/adversary
-(cd "$work/src" && CARGO_TARGET_DIR="$target" POG_PLAIN_WASM=1 cargo build --release \
-	-p pog-node -p pog-primitives -p pallet-pog -p pallet-pog-runtime-api -p pog-runtime -p pog-prover -p pog-cuda \
-	-p offchain-gpu --features "$features" --bins)
+crates=(-p pog-node -p pog-primitives -p pallet-pog -p pallet-pog-runtime-api -p pog-runtime -p pog-prover -p pog-cuda -p offchain-gpu)
+if [ -f "$work/src/scripts/crates.sh" ]; then
+	features=$(cd "$work/src" && bash -c '. scripts/crates.sh >/dev/null 2>&1; echo "$test_features"')
+	read -ra crates <<<"$(cd "$work/src" && bash -c '. scripts/crates.sh >/dev/null 2>&1; echo "${crates[*]}"')"
+fi
+(cd "$work/src" && CARGO_TARGET_DIR="$target" POG_PLAIN_WASM=1 env -u POG_UPGRADE_TEST_WASM cargo build --release \
+	"${crates[@]}" --features "$features" --bins)
 node_bin="$target/release/pog-node"
 agent="$target/release/offchain-gpu"
 "$node_bin" --version
@@ -77,12 +87,13 @@ for who in Bob Charlie Dave; do "$agent" register --url "$url" --suri "//$who"; 
 
 (cd tests && [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error)
 cd tests
-FIXTURE_COMMIT=$(git -C "$repo" rev-parse "$commit") node --input-type=module - "$url" "$rounds" "$repo/$out" <<'EOF'
+FIXTURE_COMMIT=$(git -C "$repo" rev-parse "$commit") node --input-type=module - "$url" "$rounds" "$repo/runtime/fixtures" <<'EOF'
 import { writeFileSync } from 'node:fs';
 import { connect, writeSnapshot } from './lib/node.mjs';
-const [url, rounds, out] = process.argv.slice(2);
+const [url, rounds, dir] = process.argv.slice(2);
 const api = await connect(url);
 const spec = api.runtimeVersion.specVersion.toNumber();
+const out = `${dir}/spec-${spec}-dev.json`;
 console.log(`[fixture] spec_version ${spec}; waiting for round ${rounds} to be settled`);
 // Bounded: a dev round is 20 blocks (2 minutes); five minutes a round is more than any took.
 const deadline = Date.now() + Number(rounds) * 300_000;

@@ -574,7 +574,7 @@ fn at_mainnet_the_sample_fits_the_reveal_window_and_a_real_h100_reveal_its_count
 
 		// A real reveal of an H100: 32 leaves at its commitment's depth and 64 walks at its memory
 		// commitment's height, signed with the longest nonce and tip.
-		let (dims, _) = h100.gemm(pallet_pog::types::Precision::Fp8E4M3, config.target_ms, config.memory.walk_ms, true);
+		let (dims, _) = h100.gemm(pallet_pog::Precision::Fp8E4M3, config.target_ms, config.memory.walk_ms, true);
 		let walks = h100.memory_challenge(&[0; 32], &config.memory).expect("a memory phase").walks;
 		let opening = pallet_pog::verification::Opening {
 			leaf: u32::MAX,
@@ -1107,21 +1107,36 @@ fn snapshot_storage(path: &std::path::Path) -> (Hash, sp_runtime::Storage) {
 
 /// Issue 50, item 1: the state of a live development chain run by an earlier release, spec 107
 /// (pallet-pog at storage version 2, no session pallets; its node, miner agents and off-chain
-/// worker made it: `scripts/old-chain-fixture.sh` wrote `runtime/fixtures/spec-107-dev.json`,
-/// without the runtime's code), migrates to this runtime: every migration with its checks, a full
-/// decode and every pallet's `try_state` (try-runtime), a second run changes nothing; then the
-/// migrated chain produces blocks and settles a round. Fails if the chain is not at the version it
-/// was made at (the migrations would then run nothing) or no migration moves it to this one.
+/// worker made it: `scripts/old-chain-fixture.sh a762f72` wrote `runtime/fixtures/spec-107-dev.json`,
+/// without the runtime's code), migrates to this runtime ([`a_live_chain_migrates`]).
 #[test]
 fn a_live_spec_107_chain_migrates_then_produces_blocks_and_settles_a_round() {
+	a_live_chain_migrates("spec-107-dev.json", 107, 2);
+}
+
+/// The same for the layout the reward ledger's move migrates from (spec 129, pallet-pog at
+/// storage version 4, the validators seated by pallet-session and bonded): the state of a live
+/// development chain of that release, `scripts/old-chain-fixture.sh 9112131`.
+#[test]
+fn a_live_spec_129_chain_migrates_then_produces_blocks_and_settles_a_round() {
+	a_live_chain_migrates("spec-129-dev.json", 129, 4);
+}
+
+/// A live chain's state `fixture` (of runtime/fixtures/), made by the release of spec_version
+/// `spec` with pallet-pog at storage version `pog_version`, migrates to this runtime: every
+/// migration with its checks, a full decode and every pallet's `try_state` (try-runtime), a second
+/// run changes nothing; then the migrated chain produces blocks and settles a round. Fails if the
+/// chain is not at the version it was made at (the migrations would then run nothing) or no
+/// migration moves it to this one.
+fn a_live_chain_migrates(fixture: &str, spec: u32, pog_version: u16) {
 	use frame_support::traits::GetStorageVersion;
-	let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/spec-107-dev.json");
+	let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(fixture);
 	let (head, storage) = snapshot_storage(&path);
 	let mut ext = sp_io::TestExternalities::new(storage);
 	let validators = ext.execute_with(|| {
 		let last = frame_system::LastRuntimeUpgrade::<Runtime>::get().expect("a live chain records its runtime");
-		assert_eq!(last.spec_version.0, 107, "the fixture is the state of a spec-107 chain");
-		assert_eq!(Pog::on_chain_storage_version(), 2, "pallet-pog's oldest layout the runtime migrates from");
+		assert_eq!(last.spec_version.0, spec, "the fixture is the state of a spec-{spec} chain");
+		assert_eq!(Pog::on_chain_storage_version(), pog_version, "pallet-pog's layout at spec {spec}");
 		// The reward ledger under pallet-pog's prefix, its vesting held under pallet-pog's reason.
 		let earnings: Vec<(AccountId, Balance)> = frame_support::storage::migration::storage_key_iter::<
 			AccountId,
@@ -1131,7 +1146,15 @@ fn a_live_spec_107_chain_migrates_then_produces_blocks_and_settles_a_round() {
 		.map(|(who, e)| (who, e.unvested()))
 		.collect();
 		assert!(earnings.iter().any(|(_, unvested)| *unvested > 0), "the fixture's miners have vesting pay");
-		assert!(Session::validators().is_empty(), "spec 107 had no session pallet");
+		let bonded: Vec<(AccountId, Balance)> = if spec == 107 {
+			assert!(Session::validators().is_empty(), "spec 107 had no session pallet");
+			Vec::new()
+		} else {
+			let seated = pallet_pog::Validators::<Runtime>::get().to_vec();
+			assert!(!seated.is_empty() && Session::validators() == seated, "the session seats the PoG validators");
+			seated.iter().map(|v| (v.clone(), Pog::bond_of(v))).collect()
+		};
+		assert!(bonded.iter().all(|(_, bond)| *bond > 0), "the fixture's validators are bonded");
 		let settled = pallet_pog::Round::<Runtime>::get().map_or(0, |r| r.index);
 		assert!(settled >= 2, "the chain has been through rounds (round {settled})");
 
@@ -1155,7 +1178,10 @@ fn a_live_spec_107_chain_migrates_then_produces_blocks_and_settles_a_round() {
 		assert!(!validators.is_empty());
 		assert_eq!(Session::validators(), validators, "the session holds the PoG validators (InitSession)");
 		for v in &validators {
-			assert!(Pog::bond_of(v) > 0, "bonded by the migration");
+			assert!(Pog::bond_of(v) > 0, "bonded (by the migration from spec 107)");
+		}
+		for (v, bond) in &bonded {
+			assert_eq!(Pog::bond_of(v), *bond, "a bond held before the upgrade is held after it");
 		}
 		validators
 	});
