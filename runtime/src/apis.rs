@@ -231,32 +231,32 @@ impl_runtime_apis! {
 	}
 
 	impl pallet_pog_runtime_api::PogApi<Block, AccountId, BlockNumber, Balance> for Runtime {
-		fn miner(who: AccountId) -> Option<pallet_pog::types::MinerView<AccountId, BlockNumber, Balance>> {
+		fn miner(who: AccountId) -> Option<pallet_pog::MinerView<AccountId, BlockNumber, Balance>> {
 			Pog::miner_view(who)
 		}
 		fn challenge(
-			round: pallet_pog::types::RoundIndex,
+			round: pallet_pog::RoundIndex,
 			miner: AccountId,
-			gpu: pallet_pog::types::GpuIndex,
-		) -> Option<pallet_pog::types::ChallengeView<AccountId>> {
+			gpu: pallet_pog::GpuIndex,
+		) -> Option<pallet_pog::ChallengeView<AccountId>> {
 			Pog::challenge_view(round, miner, gpu)
 		}
-		fn challenges_of(miner: AccountId) -> Vec<pallet_pog::types::ChallengeView<AccountId>> {
+		fn challenges_of(miner: AccountId) -> Vec<pallet_pog::ChallengeView<AccountId>> {
 			Pog::challenges_of(&miner)
 		}
-		fn round() -> pallet_pog::types::RoundInfo<AccountId, BlockNumber> {
+		fn round() -> pallet_pog::RoundInfo<AccountId, BlockNumber> {
 			Pog::round()
 		}
-		fn profiles() -> Vec<(pallet_pog::types::ProfileId, pallet_pog::types::GpuProfile)> {
+		fn profiles() -> Vec<(pallet_pog::ProfileId, pallet_pog::GpuProfile)> {
 			Pog::profile_table()
 		}
-		fn ranking() -> Vec<pallet_pog::types::RankEntry<AccountId>> {
+		fn ranking() -> Vec<pallet_pog::RankEntry<AccountId>> {
 			Pog::ranking()
 		}
 		fn rewards() -> pallet_pog_rewards::view::RewardsView<AccountId, Balance> {
 			PogRewards::view()
 		}
-		fn deposit_for(claims: Vec<(pallet_pog::types::ProfileId, u32)>, cpu_cores: u32) -> Balance {
+		fn deposit_for(claims: Vec<(pallet_pog::ProfileId, u32)>, cpu_cores: u32) -> Balance {
 			Pog::deposit_for(claims, cpu_cores)
 		}
 	}

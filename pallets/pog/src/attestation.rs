@@ -30,7 +30,11 @@ use frame_support::{ensure, pallet_prelude::*, BoundedVec};
 use frame_system::pallet_prelude::BlockNumberFor;
 use scale_info::TypeInfo;
 
-use crate::{evidence::EvidenceRoot, pallet::*, types::*, verification::VerificationStatus};
+use crate::rounds::{RoundIndex, Selection};
+use crate::types::{Hash32, MaxVerdicts};
+use crate::verification::{Verdict, Verification};
+use crate::{evidence::EvidenceRoot, pallet::*, verification::VerificationStatus};
+use pog_primitives::challenge::GpuIndex;
 
 /// Where a GPU comes in its round's verification order: (class, rank), lowest first. Class 0 is
 /// a GPU on probation, 1 one in its first draw, 2 any other; the rank is a hash of the round's

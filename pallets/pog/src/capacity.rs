@@ -32,11 +32,13 @@ use frame_support::{dispatch::DispatchClass, traits::Get, BoundedVec};
 use pog_primitives::{memory, profiles::ProfileFigures, LEAF_VALUES};
 use sp_runtime::Perbill;
 
+use crate::config::ProtocolConfig;
+use crate::types::MaxWalkOpenings;
 use crate::{
 	pallet::*,
-	types::*,
 	verification::{Opening, WalkOpening},
 };
+use pog_primitives::Precision;
 
 /// The share of the reveal window's duty space that the sample's reveals may fill.
 pub const REVEAL_SHARE: Perbill = Perbill::from_percent(90);

@@ -2,9 +2,14 @@
 
 use frame_support::pallet_prelude::*;
 
-use crate::{pallet::*, types::*};
+use crate::pallet::*;
+use crate::profiles::{GpuProfile, ProfileFigures};
+use crate::scoring::ScoreCaps;
+use crate::types::MaxWalkOpenings;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use pog_primitives::memory::MemoryRules;
 use pog_primitives::verify;
+use pog_primitives::Precision;
 use scale_info::TypeInfo;
 use sp_runtime::Perbill;
 
@@ -153,14 +158,22 @@ pub const MAX_CACHE_ITEMS: u32 = 1 << 20;
 /// mainnet's 1,024 × 64.
 pub const MAX_WALK_READS: u64 = 1 << 18;
 
+/// Most verifications by one validator's off-chain worker in one run, a block (wall time,
+/// `offchain::RUN_TIME_MS`, bounds it first on any real machine): what sizes the configuration's
+/// ceiling ([`ProtocolConfig::verifications_ceiling`]). The checks run natively on every core but
+/// one (what one check costs a core: `scripts/bench-verifier.sh`, figures in
+/// `benchmarking/README.md`); a served GPU's pass lands in the member's attestation
+/// (`crate::attestation`), a revealed GPU's verdict in `submit_verdicts` transactions of
+/// `MaxVerdicts`.
+pub const MAX_VERIFICATIONS_PER_RUN: usize = 1_024;
+
 impl ProtocolConfig {
 	/// The most verifications a validator's off-chain worker can do in a round: its budget of
 	/// `MAX_VERIFICATIONS_PER_RUN` a block from the draw to the verdict deadline (a served GPU is
 	/// verified from the draw on, and its passes land in bulk, `crate::attestation`). Neither the
 	/// configured nor the measured figure ([`crate::throughput`]) goes above it.
 	pub fn verifications_ceiling(&self) -> u32 {
-		(crate::offchain::MAX_VERIFICATIONS_PER_RUN as u32)
-			.saturating_mul(self.reveal_window.saturating_add(self.verdict_window))
+		(MAX_VERIFICATIONS_PER_RUN as u32).saturating_mul(self.reveal_window.saturating_add(self.verdict_window))
 	}
 
 	/// The first rule this configuration breaks, given the runtime's bounds on opened leaves

@@ -37,7 +37,11 @@ use sp_runtime::{
 	DispatchError, DispatchResult,
 };
 
-use crate::{pallet::*, types::*};
+use crate::pallet::*;
+use crate::rounds::RoundIndex;
+use crate::types::Hash32;
+use crate::verification::Verdict;
+use pog_primitives::challenge::GpuIndex;
 
 /// Priority of a duty transaction: 2^63, above what any ordinary transaction's fee and tip buy
 /// (the smallest would need a tip of ≈ 680 POG for every one of the ≈ 13,600 that fit a block's

@@ -21,7 +21,10 @@
 use frame_support::pallet_prelude::*;
 use sp_runtime::traits::Zero;
 
-use crate::{pallet::*, types::*};
+use crate::miners::NEVER;
+use crate::pallet::*;
+use crate::rounds::{RoundIndex, RoundPhase};
+use crate::scoring::{GpuStanding, RoundOutcome, UnverifiedReason, ZeroReason};
 use pog_traits::RoundPay;
 
 /// A miner's first rounds: a regular miner is not evicted before the last of them is settled

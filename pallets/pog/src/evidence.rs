@@ -31,11 +31,13 @@ use pog_primitives::evidence::{evidence_leaf, verify_evidence, MAX_EVIDENCE_DEPT
 use scale_info::TypeInfo;
 use sp_runtime::Perbill;
 
+use crate::rounds::{RoundIndex, Selection};
+use crate::types::{Hash32, MaxProofLen};
 use crate::{
 	duty::{DutyKey, DutyKind},
 	pallet::*,
-	types::*,
 };
+use pog_primitives::challenge::GpuIndex;
 
 pub use pog_primitives::evidence::EvidenceRoot;
 

@@ -14,8 +14,10 @@
 //! room, [`DrawProbabilities::new`]). A GPU that was verified once keeps its credit while
 //! it is not drawn, so the newcomers' priority costs it nothing.
 
-use crate::{pallet::*, scoring::GpuStanding, types::*};
+use crate::rounds::RoundIndex;
+use crate::{pallet::*, scoring::GpuStanding};
 use codec::{Decode, Encode, MaxEncodedLen};
+use pog_primitives::challenge::GpuIndex;
 use scale_info::TypeInfo;
 use sp_runtime::Perbill;
 

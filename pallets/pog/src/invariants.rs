@@ -4,7 +4,9 @@
 use frame_support::{ensure, traits::fungible::InspectHold};
 use sp_runtime::{traits::Zero, Perbill, TryRuntimeError};
 
-use crate::{pallet::*, types::*};
+use crate::pallet::*;
+use crate::rounds::RoundPhase;
+use pog_primitives::challenge::{GpuUuid, ProfileId};
 
 impl<T: Config> Pallet<T> {
 	/// Deposits held match the records and are never above the larger of the current and

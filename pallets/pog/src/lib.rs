@@ -82,6 +82,28 @@ pub mod weights;
 pub use duty::{CheckDuty, DUTY_PRIORITY};
 pub use pog_traits::{Earned, Payees, RoundPay};
 pub use types::*;
+// The crate's vocabulary for the runtime and its clients (inside the crate, each file imports a
+// concept's types from the file that owns it).
+pub use config::{ConfigRule, ProtocolConfig};
+pub use miners::{
+	gpu_count_of, gpus_of, GpuClaim, Hardware, HardwareFault, MinerInfo, MAX_CPU_CORES, MAX_DISK_GIB, MAX_RAM_MIB,
+	NEVER,
+};
+pub use pog_primitives::{
+	challenge::{ChallengeParams, GpuIndex, GpuUuid, MemoryParams, ProfileId},
+	memory::MemoryRules,
+	Dims, Precision,
+};
+pub use profiles::{GpuProfile, Profile, ProfileFigures, ProfileRule, ValidateProfile};
+pub use rounds::{
+	AgentReport, Commitment, MemoryCommitment, MemoryRoot, RootCommit, RoundIndex, RoundInfo, RoundPhase, Selection,
+};
+pub use scoring::{FailReason, GpuStanding, RoundOutcome, Score, ScoreCaps, UnverifiedReason, ZeroReason};
+pub use validators::{SessionIndex, ValidatorBond, ValidatorBondOf, ValidatorRule, ValidatorRules};
+pub use verification::{
+	Opening, SelfReported, ValidatorRecord, Verdict, Verification, VerificationStatus, WalkOpening, WalkResult,
+};
+pub use views::{ChallengeView, MinerView, RankEntry};
 pub use weights::WeightInfo;
 
 /// The log target of the pallet and its off-chain worker (`RUST_LOG=runtime::pog=debug`).

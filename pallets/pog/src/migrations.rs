@@ -18,7 +18,10 @@ use frame_support::{
 	weights::Weight,
 };
 
+use crate::rounds::RoundIndex;
+use crate::scoring::{RoundOutcome, ZeroReason};
 use crate::{pallet::*, scoring::GpuStanding, validators::ValidatorBond};
+use pog_primitives::challenge::{GpuUuid, ProfileId};
 
 /// v2 → v3: the validators of a v2 chain are planned, queued and seated, each with its own
 /// account as its `pog!` key (what v2's off-chain workers signed with), and bonded: up to
@@ -105,7 +108,7 @@ pub mod v3 {
 /// rather than in one round, and none at the upgrade; a GPU without a credit starts at zero.
 pub mod v4 {
 	use super::*;
-	use crate::{scoring, types::*};
+	use crate::scoring;
 	use alloc::vec::Vec;
 	use codec::{Decode, Encode};
 	use frame_support::BoundedVec;

@@ -17,10 +17,14 @@ use frame_support::{
 };
 use sp_runtime::traits::{Saturating, Zero};
 
-use crate::{pallet::*, types::*};
+use crate::pallet::*;
+use crate::rounds::{RoundIndex, RoundPhase};
+use crate::scoring::RoundOutcome;
+use crate::types::MaxCpuModelLen;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use core::fmt::Debug;
 use frame_support::{traits::Get, BoundedVec, CloneNoBound, DebugNoBound, EqNoBound, PartialEqNoBound};
+use pog_primitives::challenge::{GpuIndex, GpuUuid, ProfileId};
 use pog_traits::RoundPay;
 use scale_info::TypeInfo;
 

@@ -353,7 +353,7 @@ pub fn run_blocks(count: u64) {
 /// in the pool, each from its signer, as if included in the next block. Returns the calls with
 /// their dispatch results.
 pub fn run_ocw_and_include(pool: &Arc<parking_lot::RwLock<testing::PoolState>>) -> Vec<Included> {
-	run_ocw_with_budget_and_include(pool, crate::offchain::MAX_VERIFICATIONS_PER_RUN)
+	run_ocw_with_budget_and_include(pool, crate::config::MAX_VERIFICATIONS_PER_RUN)
 }
 
 /// A transaction the off-chain worker sent: its signer, its call and its dispatch result.

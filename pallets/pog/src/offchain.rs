@@ -16,7 +16,7 @@
 //! checked against the committed roots by the rule a reveal on chain is checked by. Fetches go out
 //! in parallel batches with one deadline for headers and bodies ([`fetch_all`]), so no endpoint
 //! can hold a run. A member that gets nothing valid votes *unserved* once the reveal window has
-//! closed and it failed twice (until [`crate::served::unserved_deadline`]), and until then asks
+//! closed and it failed twice (until [`crate::rounds::Selection::unserved_deadline`]), and until then asks
 //! again every [`retry_after`] blocks (leaving the GPU open in its attestation meanwhile). A served GPU's pass
 //! lands in the member's attestation, one `attest` a run whatever the GPUs it passes, with the
 //! failing and unserved verdicts of the same stretch ([`crate::attestation`]); a revealed GPU's
@@ -47,13 +47,17 @@ use sp_runtime::offchain::{
 	Duration,
 };
 
+use crate::config::MAX_VERIFICATIONS_PER_RUN;
+use crate::rounds::{RoundIndex, RoundPhase, Selection};
+use crate::types::{Hash32, MaxVerdicts};
+use crate::verification::{Opening, SelfReported, Verdict, WalkResult};
 use crate::{
 	attestation::{AttestationOf, MaxOpen, Position},
 	evidence::EvidenceRoot,
 	host,
 	pallet::*,
-	types::*,
 };
+use pog_primitives::challenge::GpuIndex;
 
 /// Local-storage key of the lock that serialises runs.
 pub const LOCK_KEY: &[u8] = b"pog::ocw::lock";
@@ -61,12 +65,6 @@ pub const LOCK_KEY: &[u8] = b"pog::ocw::lock";
 pub const SENT_KEY: &[u8] = b"pog::ocw::sent";
 /// Blocks after which something sent but not yet on chain may be sent again.
 pub const RESEND_AFTER: u32 = 5;
-/// Most verifications by one validator in one run (wall time, [`RUN_TIME_MS`], bounds it first on
-/// any real machine). The checks run natively on every core but one (what one check costs a core:
-/// `scripts/bench-verifier.sh`, figures in `benchmarking/README.md`); a served GPU's pass lands in
-/// the member's attestation ([`crate::attestation`]), a revealed GPU's verdict in
-/// `submit_verdicts` transactions of [`MaxVerdicts`].
-pub const MAX_VERIFICATIONS_PER_RUN: usize = 1_024;
 /// Wall time after which a run starts no more verifications (ms): what it has is sent, and the
 /// next block's run goes on in the same order. A validator slower than the budget delivers less,
 /// and the sample follows what it delivers ([`crate::throughput`]); miners' endpoints that answer
@@ -743,7 +741,7 @@ fn attestation_pending<T: Config>(
 /// Verifies `miner`'s served GPU `gpu` in `round` for the member's attestation from what was
 /// `fetched` of it: recomputed when served; when not, an unserved vote once the member `gave_up`
 /// on it (the reveal window closed, two failures) until the last block for unserved votes
-/// ([`crate::served::unserved_deadline`]), else `NotServed` (the GPU stays open).
+/// ([`crate::rounds::Selection::unserved_deadline`]), else `NotServed` (the GPU stays open).
 fn verify_served<T: Config>(
 	now: BlockNumberFor<T>,
 	round: RoundIndex,
@@ -761,7 +759,7 @@ fn verify_served<T: Config>(
 			let may_vote = gave_up
 				&& Pallet::<T>::round()
 					.selection
-					.is_some_and(|s| now > s.reveal_deadline && now <= crate::served::unserved_deadline(&s));
+					.is_some_and(|s| now > s.reveal_deadline && now <= s.unserved_deadline());
 			if !may_vote {
 				return Err(OffchainErr::NotServed);
 			}

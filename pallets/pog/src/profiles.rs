@@ -3,10 +3,11 @@
 
 use alloc::{string::String, vec::Vec};
 
-use crate::types::{MaxNameLen, Precision};
+use crate::types::MaxNameLen;
 use codec::{Decode, DecodeWithMemTracking, Encode};
 use frame_support::BoundedVec;
 pub use pog_primitives::profiles::{Profile, ProfileFigures};
+use pog_primitives::Precision;
 use scale_info::TypeInfo;
 
 /// A GPU model the chain knows: its name (e.g. `NVIDIA H100 80GB HBM3`) and what it must be able
@@ -95,8 +96,9 @@ pub fn production_profiles() -> Vec<GenesisProfile> {
 mod calls {
 	use frame_support::{ensure, pallet_prelude::*};
 
-	use super::ValidateProfile;
-	use crate::{pallet::*, types::*};
+	use super::{GpuProfile, ValidateProfile};
+	use crate::pallet::*;
+	use pog_primitives::challenge::ProfileId;
 
 	impl<T: Config> Pallet<T> {
 		pub(crate) fn validate_profile(p: &GpuProfile) -> DispatchResult {

@@ -30,19 +30,25 @@ use frame_support::{ensure, pallet_prelude::*, traits::Randomness};
 use frame_system::pallet_prelude::BlockNumberFor;
 use pog_primitives::{sampling, sizing};
 use sp_runtime::{
-	traits::{Saturating, Zero},
+	traits::{AtLeast32BitUnsigned, Saturating, Zero},
 	Perbill,
 };
 
+use crate::config::ProtocolConfig;
+use crate::miners::MAX_CPU_CORES;
+use crate::profiles::ProfileFigures;
+use crate::types::{Hash32, MaxTraceLen, MaxWalkOpenings};
+use crate::views::ChallengeView;
 use crate::{
 	duty::{DutyKey, DutyKind},
 	first_draw::DrawProbabilities,
 	pallet::*,
-	types::*,
 	weights::WeightInfo,
 };
 use codec::{Decode, DecodeWithMemTracking, MaxEncodedLen};
 use frame_support::BoundedVec;
+use pog_primitives::challenge::{ChallengeParams, GpuIndex, MemoryParams};
+use pog_primitives::{Dims, Precision};
 use pog_traits::RoundPay;
 use scale_info::TypeInfo;
 
@@ -81,6 +87,35 @@ pub struct Selection<BlockNumber> {
 	pub reveal_deadline: BlockNumber,
 	/// Last block in which verdicts are counted.
 	pub verdict_deadline: BlockNumber,
+}
+
+impl<B: AtLeast32BitUnsigned + Copy> Selection<B> {
+	/// A third of the verdict window, at least one block: what the members keep after the
+	/// rebuttal deadline to verify what was revealed.
+	fn verdict_third(&self) -> B {
+		let window = self.verdict_deadline.saturating_sub(self.reveal_deadline);
+		(window / 3u32.into()).max(1u32.into()).min(window)
+	}
+
+	/// The last block in which a member may vote unserved (`crate::served`): the first half of
+	/// the verdict window (at least a block), which ends before the rebuttal deadline
+	/// (`ConfigRule::VerdictWindowTooShort` keeps the window at three blocks or more). Every
+	/// unserved vote lands while the miner can still rebut it: votes that came later could fail a
+	/// served GPU nobody could answer (the review's F3: two colluding members of 64 voting
+	/// unserved after the rebuttal deadline struck an honest validator in 91% of rounds).
+	pub fn unserved_deadline(&self) -> B {
+		let window = self.verdict_deadline.saturating_sub(self.reveal_deadline);
+		self.reveal_deadline.saturating_add((window / 2u32.into()).max(1u32.into()))
+	}
+
+	/// The last block in which a served GPU that drew unserved votes may be revealed on chain (the
+	/// rebuttal): two thirds of the verdict window after the reveal deadline, so that its members
+	/// have the last third (at least one block) to verify what it revealed. Unserved votes close
+	/// at half the window ([`Self::unserved_deadline`]), so the miner has the blocks from a half to
+	/// two thirds of it (mainnet 4, `served::rebuttal_blocks`) to answer the last of them.
+	pub fn rebuttal_deadline(&self) -> B {
+		self.verdict_deadline.saturating_sub(self.verdict_third())
+	}
 }
 
 /// The network-wide round: one per period, every registered GPU challenged at once.

@@ -17,8 +17,12 @@ use alloc::vec::Vec;
 use frame_support::pallet_prelude::*;
 use sp_runtime::{traits::Zero, Perbill};
 
-use crate::{pallet::*, types::*};
+use crate::config::ProtocolConfig;
+use crate::miners::gpus_of;
+use crate::pallet::*;
+use crate::rounds::RoundIndex;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
+use pog_primitives::challenge::{GpuUuid, ProfileId};
 use pog_traits::RoundPay;
 use scale_info::TypeInfo;
 

@@ -20,7 +20,7 @@
 //!   lying: members that lie about delivery alone never fail a GPU that was served to every
 //!   member, and a miner that serves s < ⌊2c/3⌋+1 members leaves c − s ≥ ⌈c/3⌉ members unserved
 //!   (c − ⌊2c/3⌋ = ⌈c/3⌉), so it cannot stay undecided by serving some members only;
-//! - unserved votes are taken only in the verdict window's first half ([`unserved_deadline`]),
+//! - unserved votes are taken only in the verdict window's first half ([`Selection::unserved_deadline`]),
 //!   so every one of them can be rebutted (below);
 //! - **the quota**: only a member's first [`unserved_quota`] unserved votes of a round
 //!   ([`UnservedQuota`], set at the draw) count toward a rebuttal ([`Contested`]), so that all
@@ -42,7 +42,7 @@
 //!
 //! **The rebuttal.** ⌈c/3⌉ members that collude to vote unserved would fail a GPU served to
 //! every member. So a served GPU that drew unserved votes and is still undecided may be revealed
-//! on chain, as any GPU is revealed, until [`rebuttal_deadline`]: the reveal voids every unserved
+//! on chain, as any GPU is revealed, until [`Selection::rebuttal_deadline`]: the reveal voids every unserved
 //! vote (`UnservedVoided`), an unserved vote is refused from then on (the openings are there for
 //! every member), and the members whose votes were voided verify the revealed openings like those
 //! of any revealed GPU. A miner that served everyone pays nothing; one that a member could not
@@ -50,9 +50,11 @@
 
 use frame_support::{ensure, pallet_prelude::*};
 use frame_system::pallet_prelude::BlockNumberFor;
-use sp_runtime::traits::AtLeast32BitUnsigned;
 
-use crate::{pallet::*, types::*, verification::VerificationStatus};
+use crate::rounds::{RoundIndex, Selection};
+use crate::verification::Verdict;
+use crate::{pallet::*, verification::VerificationStatus};
+use pog_primitives::challenge::GpuIndex;
 
 /// Longest endpoint URL, in bytes.
 pub type MaxEndpointLen = ConstU32<{ pog_primitives::endpoint::MAX_ENDPOINT_LEN }>;
@@ -96,40 +98,13 @@ pub fn failing_in<A>(verdicts: &[(A, GpuIndex, Verdict)]) -> u32 {
 }
 
 /// Blocks of a verdict window of `verdict_window` blocks in which a rebuttal of the last
-/// unserved votes can land: after [`unserved_deadline`], until [`rebuttal_deadline`]. Members
+/// unserved votes can land: after [`Selection::unserved_deadline`], until [`Selection::rebuttal_deadline`]. Members
 /// may hold their counted votes until the last block for them, so only these blocks are sure to
 /// carry every forced rebuttal. Mainnet: 4 of 20 (R+11..R+14).
 pub fn rebuttal_blocks(verdict_window: u32) -> u32 {
 	let third = (verdict_window / 3).max(1).min(verdict_window);
 	let unserved = (verdict_window / 2).max(1);
 	verdict_window.saturating_sub(third).saturating_sub(unserved)
-}
-
-/// A third of the verdict window, at least one block: what the members keep after the rebuttal
-/// deadline to verify what was revealed.
-fn third<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
-	let window = selection.verdict_deadline.saturating_sub(selection.reveal_deadline);
-	(window / 3u32.into()).max(1u32.into()).min(window)
-}
-
-/// The last block in which a member may vote unserved: the first half of the verdict window (at
-/// least a block), which ends before the rebuttal deadline (`ConfigRule::VerdictWindowTooShort`
-/// keeps the window at three blocks or more). Every unserved vote lands while the miner can still
-/// rebut it: votes that came later could fail a served GPU nobody could answer (the review's F3:
-/// two colluding members of 64 voting unserved after the rebuttal deadline struck an honest
-/// validator in 91% of rounds).
-pub fn unserved_deadline<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
-	let window = selection.verdict_deadline.saturating_sub(selection.reveal_deadline);
-	selection.reveal_deadline.saturating_add((window / 2u32.into()).max(1u32.into()))
-}
-
-/// The last block in which a served GPU that drew unserved votes may be revealed on chain (the
-/// rebuttal): two thirds of the verdict window after the reveal deadline, so that its members
-/// have the last third (at least one block) to verify what it revealed. Unserved votes close at
-/// half the window ([`unserved_deadline`]), so the miner has the blocks from a half to two thirds
-/// of it (mainnet 4, [`rebuttal_blocks`]) to answer the last of them.
-pub fn rebuttal_deadline<B: AtLeast32BitUnsigned + Copy>(selection: &Selection<B>) -> B {
-	selection.verdict_deadline.saturating_sub(third(selection))
 }
 
 impl<T: Config> Pallet<T> {
@@ -190,7 +165,7 @@ impl<T: Config> Pallet<T> {
 
 	/// A served GPU is revealed on chain only as a rebuttal of unserved votes (its openings would
 	/// otherwise take the reveal window's bytes that the sample was not sized for): while its
-	/// unserved votes would fail it ([`Self::rebuttable`]), until [`rebuttal_deadline`], once.
+	/// unserved votes would fail it ([`Self::rebuttable`]), until [`Selection::rebuttal_deadline`], once.
 	pub(crate) fn ensure_rebuttal(
 		selection: &Selection<BlockNumberFor<T>>,
 		index: RoundIndex,
@@ -201,7 +176,7 @@ impl<T: Config> Pallet<T> {
 		let contested =
 			Verifications::<T>::get((index, who, gpu)).is_some_and(|v| Self::rebuttable(index, who, gpu, &v));
 		ensure!(contested, Error::<T>::ServedOffChain);
-		ensure!(Self::now() <= rebuttal_deadline(selection), Error::<T>::RebuttalWindowClosed);
+		ensure!(Self::now() <= selection.rebuttal_deadline(), Error::<T>::RebuttalWindowClosed);
 		Ok(())
 	}
 
@@ -229,11 +204,11 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Counts a failing vote naming a leaf or a walk on `miner`'s GPU `gpu` of round `index`
-	/// when it is served, not rebutted, and the vote comes by [`unserved_deadline`]: it then
+	/// when it is served, not rebutted, and the vote comes by [`Selection::unserved_deadline`]: it then
 	/// counts toward a delivery quorum ([`EarlyFailing`], [`Self::undelivered`]).
 	pub(crate) fn note_failing(index: RoundIndex, miner: &T::AccountId, gpu: GpuIndex) {
 		let Some(selection) = Self::round().selection else { return };
-		if Self::now() <= unserved_deadline(&selection)
+		if Self::now() <= selection.unserved_deadline()
 			&& ServedIn::<T>::contains_key(index, miner)
 			&& !Openings::<T>::contains_key((index, miner, gpu))
 		{
@@ -254,7 +229,7 @@ impl<T: Config> Pallet<T> {
 
 	/// Whether a served GPU undecided at settlement (verification `v`) fails for non-delivery:
 	/// ⌈c/3⌉ counted unserved votes nobody rebutted ([`Self::contested`]), or a **delivery
-	/// quorum**: unserved votes and the failing votes cast by [`unserved_deadline`]
+	/// quorum**: unserved votes and the failing votes cast by [`Selection::unserved_deadline`]
 	/// ([`EarlyFailing`]) make a quorum, so more members than may lie got no valid answer.
 	/// Failing votes cast later do not count: they come until the verdict deadline, after the
 	/// rebuttal deadline, and a liar's late one could otherwise complete a quorum nobody could

@@ -31,7 +31,9 @@ use alloc::vec::Vec;
 use frame_support::pallet_prelude::*;
 use sp_runtime::Perbill;
 
-use crate::{pallet::*, types::*};
+use crate::pallet::*;
+use crate::rounds::RoundIndex;
+use crate::verification::ValidatorRecord;
 
 /// The share of its assignments a validator may be silent on and still count as keeping up.
 pub const SATURATED: Perbill = Perbill::from_percent(10);

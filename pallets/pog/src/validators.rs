@@ -41,7 +41,9 @@ use sp_runtime::{
 };
 use sp_staking::offence::{OffenceDetails, OnOffenceHandler};
 
-use crate::{pallet::*, types::*};
+use crate::pallet::*;
+use crate::rounds::{RoundIndex, RoundPhase};
+use crate::verification::ValidatorRecord;
 use pog_traits::RoundPay;
 
 /// A session's index (pallet-session's).

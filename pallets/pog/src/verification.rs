@@ -13,16 +13,22 @@ use frame_system::pallet_prelude::BlockNumberFor;
 use pog_primitives::commitment;
 pub use pog_primitives::verdict::{SelfReported, Verdict};
 
+use crate::rounds::{Commitment, RoundIndex, RoundPhase, Selection};
+use crate::scoring::{FailReason, RoundOutcome, UnverifiedReason};
+use crate::types::{Hash32, LeafLen, MaxProofLen, MaxWalkProofLen};
 use crate::{
 	duty::{DutyKey, DutyKind},
 	pallet::*,
-	types::*,
 };
 use codec::{Decode, DecodeWithMemTracking, MaxEncodedLen};
 use core::fmt::Debug;
 use frame_support::{traits::Get, BoundedVec, CloneNoBound, DebugNoBound, EqNoBound, PartialEqNoBound};
+use pog_primitives::challenge::GpuIndex;
 use pog_traits::RoundPay;
 use scale_info::TypeInfo;
+
+/// An opened walk as the committee recomputes it: (walk, result, its link's parents' digest).
+pub type WalkResult = (u64, Hash32, Hash32);
 
 /// Where a revealed challenge's verification stands.
 #[derive(Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen)]
@@ -358,7 +364,7 @@ impl<T: Config> Pallet<T> {
 		ensure!(consistent, Error::<T>::InconsistentVerdict);
 		if verdict.is_unserved() {
 			ensure!(Self::now() > selection.reveal_deadline, Error::<T>::UnservedTooEarly);
-			ensure!(Self::now() <= crate::served::unserved_deadline(&selection), Error::<T>::UnservedTooLate);
+			ensure!(Self::now() <= selection.unserved_deadline(), Error::<T>::UnservedTooLate);
 		}
 		Ok(v)
 	}
@@ -412,7 +418,7 @@ impl<T: Config> Pallet<T> {
 	) -> bool {
 		verdict.is_unserved()
 			&& Self::rebutted(index, miner, gpu)
-			&& Self::round().selection.is_some_and(|s| Self::now() <= crate::served::unserved_deadline(&s))
+			&& Self::round().selection.is_some_and(|s| Self::now() <= s.unserved_deadline())
 			&& Verifications::<T>::get((index, miner, gpu))
 				.is_some_and(|v| v.committee.contains(who) && !v.votes.iter().any(|(x, _)| x == who))
 	}

@@ -3,8 +3,15 @@
 use alloc::vec::Vec;
 use frame_system::pallet_prelude::BlockNumberFor;
 
-use crate::{pallet::*, types::*};
+use crate::miners::{gpus_of, Hardware};
+use crate::pallet::*;
+use crate::profiles::GpuProfile;
+use crate::rounds::{Commitment, MemoryCommitment, RoundIndex, RoundPhase};
+use crate::scoring::{GpuStanding, Score};
+use crate::types::Hash32;
+use crate::verification::{Verdict, VerificationStatus};
 use codec::{Decode, Encode};
+use pog_primitives::challenge::{ChallengeParams, GpuIndex, GpuUuid, ProfileId};
 use scale_info::TypeInfo;
 use sp_runtime::Perbill;
 

@@ -9,9 +9,7 @@ extern crate alloc;
 
 use alloc::vec::Vec;
 use codec::Codec;
-pub use pallet_pog::types::{
-	ChallengeView, GpuIndex, GpuProfile, MinerView, ProfileId, RankEntry, RoundIndex, RoundInfo,
-};
+pub use pallet_pog::{ChallengeView, GpuIndex, GpuProfile, MinerView, ProfileId, RankEntry, RoundIndex, RoundInfo};
 pub use pallet_pog_rewards::view::RewardsView;
 
 sp_api::decl_runtime_apis! {

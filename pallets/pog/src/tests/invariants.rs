@@ -34,7 +34,7 @@ fn own_root_committed(
 	who: &AccountId,
 	gpu: GpuIndex,
 ) -> bool {
-	let root = |c: &Option<crate::types::Commitment>| c.as_ref().map(|c| c.root);
+	let root = |c: &Option<crate::rounds::Commitment>| c.as_ref().map(|c| c.root);
 	Commitments::<Test>::get(index, who)
 		.is_some_and(|s| s.get(gpu as usize).and_then(root) == results.get(&(*who, gpu)).map(|r| r.root()))
 }

@@ -2,7 +2,7 @@
 //! worker, every cheat, bad input, and randomised call sequences checked against the invariants.
 //! This file holds the helpers every topic shares; each topic has its own file.
 
-use crate::{mock::*, offchain, pallet::*, types::*, Error, Event};
+use crate::{mock::*, offchain, *};
 use codec::{Decode, Encode};
 use frame_support::{
 	assert_noop, assert_ok,

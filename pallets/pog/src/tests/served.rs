@@ -5,7 +5,7 @@ use super::*;
 use crate::{
 	offchain,
 	scoring::{DRAW, REVERIFY_DRAWS},
-	served::{rebuttal_deadline, unserved_deadline, unserved_quota, unserved_to_fail},
+	served::{unserved_quota, unserved_to_fail},
 };
 use sp_core::offchain::testing::PendingRequest;
 
@@ -316,7 +316,7 @@ fn colluding_unserved_votes_cannot_fail_a_miner_that_rebuts_in_time() {
 				assert_ok!(unserved_by(v, m, 0));
 			}
 		}
-		let deadline = rebuttal_deadline(&Pog::round().selection.unwrap());
+		let deadline = Pog::round().selection.unwrap().rebuttal_deadline();
 		assert!(deadline < Pog::round().selection.unwrap().verdict_deadline, "members keep time to verify");
 		assert_ok!(reveal(prompt, 0, &results[0][0]));
 		System::assert_has_event(
@@ -588,8 +588,8 @@ fn unserved_votes_after_their_deadline_are_refused_so_none_goes_unanswered() {
 			assert_ok!(served_verdict_by(v, m, 0, &served));
 		}
 		let s = Pog::round().selection.unwrap();
-		let last_vote = unserved_deadline(&s);
-		assert!(s.reveal_deadline < last_vote && last_vote < rebuttal_deadline(&s), "{s:?}");
+		let last_vote = s.unserved_deadline();
+		assert!(s.reveal_deadline < last_vote && last_vote < s.rebuttal_deadline(), "{s:?}");
 		while System::block_number() <= last_vote {
 			next_block();
 		}
@@ -844,7 +844,7 @@ fn late_failing_votes_cannot_make_a_delivery_quorum() {
 	new_test_ext().execute_with(|| {
 		let (honest, result, served) = served_to_alice_alone(["Charlie", "Dave"].map(account));
 		assert_eq!(reveal(honest, 0, &result), Err(Error::<Test>::ServedOffChain.into()), "nothing would fail it");
-		let deadline = rebuttal_deadline(&Pog::round().selection.unwrap());
+		let deadline = Pog::round().selection.unwrap().rebuttal_deadline();
 		while System::block_number() <= deadline {
 			next_block();
 		}
@@ -946,7 +946,7 @@ fn a_delivery_quorum_a_liar_completes_is_answered_by_a_rebuttal() {
 			refused_in_pool(Error::<Test>::ServedOffChain),
 			"two unserved votes beyond their quotas would not fail it"
 		);
-		assert!(System::block_number() <= unserved_deadline(&Pog::round().selection.unwrap()));
+		assert!(System::block_number() <= Pog::round().selection.unwrap().unserved_deadline());
 		assert_ok!(failing_leaf_by(dave, honest, served[0].leaf));
 		assert_ok!(check_duty(honest, rebuttal_call(honest, 0, &result)));
 		assert_ok!(reveal(honest, 0, &result));
