@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates a pallet's weights.rs from its benchmarks, on this machine (PALLET: pallet_pog, the
-# default, or pallet_pog_rewards):
+# default, pallet_pog_rewards or pallet_pog_validators):
 #  1. the runtime WASM with the `runtime-benchmarks` feature,
 #  2. pog-node with its `benchmark` subcommand (feature `runtime-benchmarks`; the node's own
 #     embedded WASM is skipped, the benchmark runs the WASM from step 1. Skipping it is needed:
@@ -21,7 +21,8 @@ PALLET="${PALLET:-pallet_pog}"
 case "$PALLET" in
 pallet_pog) dir=pallets/pog ;;
 pallet_pog_rewards) dir=pallets/pog-rewards ;;
-*) echo "PALLET is pallet_pog or pallet_pog_rewards, not '$PALLET'" >&2; exit 2 ;;
+pallet_pog_validators) dir=pallets/pog-validators ;;
+*) echo "PALLET is pallet_pog, pallet_pog_rewards or pallet_pog_validators, not '$PALLET'" >&2; exit 2 ;;
 esac
 OUTPUT="${OUTPUT:-$dir/src/weights.rs}"
 

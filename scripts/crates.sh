@@ -12,9 +12,9 @@ export POG_PLAIN_WASM=1
 # workspace but pog-benchmarking, whose criterion (a dev-dependency) would turn on a feature of a
 # crate deep in the node's tree (zerocopy's `derive`) and so compile that tree once more; its
 # benches depend on pog-primitives alone and are tested in their own invocation.
-chain_features=pallet-pog/runtime-benchmarks,pallet-pog/try-runtime,pallet-pog-rewards/runtime-benchmarks,pallet-pog-rewards/try-runtime,pog-runtime/try-runtime,pog-runtime/runtime-benchmarks
+chain_features=pallet-pog/runtime-benchmarks,pallet-pog/try-runtime,pallet-pog-rewards/runtime-benchmarks,pallet-pog-rewards/try-runtime,pallet-pog-validators/runtime-benchmarks,pallet-pog-validators/try-runtime,pog-runtime/try-runtime,pog-runtime/runtime-benchmarks
 test_features=$chain_features,offchain-gpu/adversary
-crates=(-p pog-node -p pog-primitives -p pog-traits -p pallet-pog -p pallet-pog-rewards -p pallet-pog-runtime-api -p pog-runtime -p pog-prover -p pog-cuda -p offchain-gpu)
+crates=(-p pog-node -p pog-primitives -p pog-traits -p pallet-pog -p pallet-pog-rewards -p pallet-pog-validators -p pallet-pog-runtime-api -p pog-runtime -p pog-prover -p pog-cuda -p offchain-gpu)
 
 # Clippy (-D warnings) lints every crate of the workspace while its tests and binaries compile:
 # `linted` runs cargo with scripts/clippy-rustc as the workspace's rustc wrapper, which compiles

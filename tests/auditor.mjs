@@ -30,11 +30,11 @@ export async function audit(api) {
     memReadMps: f.memReadMps.toNumber(),
     memParentMps: f.memParentMps.toNumber(),
   }));
-  const validators = (await api.query.pog.validators()).map((v) => v.toString());
+  const validators = (await api.query.pogValidators.validators()).map((v) => v.toString());
   // Each seated validator: its account, the `pog!` account that sits on committees, its bond and strikes.
   const seated = [];
-  for (const [validator, pogAccount] of await api.query.pog.seated()) {
-    const bond = await api.query.pog.validatorBonds(validator);
+  for (const [validator, pogAccount] of await api.query.pogValidators.seated()) {
+    const bond = await api.query.pogValidators.validatorBonds(validator);
     seated.push({
       validator: validator.toString(),
       pogAccount: pogAccount.toString(),
@@ -131,7 +131,7 @@ export async function audit(api) {
     }
   }
   challenges.sort((a, b) => a.round - b.round || a.miner.localeCompare(b.miner) || a.gpu - b.gpu);
-  const validatorStats = (await api.query.pog.validatorStats.entries()).map(([k, v]) => ({
+  const validatorStats = (await api.query.pogValidators.validatorStats.entries()).map(([k, v]) => ({
     validator: k.args[0].toString(), ...v.toJSON(),
   }));
 

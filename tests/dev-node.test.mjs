@@ -61,7 +61,7 @@ test('a dev node finalises blocks and starts a round that challenges a new miner
   assert.ok(names.includes('NVIDIA H100 80GB HBM3'));
   const cpuRef = profiles.find(([, p]) => Buffer.from(p.name.toU8a(true)).toString() === 'cpu-reference');
   assert.ok(cpuRef, 'cpu-reference profile');
-  const validators = await api.query.pog.validators();
+  const validators = await api.query.pogValidators.validators();
   const keyring = new Keyring({ type: 'sr25519' });
   const alice = keyring.addFromUri('//Alice');
   const bob = keyring.addFromUri('//Bob');

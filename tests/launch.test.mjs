@@ -46,7 +46,7 @@ test('a validator launched from scripts/production-spec.sh authors, finalises an
   assert.ok(await waitFinalized(api, 2, 120_000) >= 2, 'it authors and GRANDPA finalises');
   const account = validator.ss58Address;
   assert.deepEqual((await api.query.session.validators()).map((v) => v.toString()), [account]);
-  assert.deepEqual((await api.query.pog.validators()).map((v) => v.toString()), [account], 'on PoG committees');
-  const bond = (await api.query.pog.validatorBonds(account)).unwrap();
+  assert.deepEqual((await api.query.pogValidators.validators()).map((v) => v.toString()), [account], 'on PoG committees');
+  const bond = (await api.query.pogValidators.validatorBonds(account)).unwrap();
   assert.equal(bond.held.toBigInt(), 100n * 10n ** 12n, 'its 100 POG bond is held');
 });

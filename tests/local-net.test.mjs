@@ -77,7 +77,7 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   boot = `/ip4/127.0.0.1/tcp/${nodes.alice.p2pPort}/p2p/${peerId}`;
   for (const [i, who] of ['bob', 'charlie', 'dave'].entries()) nodes[who] = await start(who, i + 1, boot);
   await waitFinalized(alice, 3, 180_000);
-  assert.equal((await alice.query.pog.validators()).length, 4);
+  assert.equal((await alice.query.pogValidators.validators()).length, 4);
 
   // Dave dies (no clean shutdown).
   const davePorts = [nodes.dave.rpcPort, nodes.dave.p2pPort, nodes.dave.promPort];
@@ -183,7 +183,7 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   const ferdie = new Keyring({ type: 'sr25519' }).addFromUri('//Ferdie');
   const names = { Alice: '//Alice', Bob: '//Bob', Charlie: '//Charlie' };
   const held = async () => Object.fromEntries(await Promise.all(Object.entries(names).map(async ([n, uri]) =>
-    [n, (await alice.query.pog.validatorBonds(new Keyring({ type: 'sr25519' }).addFromUri(uri).address)).unwrap().held.toString()])));
+    [n, (await alice.query.pogValidators.validatorBonds(new Keyring({ type: 'sr25519' }).addFromUri(uri).address)).unwrap().held.toString()])));
   const heldBefore = await held();
   const ferdieCommon = ['--url', nodes.alice.url, '--suri', '//Ferdie'];
   const regFerdie = await runAgent(['register', ...ferdieCommon, '--backend', 'cpu'], { name: 'register-ferdie', logDir: dir });
@@ -220,9 +220,9 @@ test('a validator dies: blocks still finalise, committees reach three of four th
 test('a validator whose keys run on two nodes equivocates: reported, its bond burned, planned out; blocks keep finalising', { timeout: 360_000 }, async () => {
   const [alice] = apis;
   const bob = new Keyring({ type: 'sr25519' }).addFromUri('//Bob').address;
-  const held = (await alice.query.pog.validatorBonds(bob)).unwrap().held.toBigInt();
+  const held = (await alice.query.pogValidators.validatorBonds(bob)).unwrap().held.toBigInt();
   assert.ok(held > 0n, 'Bob is bonded');
-  assert.ok((await alice.query.pog.plannedValidators()).some((v) => v.toString() === bob), 'Bob is planned');
+  assert.ok((await alice.query.pogValidators.plannedValidators()).some((v) => v.toString() === bob), 'Bob is planned');
   const from = (await finalizedNumber(alice)) + 1;
   // Bob's twin: the same session keys on another node, authoring Bob's slots beside him.
   nodes.bobTwin = await start('bob', 4, boot, undefined, 'bob-twin');
@@ -230,15 +230,15 @@ test('a validator whose keys run on two nodes equivocates: reported, its bond bu
   // with unsealed headers, which the runtime refuses; the node reports it sealed (node/src/equivocation.rs).
   const ev = await waitForFinalizedEvents(alice, (events) => {
     const offence = events.find((e) => alice.events.offences.Offence.is(e) && Buffer.from(e.data.kind.toU8a(true)).toString() === 'babe:equivocatio');
-    const offended = events.find((e) => alice.events.pog.ValidatorOffended.is(e) && e.data.validator.toString() === bob);
+    const offended = events.find((e) => alice.events.pogValidators.ValidatorOffended.is(e) && e.data.validator.toString() === bob);
     return offence ? { offence: offence.data, offended: offended?.data } : null;
   }, from, 300_000, "a BABE equivocation offence for Bob's two blocks in one slot");
   assert.ok(ev.offended, `the offence (block #${ev.block}) slashes Bob in the same block`);
   const burned = ev.offended.burned.toBigInt();
   assert.ok(burned > 0n && ev.offended.fraction.toNumber() > 0, `part of the bond burned (${burned} at ${ev.offended.fraction.toHuman()})`);
-  const after = (await alice.query.pog.validatorBonds(bob)).unwrap().held.toBigInt();
+  const after = (await alice.query.pogValidators.validatorBonds(bob)).unwrap().held.toBigInt();
   assert.ok(after <= held - burned, `the bond fell by what was burned: ${held} -> ${after}`);
-  assert.ok(!(await alice.query.pog.plannedValidators()).some((v) => v.toString() === bob), 'Bob is planned out');
+  assert.ok(!(await alice.query.pogValidators.plannedValidators()).some((v) => v.toString() === bob), 'Bob is planned out');
   // The twin stops; the three others and Bob still finalise.
   await nodes.bobTwin.stop();
   delete nodes.bobTwin;

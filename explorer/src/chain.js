@@ -111,7 +111,7 @@ export async function snapshot(api) {
     });
   }
   const validators = [];
-  for (const [key, record] of await at.query.pog.validatorStats.entries()) {
+  for (const [key, record] of await at.query.pogValidators.validatorStats.entries()) {
     validators.push({ validator: key.args[0].toString(), ...record.toJSON() });
   }
   let rewards = null;
@@ -178,7 +178,7 @@ export class History {
       if (!api.events.pog.RoundSettled.is(event)) continue;
       const round = event.data.round.toNumber();
       const [standing, scores, stats, header] = await Promise.all([
-        at.query.pog.standing.entries(), at.query.pog.scores.entries(), at.query.pog.validatorStats.entries(),
+        at.query.pog.standing.entries(), at.query.pog.scores.entries(), at.query.pogValidators.validatorStats.entries(),
         api.rpc.chain.getHeader(hash),
       ]);
       let verified = 0;

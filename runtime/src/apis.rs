@@ -15,6 +15,8 @@ use sp_runtime::{
 };
 use sp_version::RuntimeVersion;
 
+#[cfg(feature = "runtime-benchmarks")]
+use super::PogValidators;
 use super::{
 	configs::EpochDuration, AccountId, Babe, Balance, Block, BlockNumber, Executive, Grandpa, Historical,
 	InherentDataExt, Nonce, Pog, PogRewards, Runtime, RuntimeCall, RuntimeGenesisConfig, SessionKeys, System,

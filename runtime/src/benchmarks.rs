@@ -16,4 +16,5 @@ frame_benchmarking::define_benchmarks!(
 	[pallet_timestamp, Timestamp]
 	[pallet_pog, Pog]
 	[pallet_pog_rewards, PogRewards]
+	[pallet_pog_validators, PogValidators]
 );

@@ -22,9 +22,10 @@ use sp_version::RuntimeVersion;
 
 use super::{
 	AccountId, Babe, Balance, Balances, Block, BlockNumber, Hash, Historical, Nonce, Offences, PalletInfo, Pog,
-	PogRewards, Runtime, RuntimeCall, RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason, RuntimeOrigin, RuntimeTask,
-	Session, SessionKeys, Signature, SignedPayload, System, TxExtension, UncheckedExtrinsic, EPOCH_DURATION_IN_SLOTS,
-	EXISTENTIAL_DEPOSIT, MILLISECS_PER_BLOCK, SLOT_DURATION, UNIT, VERSION,
+	PogRewards, PogValidators, Runtime, RuntimeCall, RuntimeEvent, RuntimeFreezeReason, RuntimeHoldReason,
+	RuntimeOrigin, RuntimeTask, Session, SessionKeys, Signature, SignedPayload, System, TxExtension,
+	UncheckedExtrinsic, EPOCH_DURATION_IN_SLOTS, EXISTENTIAL_DEPOSIT, MILLISECS_PER_BLOCK, SLOT_DURATION, UNIT,
+	VERSION,
 };
 
 const NORMAL_DISPATCH_RATIO: Perbill = Perbill::from_percent(75);
@@ -110,17 +111,17 @@ parameter_types! {
 	pub const SessionKeyDeposit: Balance = UNIT;
 }
 
-/// One validator set for everything: pallet-pog plans it ([`pallet_pog::validators`]);
+/// One validator set for everything: pallet-pog-validators plans it;
 /// pallet-session rotates it at every BABE epoch boundary and hands it, with the keys each
 /// validator set, to BABE, GRANDPA and PoG.
 impl pallet_session::Config for Runtime {
 	type RuntimeEvent = RuntimeEvent;
 	type ValidatorId = AccountId;
-	/// Any account may set session keys; only those pallet-pog plans sit.
+	/// Any account may set session keys; only those pallet-pog-validators plans sit.
 	type ValidatorIdOf = sp_runtime::traits::ConvertInto;
 	type ShouldEndSession = Babe;
 	type NextSessionRotation = Babe;
-	type SessionManager = pallet_session::historical::NoteHistoricalRoot<Self, Pog>;
+	type SessionManager = pallet_session::historical::NoteHistoricalRoot<Self, PogValidators>;
 	type SessionHandler = <SessionKeys as sp_runtime::traits::OpaqueKeys>::KeyTypeIdProviders;
 	type Keys = SessionKeys;
 	type DisablingStrategy = ();
@@ -132,7 +133,7 @@ impl pallet_session::Config for Runtime {
 impl pallet_session::historical::Config for Runtime {
 	type RuntimeEvent = RuntimeEvent;
 	type FullIdentification = ();
-	type FullIdentificationOf = pallet_pog::validators::BondedValidator<Runtime>;
+	type FullIdentificationOf = pallet_pog_validators::BondedValidator<Runtime>;
 }
 
 impl pallet_authorship::Config for Runtime {
@@ -143,7 +144,7 @@ impl pallet_authorship::Config for Runtime {
 impl pallet_offences::Config for Runtime {
 	type RuntimeEvent = RuntimeEvent;
 	type IdentificationTuple = pallet_session::historical::IdentificationTuple<Self>;
-	type OnOffenceHandler = Pog;
+	type OnOffenceHandler = PogValidators;
 }
 
 impl pallet_timestamp::Config for Runtime {
@@ -265,9 +266,9 @@ parameter_types! {
 	/// Burned at registration: filling all 4,096 miner slots costs 4,096 POG, never refunded.
 	pub const PogRegistrationFee: Balance = UNIT;
 	/// Held from every validator: 100 POG. A contradiction strike burns 10 POG of it, a silence
-	/// strike 1 POG (`pallet_pog::ValidatorRules::mainnet`).
+	/// strike 1 POG (`pallet_pog_validators::ValidatorRules::mainnet`).
 	pub const PogValidatorBond: Balance = 100 * UNIT;
-	/// Most validators pallet-pog seats; BABE and GRANDPA take as many authorities.
+	/// Most validators pallet-pog-validators seats; BABE and GRANDPA take as many authorities.
 	pub const PogMaxValidators: u32 = 64;
 }
 
@@ -289,8 +290,7 @@ impl pallet_pog::Config for Runtime {
 	type MaxProfiles = ConstU32<128>;
 	type MaxOpenings = ConstU32<64>;
 	type RoundPay = PogRewards;
-	type ValidatorBond = PogValidatorBond;
-	type HasSessionKeys = WithSessionKeys;
+	type Committee = PogValidators;
 	// 16 served GPUs audited a round on average (`docs/protocol.md` §8, "Evidence of a fetch"):
 	// at 64 validators and committees of five, 1.25 audits a member a round
 	type EvidenceAudits = ConstU32<16>;
@@ -305,6 +305,19 @@ impl pallet_pog_rewards::Config for Runtime {
 	type MaxPayees = <Runtime as pallet_pog::Config>::MaxMiners;
 	type MaxValidators = PogMaxValidators;
 	type WeightInfo = pallet_pog_rewards::weights::SubstrateWeight<Runtime>;
+}
+
+impl pallet_pog_validators::Config for Runtime {
+	type Currency = Balances;
+	type RuntimeHoldReason = RuntimeHoldReason;
+	type Key = pallet_pog::crypto::Public;
+	type KeyAccount = pallet_pog::set::KeyAccount<Runtime>;
+	type Rounds = Pog;
+	type RoundPay = PogRewards;
+	type MaxValidators = PogMaxValidators;
+	type ValidatorBond = PogValidatorBond;
+	type HasSessionKeys = WithSessionKeys;
+	type WeightInfo = pallet_pog_validators::weights::SubstrateWeight<Runtime>;
 }
 
 /// Accounts whose session keys are set: what pallet-session seats of a set handed to it.

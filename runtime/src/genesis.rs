@@ -51,9 +51,10 @@ fn genesis(
 	profiles: Vec<GenesisProfile>,
 	local_endpoints: bool,
 ) -> Value {
-	// One set for everything: pallet-pog names the validators, the session's genesis keys are
-	// theirs, and the session seats them for BABE, GRANDPA and PoG (pallet-pog bonds them), so
-	// BABE's and GRANDPA's own lists stay empty.
+	// One set for everything: pallet-pog's genesis plans the validators in pallet-pog-validators
+	// (before pallet-session's genesis, which asks for them), the session's genesis keys are
+	// theirs, and the session seats them for BABE, GRANDPA and PoG (pallet-pog-validators bonds
+	// them), so BABE's and GRANDPA's own lists stay empty.
 	let keys: Vec<(AccountId, AccountId, SessionKeys)> =
 		validators.iter().map(|(sr, ed)| (sr.to_account_id(), sr.to_account_id(), session_keys(*sr, *ed))).collect();
 	build_struct_json_patch!(RuntimeGenesisConfig {

@@ -41,6 +41,7 @@ pub use frame_system::Call as SystemCall;
 pub use pallet_balances::Call as BalancesCall;
 pub use pallet_pog;
 pub use pallet_pog_rewards;
+pub use pallet_pog_validators;
 pub use pallet_timestamp::Call as TimestampCall;
 
 /// Block number.
@@ -82,7 +83,7 @@ impl_opaque_keys! {
 		/// GRANDPA finality.
 		pub grandpa: Grandpa,
 		/// PoG off-chain worker signing key (`pog!`): its account sits on committees.
-		pub pog: Pog,
+		pub pog: PogValidators,
 	}
 }
 
@@ -93,7 +94,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 131,
+	spec_version: 132,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 4,
@@ -110,7 +111,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 132,
+	spec_version: 133,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 4,
@@ -207,15 +208,15 @@ mod runtime {
 	pub type Pog = pallet_pog;
 	// At a BABE epoch boundary, Session's `on_initialize` rotates the set after the block's PoG
 	// work (committees drawn in that block are the old session's). Its genesis comes after
-	// Balances' (genesis validators bond) and PoG's.
+	// Balances' (genesis validators bond) and PoG's (which plans the validators).
 	#[runtime::pallet_index(8)]
 	pub type Session = pallet_session;
 	// Keeps each session's validator set as a Merkle root, so that an equivocation report can
 	// prove who held a key in the session of the offence.
 	#[runtime::pallet_index(9)]
 	pub type Historical = pallet_session::historical;
-	// Offences (BABE and GRANDPA equivocations) reported through the standard path; pallet-pog
-	// burns the offender's bond and plans it out.
+	// Offences (BABE and GRANDPA equivocations) reported through the standard path; the
+	// validator set burns the offender's bond and plans it out.
 	#[runtime::pallet_index(10)]
 	pub type Offences = pallet_offences;
 	// The block's author (from BABE's pre-digest), the reporter of an offence it includes.
@@ -225,4 +226,8 @@ mod runtime {
 	/// The reward ledger that pays PoG's settled rounds.
 	#[runtime::pallet_index(12)]
 	pub type PogRewards = pallet_pog_rewards;
+	/// The validator set: pallet-session's manager, the `pog!` key's handler, bonds and strikes.
+	/// (Genesis runs in index order, after pallet-session's: pallet-pog's genesis plans the set.)
+	#[runtime::pallet_index(13)]
+	pub type PogValidators = pallet_pog_validators;
 }

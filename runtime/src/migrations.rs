@@ -1,7 +1,7 @@
 //! The runtime's migrations, run by `Executive` on the first block of a new runtime, in order.
 //! Every pallet with stored state has a storage version; a layout change ships a versioned
 //! migration with `pre_upgrade`/`post_upgrade` checks (pallet-pog's are in
-//! `pallet_pog::migrations`).
+//! `pallet_pog::migrations`, the pallets it left for theirs in their own crates).
 
 use alloc::vec::Vec;
 use frame_support::{traits::OnRuntimeUpgrade, weights::Weight};
@@ -11,7 +11,7 @@ use crate::{AccountId, Grandpa, Runtime, SessionKeys};
 /// What a runtime upgrade runs, in order.
 pub type Migrations = (
 	InitSession,
-	pallet_pog::migrations::v3::SeatValidators<Runtime>,
+	pallet_pog::migrations::v3::SeatValidators<Runtime, crate::configs::PogValidatorBond>,
 	RecordSessions,
 	pallet_pog::migrations::StartEvidence<Runtime>,
 	pallet_pog::migrations::v4::CountDraws<Runtime>,
@@ -20,13 +20,20 @@ pub type Migrations = (
 		pallet_pog_rewards::migrations::v1::MoveFromPogUnchecked<Runtime, PogPalletName, PogVesting>,
 	>,
 	pallet_pog_rewards::migrations::InitMoneyLedger<Runtime>,
+	pallet_pog::migrations::v6::ValidatorsMoved<
+		Runtime,
+		pallet_pog_validators::migrations::v1::MoveFromPogUnchecked<Runtime, PogPalletName, PogBond>,
+	>,
 );
 
 frame_support::parameter_types! {
-	/// Where the reward ledger's items were before spec 130: under pallet-pog's name.
+	/// Where the reward ledger's items were before spec 130, and the validator set's before 132:
+	/// under pallet-pog's name.
 	pub PogPalletName: &'static str = <crate::Pog as frame_support::traits::PalletInfoAccess>::name();
 	/// The hold reason pallet-pog held vesting pay under before spec 130.
 	pub PogVesting: crate::RuntimeHoldReason = crate::RuntimeHoldReason::Pog(pallet_pog::HoldReason::Vesting);
+	/// The hold reason pallet-pog held validators' bonds under before spec 132.
+	pub PogBond: crate::RuntimeHoldReason = crate::RuntimeHoldReason::Pog(pallet_pog::HoldReason::ValidatorBond);
 }
 
 /// Spec 108 adds pallet-session. A chain from an earlier spec has its validators as BABE
@@ -40,7 +47,8 @@ pub struct InitSession;
 impl InitSession {
 	/// Each validator with its keys, if the three lists agree.
 	fn carried() -> Option<Vec<(AccountId, SessionKeys)>> {
-		let pog = pallet_pog::Validators::<Runtime>::get();
+		// pallet-pog's layout of the time (the validator set moves later, `v6`)
+		let pog = pallet_pog::migrations::old_set::Validators::<Runtime>::get();
 		let babe = pallet_babe::Authorities::<Runtime>::get();
 		let grandpa = Grandpa::grandpa_authorities();
 		if pog.is_empty() || babe.len() != pog.len() || grandpa.len() != pog.len() {
@@ -108,7 +116,7 @@ impl OnRuntimeUpgrade for InitSession {
 }
 
 /// Spec 109 adds historical sessions (equivocation proofs). A chain without a recorded session
-/// gets one from the next session change on: pallet-pog hands the session its set again (its
+/// gets one from the next session change on: the validator set hands the session its set again (its
 /// record of what it handed last is cleared), and the session records the set's root. Runs only
 /// while no session is recorded.
 pub struct RecordSessions;
@@ -119,7 +127,8 @@ impl OnRuntimeUpgrade for RecordSessions {
 		if pallet_session::historical::StoredRange::<Runtime>::get().is_some() {
 			return db.reads(1);
 		}
-		pallet_pog::QueuedValidators::<Runtime>::kill();
+		// pallet-pog's layout of the time (the validator set moves later, `v6`)
+		pallet_pog::migrations::old_set::QueuedValidators::<Runtime>::kill();
 		db.reads_writes(1, 1)
 	}
 }

@@ -45,11 +45,12 @@ fn json_merge(a: &mut serde_json::Value, b: serde_json::Value) {
 fn presets_build_and_satisfy_the_pog_invariants() {
 	for (name, validators, committee) in [("development", 1usize, 1u32), ("local_testnet", 4, 4)] {
 		sp_io::TestExternalities::new(preset_storage(name)).execute_with(|| {
-			assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), validators, "{name}");
+			assert_eq!(pallet_pog_validators::Validators::<Runtime>::get().len(), validators, "{name}");
 			assert_eq!(pallet_pog::Configuration::<Runtime>::get().committee, committee);
 			assert_eq!(pallet_pog::ProfileCount::<Runtime>::get(), 11);
 			assert_eq!(pallet_babe::Authorities::<Runtime>::get().len(), validators);
 			Pog::do_try_state().expect("pallet-pog invariants hold at genesis");
+			PogValidators::do_try_state().expect("the validator set's invariants hold at genesis");
 		});
 	}
 	assert_eq!(genesis::preset_names().len(), 3);
@@ -65,9 +66,10 @@ fn the_production_preset_has_mainnet_settings_and_no_cpu_profile() {
 		assert_eq!(names.len(), pallet_pog::profiles::default_profiles().len() - 1);
 		assert!(!names.contains(&pallet_pog::profiles::CPU_REFERENCE.as_bytes().to_vec()));
 		assert!(names.contains(&b"NVIDIA H100 80GB HBM3".to_vec()));
-		assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), 4);
+		assert_eq!(pallet_pog_validators::Validators::<Runtime>::get().len(), 4);
 		assert!(!pallet_pog::LocalEndpoints::<Runtime>::get(), "endpoints must name public hosts");
 		Pog::do_try_state().expect("pallet-pog invariants hold at genesis");
+		PogValidators::do_try_state().expect("the validator set's invariants hold at genesis");
 	});
 	for dev in ["development", "local_testnet"] {
 		sp_io::TestExternalities::new(preset_storage(dev)).execute_with(|| {
@@ -192,7 +194,8 @@ fn agent_metadata_is_current_and_spec_version_moved_with_it() {
 
 /// One spec_version, one code (issue 50, item 2). `runtime/source-hash` holds, for each
 /// spec_version, the blake2-256 of everything the runtime's WASM is built from: the sources of
-/// the crates compiled into it (pog-runtime, pallet-pog, its primitives and runtime API; their
+/// the crates compiled into it (pog-runtime, pallet-pog, its primitives, traits and runtime API,
+/// pallet-pog-rewards and pallet-pog-validators; their
 /// test-only files left out), their manifests and build script, the workspace's manifest and
 /// Cargo.lock, the committed metadata hash and the WASM optimiser (`tools/wasm-opt`). A runtime
 /// whose sources changed under a spec_version already blessed fails here: raise `spec_version`,
@@ -213,6 +216,8 @@ fn the_runtime_sources_are_the_ones_blessed_for_its_spec_version() {
 		"pallets/pog/src/tests/",
 		"pallets/pog-rewards/src/mock.rs",
 		"pallets/pog-rewards/src/tests.rs",
+		"pallets/pog-validators/src/mock.rs",
+		"pallets/pog-validators/src/tests.rs",
 	];
 	let mut files: Vec<String> = [
 		"Cargo.toml",
@@ -225,6 +230,7 @@ fn the_runtime_sources_are_the_ones_blessed_for_its_spec_version() {
 		"pallets/pog/runtime-api/Cargo.toml",
 		"pallets/pog/traits/Cargo.toml",
 		"pallets/pog-rewards/Cargo.toml",
+		"pallets/pog-validators/Cargo.toml",
 		"tools/wasm-opt/Cargo.toml",
 	]
 	.map(String::from)
@@ -247,6 +253,7 @@ fn the_runtime_sources_are_the_ones_blessed_for_its_spec_version() {
 		"pallets/pog/runtime-api/src",
 		"pallets/pog/traits/src",
 		"pallets/pog-rewards/src",
+		"pallets/pog-validators/src",
 		"tools/wasm-opt/src",
 	] {
 		walk(&root, src, &mut files);
@@ -422,6 +429,7 @@ fn hold_reasons_keep_their_encodings() {
 		(RuntimeHoldReason::Pog(Pog::Vesting), [7, 1]),
 		(RuntimeHoldReason::Pog(Pog::ValidatorBond), [7, 2]),
 		(RuntimeHoldReason::PogRewards(Rewards::Vesting), [12, 0]),
+		(RuntimeHoldReason::PogValidators(pallet_pog_validators::HoldReason::ValidatorBond), [13, 0]),
 	] {
 		assert_eq!(reason.encode(), encoded, "{reason:?}");
 	}
@@ -599,7 +607,9 @@ fn at_mainnet_the_sample_fits_the_reveal_window_and_a_real_h100_reveal_its_count
 
 		// 64 validators could verify 64 × 36 / 5 = 460 GPUs; the reveal window carries fewer.
 		let sixty_four = (0..64u8).map(|i| AccountId::from([i; 32])).collect::<Vec<_>>();
-		pallet_pog::Validators::<Runtime>::put(frame_support::BoundedVec::truncate_from(sixty_four));
+		let seats = sixty_four.iter().map(|v| (v.clone(), v.clone())).collect::<Vec<_>>();
+		pallet_pog_validators::Seated::<Runtime>::put(frame_support::BoundedVec::truncate_from(seats));
+		pallet_pog_validators::Validators::<Runtime>::put(frame_support::BoundedVec::truncate_from(sixty_four));
 		assert_eq!(Pog::verifier_capacity(), 460);
 		let carried = u64::from(config.reveal_window) * u64::from(Pog::duty_bytes());
 		let capacity = u64::from(Pog::capacity());
@@ -624,7 +634,9 @@ fn at_mainnet_verdicts_bound_the_revealed_gpus_and_attestations_free_the_served_
 	sp_io::TestExternalities::new(preset_storage(genesis::PRODUCTION_RUNTIME_PRESET)).execute_with(|| {
 		let config = pallet_pog::Configuration::<Runtime>::get();
 		let sixty_four = (0..64u8).map(|i| AccountId::from([i; 32])).collect::<Vec<_>>();
-		pallet_pog::Validators::<Runtime>::put(frame_support::BoundedVec::truncate_from(sixty_four));
+		let seats = sixty_four.iter().map(|v| (v.clone(), v.clone())).collect::<Vec<_>>();
+		pallet_pog_validators::Seated::<Runtime>::put(frame_support::BoundedVec::truncate_from(seats));
+		pallet_pog_validators::Validators::<Runtime>::put(frame_support::BoundedVec::truncate_from(sixty_four));
 		assert_eq!(config.verifications_ceiling(), 1_024 * (40 + 20));
 		pallet_pog::MeasuredThroughput::<Runtime>::put(config.verifications_ceiling());
 
@@ -849,22 +861,22 @@ fn a_validator_root_adds_authors_finalises_and_verifies_and_leaves_all_three_whe
 		let sits = || {
 			let babe = pallet_babe::Authorities::<Runtime>::get().iter().any(|(k, _)| *k == eve_sr.public().into());
 			let grandpa = Grandpa::grandpa_authorities().iter().any(|(k, _)| *k == eve_ed.public().into());
-			let pog = pallet_pog::Validators::<Runtime>::get().contains(&eve);
+			let pog = pallet_pog_validators::Validators::<Runtime>::get().contains(&eve);
 			(babe, grandpa, pog)
 		};
 		let mut keys =
 			SessionKeys { babe: eve_sr.public().into(), grandpa: eve_ed.public().into(), pog: eve_sr.public().into() };
 		let proof = keys.create_ownership_proof(&eve.encode()).expect("the keystore holds Eve's keys").encode();
 		Session::set_keys(RuntimeOrigin::signed(eve.clone()), keys, proof).expect("Eve sets her session keys");
-		Pog::add_validator(RuntimeOrigin::root(), eve.clone()).expect("root adds Eve");
-		assert_eq!(Pog::bond_of(&eve), configs::PogValidatorBond::get());
+		PogValidators::add_validator(RuntimeOrigin::root(), eve.clone()).expect("root adds Eve");
+		assert_eq!(PogValidators::bond_of(&eve), configs::PogValidatorBond::get());
 
 		// One block per epoch: each block after the first changes the session.
 		let mut parent = Hash::repeat_byte(1);
 		let mut seen = vec![];
 		for (n, slot) in (1..=6).zip((0..).map(|e| SLOT + e * configs::EpochDuration::get())) {
 			if n == 4 {
-				Pog::remove_validator(RuntimeOrigin::root(), eve.clone()).expect("root removes Eve");
+				PogValidators::remove_validator(RuntimeOrigin::root(), eve.clone()).expect("root removes Eve");
 			}
 			parent = run_block(n, parent, slot).hash();
 			seen.push((Session::current_index(), sits()));
@@ -882,9 +894,9 @@ fn a_validator_root_adds_authors_finalises_and_verifies_and_leaves_all_three_whe
 		);
 		assert_eq!(pallet_babe::Authorities::<Runtime>::get().len(), 4);
 		assert_eq!(Grandpa::grandpa_authorities().len(), 4);
-		assert_eq!(pallet_pog::Validators::<Runtime>::get().len(), 4);
+		assert_eq!(pallet_pog_validators::Validators::<Runtime>::get().len(), 4);
 		// Leaving: her bond is released once the round she could sit on is settled.
-		let bond = pallet_pog::ValidatorBonds::<Runtime>::get(&eve);
+		let bond = pallet_pog_validators::ValidatorBonds::<Runtime>::get(&eve);
 		assert!(bond.is_none() || bond.unwrap().leaving.is_some(), "{bond:?}");
 	});
 }
@@ -896,20 +908,25 @@ fn a_validator_root_adds_authors_finalises_and_verifies_and_leaves_all_three_whe
 fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session_changes() {
 	use frame_support::traits::{fungible::MutateHold, GetStorageVersion, StorageVersion};
 	sp_io::TestExternalities::new(preset_storage("local_testnet")).execute_with(|| {
-		// The spec-107 layout: BABE, GRANDPA and PoG hold the validators; no session, no bonds.
-		let validators = pallet_pog::Validators::<Runtime>::get().to_vec();
+		// The spec-107 layout: BABE, GRANDPA and PoG hold the validators (under pallet-pog's
+		// prefix); no session, no bonds, no validator set of its own.
+		let validators = pallet_pog_validators::Validators::<Runtime>::get().to_vec();
 		for v in &validators {
 			Balances::release_all(
-				&RuntimeHoldReason::Pog(pallet_pog::HoldReason::ValidatorBond),
+				&RuntimeHoldReason::PogValidators(pallet_pog_validators::HoldReason::ValidatorBond),
 				v,
 				frame_support::traits::tokens::Precision::Exact,
 			)
 			.unwrap();
 		}
-		let _ = pallet_pog::ValidatorBonds::<Runtime>::clear(u32::MAX, None);
-		pallet_pog::PlannedValidators::<Runtime>::kill();
-		pallet_pog::QueuedValidators::<Runtime>::kill();
-		pallet_pog::Seated::<Runtime>::kill();
+		let _ = pallet_pog_validators::ValidatorBonds::<Runtime>::clear(u32::MAX, None);
+		pallet_pog_validators::PlannedValidators::<Runtime>::kill();
+		pallet_pog_validators::QueuedValidators::<Runtime>::kill();
+		pallet_pog_validators::Seated::<Runtime>::kill();
+		pallet_pog_validators::Validators::<Runtime>::kill();
+		pallet_pog::migrations::old_set::Validators::<Runtime>::put(frame_support::BoundedVec::truncate_from(
+			validators.clone(),
+		));
 		StorageVersion::new(2).put::<Pog>();
 		pallet_session::Validators::<Runtime>::kill();
 		pallet_session::QueuedKeys::<Runtime>::kill();
@@ -923,18 +940,19 @@ fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session
 		#[cfg(not(feature = "try-runtime"))]
 		Executive::execute_on_runtime_upgrade();
 
-		assert_eq!(Pog::on_chain_storage_version(), 5, "v2 → v3 → v4 → v5");
+		assert_eq!(Pog::on_chain_storage_version(), 6, "v2 → v3 → v4 → v5 → v6");
 		assert_eq!(PogRewards::on_chain_storage_version(), 1, "the reward ledger in its own pallet");
+		assert_eq!(PogValidators::on_chain_storage_version(), 1, "the validator set in its own pallet");
 		assert_eq!(Session::validators(), validators);
 		for v in &validators {
-			assert_eq!(Pog::bond_of(v), configs::PogValidatorBond::get(), "bonded by the migration");
+			assert_eq!(PogValidators::bond_of(v), configs::PogValidatorBond::get(), "bonded by the migration");
 		}
 		let mut parent = Hash::repeat_byte(1);
 		for (n, slot) in (1..=4).zip((0..).map(|e| SLOT + e * configs::EpochDuration::get())) {
 			parent = run_block(n, parent, slot).hash();
 			assert_eq!(pallet_babe::Authorities::<Runtime>::get().len(), 4, "block {n}");
 			assert_eq!(Grandpa::grandpa_authorities().len(), 4, "block {n}");
-			assert_eq!(pallet_pog::Validators::<Runtime>::get().to_vec(), validators, "block {n}");
+			assert_eq!(pallet_pog_validators::Validators::<Runtime>::get().to_vec(), validators, "block {n}");
 		}
 		assert_eq!(Session::current_index(), 3, "three session changes after the upgrade");
 		assert!(
@@ -942,6 +960,7 @@ fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session
 			"the sessions after the upgrade are recorded: equivocations in them can be proven"
 		);
 		Pog::do_try_state().expect("pallet-pog invariants hold");
+		PogValidators::do_try_state().expect("the validator set's invariants hold");
 	});
 }
 
@@ -997,9 +1016,12 @@ fn a_babe_equivocation_is_reported_and_costs_the_offender_its_bond_and_seat() {
 
 		let bond = configs::PogValidatorBond::get();
 		let burned = Perbill::from_rational(9u32, 16u32) * bond;
-		assert_eq!(Pog::bond_of(&bob.to_account_id()), bond - burned, "(3·1/4)² of the bond burns");
-		assert!(!pallet_pog::PlannedValidators::<Runtime>::get().contains(&bob.to_account_id()), "planned out");
-		assert_eq!(pallet_pog::PlannedValidators::<Runtime>::get().len(), 3);
+		assert_eq!(PogValidators::bond_of(&bob.to_account_id()), bond - burned, "(3·1/4)² of the bond burns");
+		assert!(
+			!pallet_pog_validators::PlannedValidators::<Runtime>::get().contains(&bob.to_account_id()),
+			"planned out"
+		);
+		assert_eq!(pallet_pog_validators::PlannedValidators::<Runtime>::get().len(), 3);
 		// The same offence again is a duplicate.
 		assert!(Executive::validate_transaction(
 			TransactionSource::Local,
@@ -1018,7 +1040,7 @@ fn a_babe_equivocation_is_reported_and_costs_the_offender_its_bond_and_seat() {
 fn an_equivocation_is_proven_a_session_later_beside_a_keyless_planned_validator() {
 	sp_io::TestExternalities::new(preset_storage("local_testnet")).execute_with(|| {
 		let eve = Sr25519Keyring::Eve.to_account_id();
-		Pog::add_validator(RuntimeOrigin::root(), eve.clone()).expect("root adds Eve, who sets no keys");
+		PogValidators::add_validator(RuntimeOrigin::root(), eve.clone()).expect("root adds Eve, who sets no keys");
 		// One block per epoch: each block after the first changes the session.
 		let epoch = |e: u64| SLOT + e * configs::EpochDuration::get();
 		let mut parent = Hash::repeat_byte(1);
@@ -1027,7 +1049,7 @@ fn an_equivocation_is_proven_a_session_later_beside_a_keyless_planned_validator(
 		}
 		assert_eq!(Session::current_index(), 2);
 		assert_eq!(Session::validators().len(), 4, "Eve, keyless, does not sit");
-		assert!(pallet_pog::PlannedValidators::<Runtime>::get().contains(&eve), "but stays planned");
+		assert!(pallet_pog_validators::PlannedValidators::<Runtime>::get().contains(&eve), "but stays planned");
 		// Bob (BABE authority 1) seals two blocks for one slot of session 2 ...
 		let bob = Sr25519Keyring::Bob;
 		let (proof, key_owner_proof) = bob_equivocates(4, parent, epoch(2) + 1);
@@ -1044,7 +1066,7 @@ fn an_equivocation_is_proven_a_session_later_beside_a_keyless_planned_validator(
 			"the pool takes it"
 		);
 		Executive::apply_extrinsic(xt).expect("applies").expect("the report is accepted");
-		assert!(Pog::bond_of(&bob.to_account_id()) < configs::PogValidatorBond::get(), "Bob's bond burned");
+		assert!(PogValidators::bond_of(&bob.to_account_id()) < configs::PogValidatorBond::get(), "Bob's bond burned");
 	});
 }
 
@@ -1150,9 +1172,13 @@ fn a_live_chain_migrates(fixture: &str, spec: u32, pog_version: u16) {
 			assert!(Session::validators().is_empty(), "spec 107 had no session pallet");
 			Vec::new()
 		} else {
-			let seated = pallet_pog::Validators::<Runtime>::get().to_vec();
+			// the validator set under pallet-pog's prefix, bonds under pallet-pog's hold reason
+			let seated = pallet_pog::migrations::old_set::Validators::<Runtime>::get().to_vec();
 			assert!(!seated.is_empty() && Session::validators() == seated, "the session seats the PoG validators");
-			seated.iter().map(|v| (v.clone(), Pog::bond_of(v))).collect()
+			let old = RuntimeHoldReason::Pog(pallet_pog::HoldReason::ValidatorBond);
+			let held =
+				|v: &AccountId| <Balances as frame_support::traits::fungible::InspectHold<_>>::balance_on_hold(&old, v);
+			seated.iter().map(|v| (v.clone(), held(v))).collect()
 		};
 		assert!(bonded.iter().all(|(_, bond)| *bond > 0), "the fixture's validators are bonded");
 		let settled = pallet_pog::Round::<Runtime>::get().map_or(0, |r| r.index);
@@ -1163,8 +1189,10 @@ fn a_live_chain_migrates(fixture: &str, spec: u32, pog_version: u16) {
 		#[cfg(not(feature = "try-runtime"))]
 		Executive::execute_on_runtime_upgrade();
 
-		assert_eq!(Pog::on_chain_storage_version(), 5, "v2 → v3 → v4 → v5");
+		assert_eq!(Pog::on_chain_storage_version(), 6, "… → v5 → v6");
 		assert_eq!(PogRewards::on_chain_storage_version(), 1, "the reward ledger moved to its own pallet");
+		assert_eq!(PogValidators::on_chain_storage_version(), 1, "the validator set moved to its own pallet");
+		assert!(!pallet_pog_validators::migrations::v1::left_behind("Pog"), "nothing of the set left behind");
 		let vesting = RuntimeHoldReason::PogRewards(pallet_pog_rewards::HoldReason::Vesting);
 		for (who, unvested) in &earnings {
 			assert_eq!(pallet_pog_rewards::EarningsOf::<Runtime>::get(who).unvested(), *unvested, "earnings moved");
@@ -1174,14 +1202,20 @@ fn a_live_chain_migrates(fixture: &str, spec: u32, pog_version: u16) {
 				"held under the ledger's own reason"
 			);
 		}
-		let validators = pallet_pog::Validators::<Runtime>::get().to_vec();
+		let validators = pallet_pog_validators::Validators::<Runtime>::get().to_vec();
 		assert!(!validators.is_empty());
 		assert_eq!(Session::validators(), validators, "the session holds the PoG validators (InitSession)");
 		for v in &validators {
-			assert!(Pog::bond_of(v) > 0, "bonded (by the migration from spec 107)");
+			assert!(PogValidators::bond_of(v) > 0, "bonded (by the migration from spec 107)");
 		}
 		for (v, bond) in &bonded {
-			assert_eq!(Pog::bond_of(v), *bond, "a bond held before the upgrade is held after it");
+			assert_eq!(PogValidators::bond_of(v), *bond, "a bond held before the upgrade is held after it");
+			let new = RuntimeHoldReason::PogValidators(pallet_pog_validators::HoldReason::ValidatorBond);
+			assert_eq!(
+				<Balances as frame_support::traits::fungible::InspectHold<_>>::balance_on_hold(&new, v),
+				*bond,
+				"held under the validator set's own reason"
+			);
 		}
 		validators
 	});
@@ -1217,6 +1251,7 @@ fn a_live_chain_migrates(fixture: &str, spec: u32, pog_version: u16) {
 		assert_eq!(Session::validators(), validators, "the validators kept their seats");
 		assert!(Session::current_index() > 0, "sessions changed on the migrated chain");
 		Pog::do_try_state().expect("pallet-pog invariants hold");
+		PogValidators::do_try_state().expect("the validator set's invariants hold");
 		PogRewards::do_try_state().expect("the reward ledger's invariants hold");
 	});
 }

@@ -65,27 +65,22 @@ fn hardware() -> Hardware {
 	}
 }
 
-fn validator<T: Config>() -> T::AccountId
-where
-	T::Currency: Mutate<T::AccountId>,
-{
-	let v = funded::<T>("validator", 0);
-	let mut vs = Validators::<T>::get().into_inner();
-	if !vs.contains(&v) {
-		vs.push(v.clone());
+/// The first of the validators the validator set seats for benchmarks, each its own committee
+/// member (the round's committees are drawn from them: [`Pallet::committee_pool`] falls back to
+/// the seated set without a draw).
+fn validator<T: Config>() -> T::AccountId {
+	if T::Committee::seated().is_empty() {
+		seat::<T>(1);
 	}
-	seat::<T>(vs);
-	v
+	T::Committee::seated()
+		.first()
+		.map(|(_, member)| member.clone())
+		.expect("the validator set seats benchmarks' validators")
 }
 
-/// Seats `vs` as the committee members (each its own `pog!` account): the round's committees are
-/// drawn from them ([`Pallet::committee_pool`] falls back to the seated set without a draw).
-fn seat<T: Config>(vs: Vec<T::AccountId>) {
-	let vs = BoundedVec::<_, T::MaxValidators>::truncate_from(vs);
-	Seated::<T>::put(BoundedVec::<_, T::MaxValidators>::truncate_from(
-		vs.iter().map(|v| (v.clone(), v.clone())).collect::<Vec<_>>(),
-	));
-	Validators::<T>::put(vs);
+/// Seats `n` validators (the validator set's `bench_seat`), each its own committee member.
+fn seat<T: Config>(n: u32) -> Vec<T::AccountId> {
+	T::Committee::bench_seat(n).into_iter().map(|(_, member)| member).collect()
 }
 
 fn miner_with<T: Config>(index: u32, gpus: u32) -> T::AccountId
@@ -318,8 +313,7 @@ mod benchmarks {
 	#[benchmark]
 	fn submit_verdict(v: Linear<1, { T::MaxValidators::get() }>) {
 		// Worst case: a committee of `v`, and this verdict completes its ⌊2v/3⌋+1 quorum.
-		let vs: Vec<T::AccountId> = (0..v).map(|i| funded::<T>("validator", i)).collect();
-		seat::<T>(vs);
+		seat::<T>(v);
 		let mut config = Configuration::<T>::get();
 		config.committee = v;
 		Configuration::<T>::put(config);
@@ -499,28 +493,6 @@ mod benchmarks {
 		#[extrinsic_call]
 		_(RawOrigin::Root, id);
 		assert!(!Profiles::<T>::contains_key(id));
-	}
-
-	#[benchmark]
-	fn add_validator() {
-		// Worst case: the plan one short of full, a new validator whose bond is held.
-		let vs: Vec<T::AccountId> = (0..T::MaxValidators::get() - 1).map(|i| account("v", i, SEED)).collect();
-		PlannedValidators::<T>::put(BoundedVec::<_, T::MaxValidators>::truncate_from(vs));
-		let new = funded::<T>("new", 0);
-		#[extrinsic_call]
-		_(RawOrigin::Root, new.clone());
-		assert!(PlannedValidators::<T>::get().contains(&new));
-		assert!(ValidatorBonds::<T>::contains_key(&new));
-	}
-
-	#[benchmark]
-	fn remove_validator() {
-		let vs: Vec<T::AccountId> = (0..T::MaxValidators::get()).map(|i| account("v", i, SEED)).collect();
-		let last = vs.last().cloned().expect("MaxValidators > 0");
-		PlannedValidators::<T>::put(BoundedVec::<_, T::MaxValidators>::truncate_from(vs));
-		#[extrinsic_call]
-		_(RawOrigin::Root, last.clone());
-		assert!(!PlannedValidators::<T>::get().contains(&last));
 	}
 
 	#[benchmark]

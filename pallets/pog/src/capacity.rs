@@ -39,6 +39,7 @@ use crate::{
 	verification::{Opening, WalkOpening},
 };
 use pog_primitives::Precision;
+use pog_traits::Committee;
 
 /// The share of the reveal window's duty space that the sample's reveals may fill.
 pub const REVEAL_SHARE: Perbill = Perbill::from_percent(90);
@@ -126,7 +127,7 @@ impl<T: Config> Pallet<T> {
 	/// The configuration, the validators' count and the size of a committee drawn from them.
 	fn committees() -> (ProtocolConfig, u32, u32) {
 		let config = Configuration::<T>::get();
-		let validators = Validators::<T>::get().len() as u32;
+		let validators = T::Committee::seated().len() as u32;
 		let committee = crate::verification::committee_size(config.committee, validators).max(1);
 		(config, validators, committee)
 	}

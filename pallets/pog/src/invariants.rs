@@ -7,6 +7,7 @@ use sp_runtime::{traits::Zero, Perbill, TryRuntimeError};
 use crate::pallet::*;
 use crate::rounds::RoundPhase;
 use pog_primitives::challenge::{GpuUuid, ProfileId};
+use pog_traits::Committee;
 
 impl<T: Config> Pallet<T> {
 	/// Deposits held match the records and are never above the larger of the current and
@@ -14,7 +15,7 @@ impl<T: Config> Pallet<T> {
 	/// lists exactly its claimed GPUs; commitments have one slot per GPU; openings are kept only
 	/// for the current round's revealed challenges; the round's counters are consistent; and the
 	/// weight shares sum to 100%; each miner's vesting hold is its unvested earnings, and
-	/// only registered miners have earnings; validators' bonds match their holds; miners on trial are
+	/// only registered miners have earnings; the committee pool is bonded; miners on trial are
 	/// registered and counted; nothing was
 	/// minted outside PoG ([`crate::ledger`]).
 	pub fn do_try_state() -> Result<(), TryRuntimeError> {
@@ -127,35 +128,16 @@ impl<T: Config> Pallet<T> {
 		Self::validators_try_state()
 	}
 
-	/// Every planned or seated validator is bonded, and what is held is its bond's record; the
-	/// committee members are the seated validators' `pog!` accounts; committees are drawn from a
-	/// fixed pool only while a round is drawn.
+	/// Committees are drawn from a fixed pool only while a round is drawn, and every validator
+	/// of the pool answers with a bond until the round is judged (the validator set checks its
+	/// own records: `pallet_pog_validators`' `try_state`).
 	fn validators_try_state() -> Result<(), TryRuntimeError> {
-		let reason: T::RuntimeHoldReason = HoldReason::ValidatorBond.into();
-		for (who, bond) in ValidatorBonds::<T>::iter() {
-			ensure!(
-				T::Currency::balance_on_hold(&reason, &who) == bond.held,
-				TryRuntimeError::Other("validator bond held differs from its record")
-			);
-		}
-		let seated = Seated::<T>::get();
-		ensure!(
-			PlannedValidators::<T>::get()
-				.iter()
-				.chain(seated.iter().map(|(v, _)| v))
-				.all(ValidatorBonds::<T>::contains_key),
-			TryRuntimeError::Other("a planned or seated validator has no bond")
-		);
-		ensure!(
-			seated.iter().map(|(_, s)| s).eq(Validators::<T>::get().iter()),
-			TryRuntimeError::Other("committee members are not the seated validators' pog! accounts")
-		);
 		let (pool, round) = (CommitteePool::<T>::get(), Self::round());
 		let drawn = matches!(round.phase, RoundPhase::Reveal | RoundPhase::Settle);
 		ensure!(drawn || pool.is_empty(), TryRuntimeError::Other("a committee pool with no round drawn"));
 		// every member of the drawn committees answers with a bond until the round is judged
 		ensure!(
-			pool.iter().all(|(v, _)| ValidatorBonds::<T>::contains_key(v)),
+			pool.iter().all(|(v, _)| T::Committee::is_bonded(v)),
 			TryRuntimeError::Other("a validator the round drew from has no bond")
 		);
 		Ok(())

@@ -36,11 +36,12 @@
 //!   miners by weight share (vesting, and burned first when a GPU fails), validators by their
 //!   agreeing verdicts, the rest to the treasury. This pallet tells it what happened and whom
 //!   to pay ([`Payees`]); it never mints.
-//! - **Validators** ([`validators`]) are one set for block authoring, finality and committees:
-//!   root plans it, pallet-session seats it at session changes (this pallet is its session
-//!   manager and the `pog!` key's session handler). Each validator bonds; a settled round in which
-//!   it contradicted decided outcomes or stayed silent burns part of the bond, and repeated
-//!   strikes cost its seat.
+//! - **Validators** are one set for block authoring, finality and committees, kept by
+//!   [`Committee`] (the runtime: `pallet-pog-validators`, pallet-session's manager and the `pog!`
+//!   key's handler). This pallet draws committees from the seated set, counts each member's work
+//!   and, when a round is settled, has the set judge it: a validator that contradicted decided
+//!   outcomes or stayed silent loses part of its bond, and repeated strikes cost its seat. It tells
+//!   the set which round runs and who owes evidence ([`set`]).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 
@@ -70,17 +71,17 @@ pub mod profiles;
 pub mod rounds;
 pub mod scoring;
 pub mod served;
+pub mod set;
 #[cfg(test)]
 mod tests;
 pub mod throughput;
 pub mod types;
-pub mod validators;
 pub mod verification;
 mod views;
 pub mod weights;
 
 pub use duty::{CheckDuty, DUTY_PRIORITY};
-pub use pog_traits::{Earned, Payees, RoundPay};
+pub use pog_traits::{Committee, Earned, Payees, RoundPay, Rounds, ValidatorRecord};
 pub use types::*;
 // The crate's vocabulary for the runtime and its clients (inside the crate, each file imports a
 // concept's types from the file that owns it).
@@ -99,10 +100,7 @@ pub use rounds::{
 	AgentReport, Commitment, MemoryCommitment, MemoryRoot, RootCommit, RoundIndex, RoundInfo, RoundPhase, Selection,
 };
 pub use scoring::{FailReason, GpuStanding, RoundOutcome, Score, ScoreCaps, UnverifiedReason, ZeroReason};
-pub use validators::{SessionIndex, ValidatorBond, ValidatorBondOf, ValidatorRule, ValidatorRules};
-pub use verification::{
-	Opening, SelfReported, ValidatorRecord, Verdict, Verification, VerificationStatus, WalkOpening, WalkResult,
-};
+pub use verification::{Opening, SelfReported, Verdict, Verification, VerificationStatus, WalkOpening, WalkResult};
 pub use views::{ChallengeView, MinerView, RankEntry};
 pub use weights::WeightInfo;
 
@@ -189,7 +187,7 @@ pub mod pallet {
 	pub type OutcomesOf<T> = BoundedVec<(GpuUuid, RoundOutcome), <T as Config>::MaxGpusPerMiner>;
 
 	/// The storage layout's version ([`crate::migrations`] lists each with its migration).
-	const STORAGE_VERSION: StorageVersion = StorageVersion::new(5);
+	const STORAGE_VERSION: StorageVersion = StorageVersion::new(6);
 
 	#[pallet::pallet]
 	#[pallet::storage_version(STORAGE_VERSION)]
@@ -201,7 +199,7 @@ pub mod pallet {
 		CreateSignedTransaction<Call<Self>> + frame_system::Config<RuntimeEvent: From<Event<Self>>>
 	{
 		/// The validators' off-chain signing crypto (key type `pog!`).
-		/// Its public key is the `pog!` session key ([`validators`]).
+		/// Its public key is the `pog!` session key (`pallet-pog-validators` handles it).
 		type AuthorityId: frame_system::offchain::AppCrypto<
 			Self::Public,
 			Self::Signature,
@@ -212,6 +210,9 @@ pub mod pallet {
 		/// Who pays for settled rounds and counts what this pallet burns (the runtime:
 		/// `pallet-pog-rewards`).
 		type RoundPay: RoundPay<Self::AccountId, BalanceOf<Self>>;
+		/// Who sits on committees, and who judges their work once a round is settled (the
+		/// runtime: `pallet-pog-validators`).
+		type Committee: Committee<Self::AccountId>;
 		/// The overarching hold reason.
 		type RuntimeHoldReason: From<HoldReason>;
 		/// The block's time, for deadlines: a clock its author cannot move (PoG chain: the start of
@@ -258,15 +259,6 @@ pub mod pallet {
 		/// Most opened leaves per challenge.
 		#[pallet::constant]
 		type MaxOpenings: Get<u32>;
-		/// Held from every validator while it is planned, seated or leaving ([`validators`]):
-		/// part of it burns for each strike against its committee work.
-		#[pallet::constant]
-		type ValidatorBond: Get<BalanceOf<Self>>;
-		/// Validators whose session keys are set (the runtime: pallet-session's `NextKeys`). Only
-		/// they are handed to the session as the next set: one without keys would not sit, and
-		/// counting it in the historical session's record would make every equivocation report
-		/// checked against that session fail ([`validators`]).
-		type HasSessionKeys: frame_support::traits::Contains<Self::AccountId>;
 		/// Served GPUs audited a round, on average, for the evidence of their members' fetches
 		/// ([`evidence`]): each decided served GPU is audited with probability this / the round's
 		/// served GPUs.
@@ -287,7 +279,9 @@ pub mod pallet {
 		/// (`pallet_pog_rewards::migrations::v1`). Nothing is held under it; it keeps its index.
 		#[codec(index = 1)]
 		Vesting,
-		/// A validator's bond ([`validators`]).
+		/// A validator's bond, before spec 132: `pallet-pog-validators` holds bonds under its own
+		/// reason since, and its migration moved every hold
+		/// (`pallet_pog_validators::migrations::v1`). Nothing is held under it; it keeps its index.
 		#[codec(index = 2)]
 		ValidatorBond,
 	}
@@ -308,11 +302,8 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type ProfileClaims<T> = StorageMap<_, Twox64Concat, ProfileId, u32, ValueQuery>;
 
-	/// Accounts that verify challenges.
-	#[pallet::storage]
-	pub type Validators<T: Config> = StorageValue<_, BoundedVec<T::AccountId, T::MaxValidators>, ValueQuery>;
-
-	/// The validators the drawn round's committees are drawn from: [`Seated`] as it was at the
+	/// The validators the drawn round's committees are drawn from: the seated set
+	/// (`Committee::seated`) as it was at the
 	/// sample's draw (each validator and its `pog!` key's account), kept until the round is
 	/// settled ([`verification`], the review's F10). A validator seated later sits on none of its
 	/// committees; one that left or rotated its key since still votes with the key it was drawn
@@ -474,41 +465,6 @@ pub mod pallet {
 	#[pallet::storage]
 	pub type SpentDuties<T> = StorageDoubleMap<_, Twox64Concat, RoundIndex, Identity, Hash32, ()>;
 
-	/// The validators root has planned ([`validators`]): what pallet-session is handed for the
-	/// next session whenever it differs from what sits.
-	#[pallet::storage]
-	pub type PlannedValidators<T: Config> = StorageValue<_, BoundedVec<T::AccountId, T::MaxValidators>, ValueQuery>;
-
-	/// The set last handed to pallet-session: it sits from the session after the one it was
-	/// handed at.
-	#[pallet::storage]
-	pub type QueuedValidators<T: Config> = StorageValue<_, BoundedVec<T::AccountId, T::MaxValidators>, ValueQuery>;
-
-	/// The active set, in session order: each validator's account and its `pog!` key's account
-	/// (the committee member, in [`Validators`]).
-	#[pallet::storage]
-	pub type Seated<T: Config> =
-		StorageValue<_, BoundedVec<(T::AccountId, T::AccountId), T::MaxValidators>, ValueQuery>;
-
-	/// Each bonded validator's bond and strikes: planned, seated, or leaving until its last
-	/// round is settled.
-	#[pallet::storage]
-	pub type ValidatorBonds<T: Config> =
-		CountedStorageMap<_, Blake2_128Concat, T::AccountId, validators::ValidatorBondOf<T>, OptionQuery>;
-
-	/// How validators answer for their votes ([`validators::ValidatorRules`]).
-	#[pallet::storage]
-	pub type Accountability<T> = StorageValue<_, validators::ValidatorRules, ValueQuery>;
-
-	/// Committee work of each `pog!` account in the round being settled (judged and drained
-	/// when it is).
-	#[pallet::storage]
-	pub type RoundWork<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, ValidatorRecord, ValueQuery>;
-
-	/// Committee work of each validator: assigned, agreed, contradicted, silent.
-	#[pallet::storage]
-	pub type ValidatorStats<T: Config> = StorageMap<_, Blake2_128Concat, T::AccountId, ValidatorRecord, ValueQuery>;
-
 	/// A round whose records are being removed in idle time (rounds are kept for auditors for
 	/// [`rounds::KEPT_ROUNDS`] rounds).
 	#[pallet::storage]
@@ -596,9 +552,11 @@ pub mod pallet {
 	pub struct GenesisConfig<T: Config> {
 		/// GPU profiles (ids 0, 1, … in this order).
 		pub profiles: Vec<profiles::GenesisProfile>,
-		/// The validators at genesis: planned here, handed to pallet-session for its first two
-		/// sessions (their keys are the session's genesis keys), and seated and bonded when the
-		/// session's genesis seats them ([`validators`]).
+		/// The validators at genesis: planned in the validator set here
+		/// (`Committee::plan_genesis`), handed to pallet-session for its first two sessions (their
+		/// keys are the session's genesis keys), seated and bonded when the session's genesis
+		/// seats them. Named here because this pallet's genesis comes before pallet-session's,
+		/// whose genesis asks the set for its first sessions (and records their historical roots).
 		pub validators: Vec<T::AccountId>,
 		/// Configuration (mainnet defaults if absent).
 		pub config: Option<ProtocolConfig>,
@@ -620,9 +578,8 @@ pub mod pallet {
 					panic!("genesis profile {} is refused: {e:?}", p.name);
 				}
 			}
-			let planned: BoundedVec<_, T::MaxValidators> =
-				self.validators.clone().try_into().expect("genesis validators fit MaxValidators");
-			PlannedValidators::<T>::put(planned);
+			assert!(self.validators.len() as u32 <= T::MaxValidators::get(), "genesis validators fit MaxValidators");
+			T::Committee::plan_genesis(self.validators.clone());
 			LocalEndpoints::<T>::put(self.local_endpoints);
 			Round::<T>::put(Pallet::<T>::genesis_round());
 			Pallet::<T>::start_evidence(true);
@@ -648,76 +605,14 @@ pub mod pallet {
 			/// Its id.
 			id: ProfileId,
 		},
-		/// Root planned a validator in: it sits from the second session change on.
-		ValidatorAdded {
-			/// Its account.
-			validator: T::AccountId,
-		},
-		/// Root planned a validator out: it leaves at the next session change that has not
-		/// queued it already.
-		ValidatorRemoved {
-			/// Its account.
-			validator: T::AccountId,
-		},
-		/// A validator's bond was held.
-		ValidatorBonded {
-			/// Its account.
-			validator: T::AccountId,
-			/// The bond.
-			amount: BalanceOf<T>,
-		},
-		/// A validator's committee work in a settled round was a strike: part of its bond burned.
-		ValidatorStruck {
-			/// Its account.
-			validator: T::AccountId,
-			/// The round.
-			round: RoundIndex,
-			/// Its work in that round.
-			work: ValidatorRecord,
-			/// What was burned of its bond.
-			burned: BalanceOf<T>,
-			/// Its strikes now.
-			strikes: u32,
-		},
-		/// A validator reached the most strikes: planned out, it leaves at the next session change.
-		ValidatorExpelled {
-			/// Its account.
-			validator: T::AccountId,
-			/// The round that was its last strike.
-			round: RoundIndex,
-		},
-		/// A validator that left has its last round settled: its bond is released.
-		ValidatorBondReleased {
-			/// Its account.
-			validator: T::AccountId,
-			/// What was released.
-			amount: BalanceOf<T>,
-		},
-		/// A validator was reported for an offence (an equivocation in BABE or GRANDPA): its bond
-		/// burned by the offence's fraction, and it is planned out of the set.
-		ValidatorOffended {
-			/// Its account.
-			validator: T::AccountId,
-			/// The session of the offence.
-			session: validators::SessionIndex,
-			/// The share of its bond burned.
-			fraction: Perbill,
-			/// What was burned.
-			burned: BalanceOf<T>,
-			/// Whether it was planned out (not when it was the last validator).
-			expelled: bool,
-		},
-		/// The rules validators answer by changed.
-		ValidatorRulesUpdated {
-			/// The new rules.
-			rules: validators::ValidatorRules,
-		},
 		/// The configuration changed.
+		#[codec(index = 11)]
 		ConfigUpdated {
 			/// The new configuration.
 			config: ProtocolConfig,
 		},
 		/// A miner registered, holding `deposit` and burning `fee`; challenged from `first_round`.
+		#[codec(index = 12)]
 		MinerRegistered {
 			/// The miner.
 			miner: T::AccountId,
@@ -731,6 +626,7 @@ pub mod pallet {
 			first_round: RoundIndex,
 		},
 		/// A miner changed its claims or hardware; they apply from `from_round`.
+		#[codec(index = 13)]
 		MinerUpdated {
 			/// The miner.
 			miner: T::AccountId,
@@ -743,6 +639,7 @@ pub mod pallet {
 		},
 		/// A newcomer on trial proved more GPU points than a regular miner and took its slot
 		/// (its deposit and unvested pay are released: it made room, it did not fail).
+		#[codec(index = 14)]
 		MinerEvicted {
 			/// The evicted miner.
 			miner: T::AccountId,
@@ -750,11 +647,13 @@ pub mod pallet {
 			by: T::AccountId,
 		},
 		/// A miner asked to leave during a round it takes part in: it is released once settled.
+		#[codec(index = 15)]
 		MinerLeaving {
 			/// The miner.
 			miner: T::AccountId,
 		},
 		/// A miner left; what remained of its deposit was released.
+		#[codec(index = 16)]
 		MinerDeregistered {
 			/// The miner.
 			miner: T::AccountId,
@@ -763,11 +662,13 @@ pub mod pallet {
 		},
 		/// A miner's deposit fell short after a slash and could not be topped up: it takes part in
 		/// no round until `update_miner` holds the deposit again.
+		#[codec(index = 17)]
 		MinerSuspended {
 			/// The miner.
 			miner: T::AccountId,
 		},
 		/// A round started: every participating GPU is challenged from this block.
+		#[codec(index = 18)]
 		RoundStarted {
 			/// The round.
 			round: RoundIndex,
@@ -776,6 +677,7 @@ pub mod pallet {
 		},
 		/// A miner committed memory roots; each GPU's GEMM is seeded from its root and due its
 		/// allowed time after this block.
+		#[codec(index = 19)]
 		MemoryCommitted {
 			/// The round.
 			round: RoundIndex,
@@ -785,6 +687,7 @@ pub mod pallet {
 			gpus: BoundedVec<GpuIndex, T::MaxGpusPerMiner>,
 		},
 		/// A miner committed roots.
+		#[codec(index = 20)]
 		RootsCommitted {
 			/// The round.
 			round: RoundIndex,
@@ -794,6 +697,7 @@ pub mod pallet {
 			gpus: BoundedVec<GpuIndex, T::MaxGpusPerMiner>,
 		},
 		/// The commit window closed and the verified sample was drawn.
+		#[codec(index = 21)]
 		SampleDrawn {
 			/// The round.
 			round: RoundIndex,
@@ -805,6 +709,7 @@ pub mod pallet {
 			probability: Perbill,
 		},
 		/// A selected GPU revealed its openings; their proofs matched its root.
+		#[codec(index = 22)]
 		OpeningsRevealed {
 			/// The round.
 			round: RoundIndex,
@@ -816,6 +721,7 @@ pub mod pallet {
 			sample_seed: Hash32,
 		},
 		/// A committee member submitted a verdict.
+		#[codec(index = 23)]
 		VerdictSubmitted {
 			/// The round.
 			round: RoundIndex,
@@ -829,6 +735,7 @@ pub mod pallet {
 			verdict: Verdict,
 		},
 		/// ⌊2c/3⌋+1 committee members agreed.
+		#[codec(index = 24)]
 		VerificationFinished {
 			/// The round.
 			round: RoundIndex,
@@ -840,6 +747,7 @@ pub mod pallet {
 			passed: bool,
 		},
 		/// A miner's round was settled: each GPU's outcome, and what was slashed.
+		#[codec(index = 25)]
 		MinerSettled {
 			/// The round.
 			round: RoundIndex,
@@ -1007,128 +915,170 @@ pub mod pallet {
 	pub enum Error<T> {
 		/// The caller is not a PoG validator.
 		NotValidator,
-		/// The account is already a validator.
-		AlreadyValidator,
-		/// The validator set is full.
+		/// More votes than the validator set's bound (`MaxValidators`) on one challenge.
+		#[codec(index = 2)]
 		TooManyValidators,
-		/// The validator cannot bond `ValidatorBond` (its free balance is short).
-		CannotBond,
-		/// The last planned validator with session keys cannot be removed: the chain would have
-		/// nobody to author blocks.
-		LastValidator,
-		/// The rules break the rule named (`ValidatorRule`).
-		InvalidValidatorRules(validators::ValidatorRule),
 		/// No such profile.
+		#[codec(index = 6)]
 		UnknownProfile,
 		/// The profile table is full.
+		#[codec(index = 7)]
 		TooManyProfiles,
 		/// The profile breaks the rule named (`ProfileRule`: a name, memory, a rate in a
 		/// challenged precision, a tolerance below 100%, both memory rates or neither).
+		#[codec(index = 8)]
 		InvalidProfile(ProfileRule),
 		/// GPUs of this profile are claimed; it cannot be removed.
+		#[codec(index = 9)]
 		ProfileInUse,
 		/// The configuration breaks the rule named (`ConfigRule`: which field to fix).
+		#[codec(index = 10)]
 		InvalidConfig(ConfigRule),
 		/// The account is already a registered miner.
+		#[codec(index = 11)]
 		AlreadyRegistered,
 		/// The account is not a registered miner.
+		#[codec(index = 12)]
 		NotRegistered,
 		/// Every regular slot of the registry and every trial slot is taken (retry once a
 		/// newcomer's trial ends, after a round is settled).
+		#[codec(index = 13)]
 		TooManyMiners,
 		/// At least one GPU must be claimed.
+		#[codec(index = 14)]
 		NoClaims,
 		/// A claim has a count of zero.
+		#[codec(index = 15)]
 		ZeroCount,
 		/// A claim's count differs from its number of UUIDs.
+		#[codec(index = 16)]
 		CountMismatch,
 		/// More GPUs than a miner may claim.
+		#[codec(index = 17)]
 		TooManyGpus,
 		/// A UUID appears twice in the claims.
+		#[codec(index = 18)]
 		DuplicateUuid,
 		/// The deposit or the registration fee could not be taken (free balance too low).
+		#[codec(index = 19)]
 		InsufficientDeposit,
 		/// The miner already asked to leave.
+		#[codec(index = 20)]
 		AlreadyLeaving,
 		/// No round is open for this call, or the round given is not the current one.
+		#[codec(index = 21)]
 		WrongRound,
 		/// The round is not in the phase this call needs.
+		#[codec(index = 22)]
 		WrongPhase,
 		/// The miner does not take part in this round (registered after it started, or suspended).
+		#[codec(index = 23)]
 		NotTakingPart,
 		/// No GPU with this index among the miner's claims.
+		#[codec(index = 24)]
 		UnknownGpu,
 		/// At least one root must be given.
+		#[codec(index = 25)]
 		NoRoots,
 		/// A GPU appears twice in one call.
+		#[codec(index = 26)]
 		DuplicateGpu,
 		/// This GPU's root is already committed.
+		#[codec(index = 27)]
 		AlreadyCommitted,
 		/// The GPU's deadline for its root has passed.
+		#[codec(index = 28)]
 		DeadlinePassed,
 		/// The GPU has no committed root this round.
+		#[codec(index = 29)]
 		NotCommitted,
 		/// The GPU is not in this round's verified sample.
+		#[codec(index = 30)]
 		NotSelected,
 		/// The GPU's openings are already revealed.
+		#[codec(index = 31)]
 		AlreadyRevealed,
 		/// The reveal window has closed.
+		#[codec(index = 32)]
 		RevealWindowClosed,
 		/// The number of openings differs from the sampled leaves.
+		#[codec(index = 33)]
 		WrongOpeningCount,
 		/// An opening is for another leaf than the one sampled at its position.
+		#[codec(index = 34)]
 		WrongOpeningIndex,
 		/// A Merkle proof does not lead from the opened leaf to the committed root.
+		#[codec(index = 35)]
 		InvalidProof,
 		/// The challenge was not revealed.
+		#[codec(index = 36)]
 		NotRevealed,
 		/// `submit_verdicts` carries no verdict, or none once the unserved votes a rebuttal
 		/// answered since are left out.
+		#[codec(index = 37)]
 		NoVerdicts,
 		/// `submit_verdicts` names one miner's GPU twice.
+		#[codec(index = 38)]
 		DuplicateVerdict,
 		/// The caller is not on this challenge's committee.
+		#[codec(index = 39)]
 		NotInCommittee,
 		/// This validator already submitted a verdict on the challenge.
+		#[codec(index = 40)]
 		AlreadyVoted,
 		/// The verdict window has closed; only verdicts inside it count.
+		#[codec(index = 41)]
 		VerdictWindowClosed,
 		/// A failing verdict must name one of the opened (or, when served off chain, sampled)
 		/// leaves or walks, a passing one none; only a GPU served off chain may be voted unserved
 		/// (failing, naming none).
+		#[codec(index = 42)]
 		InconsistentVerdict,
 		/// The claimed profile has no throughput in any precision.
+		#[codec(index = 43)]
 		NoPrecision,
 		/// More CPU cores than any machine has (at most `types::MAX_CPU_CORES`).
+		#[codec(index = 44)]
 		ImplausibleCpuCores,
 		/// More memory than any machine has (at most `types::MAX_RAM_MIB`).
+		#[codec(index = 45)]
 		ImplausibleRam,
 		/// More disk than any machine has (at most `types::MAX_DISK_GIB`).
+		#[codec(index = 46)]
 		ImplausibleDisk,
 		/// A round is open (commit, reveal or settlement): its challenges are derived from the
 		/// profiles and the configuration, and its miners are scored by them, all by the same
 		/// figures. Change them once the round is settled (phase `Idle`).
+		#[codec(index = 47)]
 		RoundOpen,
 		/// The profile lists a precision whose native rate is slower than its exact int8 alias
 		/// allows (`native < int8 / int8_gemms · (1 − tolerance)`, `pog_primitives::pricing`): an
 		/// honest card would miss the deadline the alias sets. List it as 0 (not challenged).
+		#[codec(index = 48)]
 		AliasOutrunsNative,
 		/// A CPU is claimed as one unit of one per-core profile (`cpu-core`), and needs
 		/// `cpu_cores` declared: its challenge is sized at those cores.
+		#[codec(index = 49)]
 		InvalidCpuClaim,
 		/// The GPU's profile has no measured memory rates, so its rounds have no memory phase:
 		/// commit its GEMM root alone.
+		#[codec(index = 50)]
 		NoMemoryPhase,
 		/// The GPU's memory root must land first: its GEMM is seeded from it.
+		#[codec(index = 51)]
 		MemoryNotCommitted,
 		/// The number of opened walks differs from the sampled walks (none without a memory
 		/// phase).
+		#[codec(index = 52)]
 		WrongWalkCount,
 		/// An opened walk is another walk than the one sampled at its position.
+		#[codec(index = 53)]
 		WrongWalkIndex,
 		/// A walk's Merkle proof does not lead from its result to the committed memory root.
+		#[codec(index = 54)]
 		InvalidWalkProof,
 		/// This duty failed in an earlier block of the round and is spent: it is not owed again.
+		#[codec(index = 55)]
 		DutySpent,
 		/// An openings endpoint is an `http://` or `https://` URL with a host, printable ASCII
 		/// without spaces, `?`, `#` or `@`, at most 256 bytes.
@@ -1355,23 +1305,8 @@ pub mod pallet {
 			Self::do_remove_profile(id)
 		}
 
-		/// Root: add a validator, holding its bond. It authors, finalises and sits on committees
-		/// from the second session change on, once its session keys are set (`session.setKeys`).
-		#[pallet::call_index(11)]
-		#[pallet::weight(T::WeightInfo::add_validator())]
-		pub fn add_validator(origin: OriginFor<T>, validator: T::AccountId) -> DispatchResult {
-			ensure_root(origin)?;
-			Self::do_add_validator(validator)
-		}
-
-		/// Root: remove a validator: it leaves at the next session change that has not queued it
-		/// already, and its bond is released once its last round is settled.
-		#[pallet::call_index(12)]
-		#[pallet::weight(T::WeightInfo::remove_validator())]
-		pub fn remove_validator(origin: OriginFor<T>, validator: T::AccountId) -> DispatchResult {
-			ensure_root(origin)?;
-			Self::do_remove_validator(validator)
-		}
+		// Indices 11 and 12 were `add_validator` and `remove_validator`, and 16 `set_validator_rules`,
+		// now `pallet-pog-validators`' calls; they stay unused.
 
 		/// Root: set the protocol configuration (refused while a round is open, until it is
 		/// settled; the start window of the next round is the one already drawn).
@@ -1471,14 +1406,6 @@ pub mod pallet {
 			let who = ensure_signed(origin)?;
 			Self::do_open_evidence(who, round, miner, gpu, opening)?;
 			Ok(Pays::No.into())
-		}
-
-		/// Root: set the rules validators answer by (judged from the next settled round on).
-		#[pallet::call_index(16)]
-		#[pallet::weight(T::WeightInfo::set_config())]
-		pub fn set_validator_rules(origin: OriginFor<T>, rules: validators::ValidatorRules) -> DispatchResult {
-			ensure_root(origin)?;
-			Self::do_set_validator_rules(rules)
 		}
 
 		/// Miner on trial, once it has passed: take a free regular slot, or evict the regular

@@ -4,10 +4,11 @@
 //!
 //! | version | spec | layout |
 //! |---|---|---|
-//! | 2 | ≤ 107 | validators are accounts in [`Validators`], nothing bonded |
-//! | 3 | 108 | validators planned, queued and seated (with their `pog!` accounts), bonded, judged per round ([`crate::validators`]) |
+//! | 2 | ≤ 107 | validators are accounts in `Validators`, nothing bonded |
+//! | 3 | 108 | validators planned, queued and seated (with their `pog!` accounts), bonded, judged per round ([`v3`]) |
 //! | 4 | 127 | each GPU's standing counts the draws it could expect since its last pass ([`GpuStanding::expected_draws`]) |
 //! | 5 | 130 | the reward ledger's seven items live in `pallet-pog-rewards` ([`v5`]) |
+//! | 6 | 132 | the validator set's eight items live in `pallet-pog-validators` ([`v6`]) |
 //!
 //! Items added without changing any existing layout need no version, only their first value:
 //! [`StartEvidence`] (spec 123).
@@ -20,14 +21,78 @@ use frame_support::{
 
 use crate::rounds::RoundIndex;
 use crate::scoring::{RoundOutcome, ZeroReason};
-use crate::{pallet::*, scoring::GpuStanding, validators::ValidatorBond};
+use crate::{pallet::*, scoring::GpuStanding};
 use pog_primitives::challenge::{GpuUuid, ProfileId};
 
+/// The validator set as this pallet kept it from spec 108 to spec 131, under its prefix (`Pog`)
+/// and its hold reason: what [`v3`] writes and `pallet_pog_validators::migrations::v1` moves.
+// (`storage_alias` makes a prefix type for each alias, without docs)
+#[allow(missing_docs)]
+pub mod old_set {
+	use crate::pallet::{BalanceOf, Config, Pallet};
+	use codec::{Decode, Encode, MaxEncodedLen};
+	use frame_support::{storage_alias, Blake2_128Concat, BoundedVec};
+	use scale_info::TypeInfo;
+
+	/// A validator's bond as kept then (the same encoding as `pallet_pog_validators::ValidatorBond`).
+	#[derive(Clone, Copy, Encode, Decode, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default)]
+	pub struct ValidatorBond<Balance> {
+		/// What is held.
+		pub held: Balance,
+		/// Strikes against it.
+		pub strikes: u32,
+		/// Once it has left: the round after whose settlement the bond is released.
+		pub leaving: Option<crate::rounds::RoundIndex>,
+	}
+
+	/// The committee members.
+	#[storage_alias]
+	pub type Validators<T: Config> = StorageValue<
+		Pallet<T>,
+		BoundedVec<<T as frame_system::Config>::AccountId, <T as Config>::MaxValidators>,
+		frame_support::pallet_prelude::ValueQuery,
+	>;
+	/// The planned set.
+	#[storage_alias]
+	pub type PlannedValidators<T: Config> = StorageValue<
+		Pallet<T>,
+		BoundedVec<<T as frame_system::Config>::AccountId, <T as Config>::MaxValidators>,
+		frame_support::pallet_prelude::ValueQuery,
+	>;
+	/// The set last handed to the session.
+	#[storage_alias]
+	pub type QueuedValidators<T: Config> = StorageValue<
+		Pallet<T>,
+		BoundedVec<<T as frame_system::Config>::AccountId, <T as Config>::MaxValidators>,
+		frame_support::pallet_prelude::ValueQuery,
+	>;
+	/// The active set with each validator's `pog!` account.
+	#[storage_alias]
+	pub type Seated<T: Config> = StorageValue<
+		Pallet<T>,
+		BoundedVec<
+			(<T as frame_system::Config>::AccountId, <T as frame_system::Config>::AccountId),
+			<T as Config>::MaxValidators,
+		>,
+		frame_support::pallet_prelude::ValueQuery,
+	>;
+	/// Each bonded validator's bond.
+	#[storage_alias]
+	pub type ValidatorBonds<T: Config> = CountedStorageMap<
+		Pallet<T>,
+		Blake2_128Concat,
+		<T as frame_system::Config>::AccountId,
+		ValidatorBond<BalanceOf<T>>,
+		frame_support::pallet_prelude::OptionQuery,
+	>;
+}
+
 /// v2 → v3: the validators of a v2 chain are planned, queued and seated, each with its own
-/// account as its `pog!` key (what v2's off-chain workers signed with), and bonded: up to
-/// [`Config::ValidatorBond`] of what each can hold (a validator short of it is bonded with what
-/// it has, and answers with that).
+/// account as its `pog!` key (what v2's off-chain workers signed with), and bonded: up to `Bond`
+/// of what each can hold (a validator short of it is bonded with what it has, and answers with
+/// that). It writes the layout of its time ([`old_set`]), which `v6` later moves.
 pub mod v3 {
+	use super::old_set::{PlannedValidators, QueuedValidators, Seated, ValidatorBond, ValidatorBonds, Validators};
 	use super::*;
 	use alloc::vec::Vec;
 	use frame_support::{
@@ -40,9 +105,9 @@ pub mod v3 {
 	};
 
 	/// The migration, unversioned: use [`SeatValidators`].
-	pub struct SeatValidatorsUnchecked<T>(core::marker::PhantomData<T>);
+	pub struct SeatValidatorsUnchecked<T, Bond>(core::marker::PhantomData<(T, Bond)>);
 
-	impl<T: Config> UncheckedOnRuntimeUpgrade for SeatValidatorsUnchecked<T> {
+	impl<T: Config, Bond: Get<BalanceOf<T>>> UncheckedOnRuntimeUpgrade for SeatValidatorsUnchecked<T, Bond> {
 		fn on_runtime_upgrade() -> Weight {
 			let validators = Validators::<T>::get();
 			let seated: Vec<(T::AccountId, T::AccountId)> = validators.iter().map(|v| (v.clone(), v.clone())).collect();
@@ -51,7 +116,7 @@ pub mod v3 {
 			Seated::<T>::put(BoundedVec::truncate_from(seated));
 			for v in validators.iter().filter(|v| !ValidatorBonds::<T>::contains_key(v)) {
 				let can = T::Currency::reducible_balance(v, Preservation::Protect, Fortitude::Polite);
-				let amount = can.min(T::ValidatorBond::get());
+				let amount = can.min(Bond::get());
 				let held = match T::Currency::hold(&HoldReason::ValidatorBond.into(), v, amount) {
 					Ok(()) => amount,
 					Err(_) => Default::default(),
@@ -96,9 +161,9 @@ pub mod v3 {
 		}
 	}
 
-	/// v2 → v3, versioned.
-	pub type SeatValidators<T> =
-		VersionedMigration<2, 3, SeatValidatorsUnchecked<T>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+	/// v2 → v3, versioned; `Bond` is what a validator bonds (the validator set's).
+	pub type SeatValidators<T, Bond> =
+		VersionedMigration<2, 3, SeatValidatorsUnchecked<T, Bond>, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 }
 
 /// v3 → v4: each GPU's standing gains [`GpuStanding::expected_draws`] ([`crate::scoring`]: a
@@ -221,6 +286,19 @@ pub mod v5 {
 
 	/// v4 → v5, versioned: `Move` runs once, on a chain at v4.
 	pub type LedgerMoved<T, Move> = VersionedMigration<4, 5, Move, Pallet<T>, <T as frame_system::Config>::DbWeight>;
+}
+
+/// v5 → v6: the validator set (planned, queued and seated validators, their bonds, rules and
+/// records) lives in `pallet-pog-validators`. The move and its checks are that pallet's (`Move`:
+/// the runtime names `pallet_pog_validators::migrations::v1::MoveFromPogUnchecked`), gated here
+/// as [`v5`]'s is.
+pub mod v6 {
+	use super::*;
+	use frame_support::migrations::VersionedMigration;
+
+	/// v5 → v6, versioned: `Move` runs once, on a chain at v5.
+	pub type ValidatorsMoved<T, Move> =
+		VersionedMigration<5, 6, Move, Pallet<T>, <T as frame_system::Config>::DbWeight>;
 }
 
 /// Spec 123 audits the evidence of served GPUs' votes ([`crate::evidence`]): a chain that

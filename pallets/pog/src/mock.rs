@@ -1,6 +1,7 @@
-//! Mock runtime for pallet-pog's tests: System, Balances (holds), Timestamp, Pog and the reward
-//! ledger that pays its rounds (`pallet-pog-rewards`), with sr25519 accounts so validators'
-//! `pog!` keys are their accounts.
+//! Mock runtime for pallet-pog's tests: System, Balances (holds), Timestamp, Pog, the reward
+//! ledger that pays its rounds (`pallet-pog-rewards`) and the validator set that sits on its
+//! committees (`pallet-pog-validators`), with sr25519 accounts so validators' `pog!` keys are
+//! their accounts.
 
 use crate as pallet_pog;
 use crate::{profiles, ProtocolConfig as PogProtocolConfig, KEY_TYPE};
@@ -34,6 +35,7 @@ frame_support::construct_runtime!(
 		Timestamp: pallet_timestamp,
 		Pog: pallet_pog,
 		PogRewards: pallet_pog_rewards,
+		PogValidators: pallet_pog_validators,
 	}
 );
 
@@ -134,9 +136,21 @@ impl pallet_pog::Config for Test {
 	type MaxProfiles = ConstU32<32>;
 	type MaxOpenings = ConstU32<64>;
 	type RoundPay = PogRewards;
+	type Committee = PogValidators;
+	type EvidenceAudits = EvidenceAudits;
+	type WeightInfo = ();
+}
+
+impl pallet_pog_validators::Config for Test {
+	type Currency = Balances;
+	type RuntimeHoldReason = RuntimeHoldReason;
+	type Key = crate::crypto::Public;
+	type KeyAccount = crate::set::KeyAccount<Test>;
+	type Rounds = Pog;
+	type RoundPay = PogRewards;
+	type MaxValidators = ConstU32<8>;
 	type ValidatorBond = ValidatorBondAmount;
 	type HasSessionKeys = WithKeys;
-	type EvidenceAudits = EvidenceAudits;
 	type WeightInfo = ();
 }
 
@@ -292,7 +306,7 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 		use frame_support::traits::OneSessionHandler;
 		let keys: Vec<(AccountId, crate::crypto::Public)> =
 			validators().into_iter().map(|v| (v, crate::crypto::Public::from(v))).collect();
-		<Pog as OneSessionHandler<AccountId>>::on_genesis_session(keys.iter().map(|(v, k)| (v, k.clone())));
+		<PogValidators as OneSessionHandler<AccountId>>::on_genesis_session(keys.iter().map(|(v, k)| (v, k.clone())));
 		System::set_block_number(1);
 		Timestamp::set_timestamp(BLOCK_MS);
 	});
@@ -304,12 +318,13 @@ pub fn env(local_keys: &[&str]) -> TestEnv {
 /// its `pog!` key.
 pub fn change_session() {
 	use frame_support::traits::OneSessionHandler;
-	let handed = <Pog as pallet_session::SessionManager<AccountId>>::new_session(0);
-	let sitting = handed.unwrap_or_else(|| crate::Seated::<Test>::get().into_iter().map(|(v, _)| v).collect());
+	let handed = <PogValidators as pallet_session::SessionManager<AccountId>>::new_session(0);
+	let sitting =
+		handed.unwrap_or_else(|| pallet_pog_validators::Seated::<Test>::get().into_iter().map(|(v, _)| v).collect());
 	let keys: Vec<(AccountId, crate::crypto::Public)> =
 		sitting.iter().map(|v| (*v, crate::crypto::Public::from(*v))).collect();
 	let iter = || keys.iter().map(|(v, k)| (v, k.clone()));
-	<Pog as OneSessionHandler<AccountId>>::on_new_session(true, iter(), iter());
+	<PogValidators as OneSessionHandler<AccountId>>::on_new_session(true, iter(), iter());
 }
 
 /// Move to the next block: finalize this one, initialize the next with a timestamp 6 s later.

@@ -49,7 +49,7 @@ use codec::{Decode, DecodeWithMemTracking, MaxEncodedLen};
 use frame_support::BoundedVec;
 use pog_primitives::challenge::{ChallengeParams, GpuIndex, MemoryParams};
 use pog_primitives::{Dims, Precision};
-use pog_traits::RoundPay;
+use pog_traits::{Committee, RoundPay};
 use scale_info::TypeInfo;
 
 /// Index of a network-wide round (1, 2, …; 0 = none has started yet).
@@ -408,13 +408,10 @@ impl<T: Config> Pallet<T> {
 				.saturating_add(T::RoundPay::round_settled_weight())
 				// the last round's audits closed, and the open ones read before bonds are released
 				.saturating_add(Self::close_audits_weight())
-				// Judging each validator's work (its record, its bond, a burn) and releasing bonds,
-				// and the measured throughput with the configuration it is bounded by, and the
-				// committee pool read and cleared
-				.saturating_add(
-					T::DbWeight::get()
-						.reads_writes(4 * u64::from(T::MaxValidators::get()), 4 * u64::from(T::MaxValidators::get())),
-				)
+				// Judging each validator's work and releasing bonds (the validator set), and the
+				// measured throughput with the configuration it is bounded by, and the committee
+				// pool read and cleared
+				.saturating_add(T::Committee::round_settled_weight())
 				.saturating_add(T::DbWeight::get().reads_writes(3, 2)),
 			None => batch,
 		}
@@ -728,7 +725,7 @@ impl<T: Config> Pallet<T> {
 		FirstDrawOf::<T>::insert(round.index, first);
 		let reveal_deadline = n.saturating_add(config.reveal_window.into());
 		// committees are drawn from the set seated now, whatever the sessions do until settlement
-		CommitteePool::<T>::put(Seated::<T>::get());
+		CommitteePool::<T>::put(BoundedVec::<_, T::MaxValidators>::truncate_from(T::Committee::seated()));
 		Self::draw_unserved_quota(round.index);
 		round.selection = Some(Selection {
 			seed: Self::block_randomness(b"pog/sample", round.index),
@@ -857,7 +854,12 @@ impl<T: Config> Pallet<T> {
 		Self::update_shares(round.index);
 		T::RoundPay::round_settled(round.index);
 		let unproven = Self::close_audits(round.index);
-		Self::judge_validators(round.index, &unproven);
+		// the seats the round's committees were drawn from (a validator that left since answers
+		// for the work it was assigned while its bond is held), and whether they were sampled
+		let drawn = Self::drawn_seats();
+		let sampled = drawn.len() as u32 > crate::verification::WHOLE_SET_UP_TO;
+		let work = T::Committee::round_settled(round.index, &drawn, sampled, &unproven);
+		Self::measure_throughput(round.index, &work);
 		CommitteePool::<T>::kill();
 		let after = n.saturating_add(1u32.into());
 		let latest = round.started_at.saturating_add(config.period.into()).max(after);

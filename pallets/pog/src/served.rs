@@ -38,7 +38,7 @@
 //!   a miner choosing whom to serve cannot make an honest member answer for a contradiction.
 //! - a served GPU that no member voted on is undecided (`Inconclusive`, then on probation): the
 //!   chain cannot tell a silent committee from a silent miner, and the members answer for their
-//!   silence ([`crate::validators`]).
+//!   silence (`pallet-pog-validators`).
 //!
 //! **The rebuttal.** ⌈c/3⌉ members that collude to vote unserved would fail a GPU served to
 //! every member. So a served GPU that drew unserved votes and is still undecided may be revealed

@@ -24,7 +24,7 @@
 //! The median makes it hold against a minority: validators that go silent on purpose (to shrink
 //! the sample and keep cheaters unverified) move it only while they are more than half of the
 //! validators, and each such round is a silence strike against each of them
-//! ([`crate::validators`]). Validators cannot overstate what they do: the figure grows only from
+//! (`pallet-pog-validators`). Validators cannot overstate what they do: the figure grows only from
 //! verdicts that landed.
 
 use alloc::vec::Vec;
@@ -33,7 +33,7 @@ use sp_runtime::Perbill;
 
 use crate::pallet::*;
 use crate::rounds::RoundIndex;
-use crate::verification::ValidatorRecord;
+use pog_traits::ValidatorRecord;
 
 /// The share of its assignments a validator may be silent on and still count as keeping up.
 pub const SATURATED: Perbill = Perbill::from_percent(10);

@@ -4,7 +4,7 @@
 //! of (sample seed, miner, GPU, validator), never including the miner's own account. So V
 //! validators verify about V / committee times what one does. ⌊2c/3⌋+1 matching verdicts
 //! finalise it; members that stay silent or contradict the outcome are counted in
-//! [`ValidatorStats`] when the miner is settled.
+//! the validator set's record (`Committee::count_work`) when the miner is settled.
 
 use alloc::vec::Vec;
 use codec::Encode;
@@ -24,7 +24,7 @@ use codec::{Decode, DecodeWithMemTracking, MaxEncodedLen};
 use core::fmt::Debug;
 use frame_support::{traits::Get, BoundedVec, CloneNoBound, DebugNoBound, EqNoBound, PartialEqNoBound};
 use pog_primitives::challenge::GpuIndex;
-use pog_traits::RoundPay;
+use pog_traits::{Committee, RoundPay, ValidatorRecord};
 use scale_info::TypeInfo;
 
 /// An opened walk as the committee recomputes it: (walk, result, its link's parents' digest).
@@ -53,21 +53,6 @@ pub struct Verification<AccountId: Clone + PartialEq + Eq + Debug, MaxVoters: Ge
 	pub votes: BoundedVec<(AccountId, Verdict), MaxVoters>,
 	/// Where it stands.
 	pub status: VerificationStatus,
-}
-
-/// How a validator's committee work went, counted as each challenge it was assigned is settled.
-#[derive(
-	Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default,
-)]
-pub struct ValidatorRecord {
-	/// Revealed challenges it was a committee member of.
-	pub assigned: u32,
-	/// Verdicts that matched the final outcome.
-	pub agreed: u32,
-	/// Verdicts that contradicted the final outcome.
-	pub contradicted: u32,
-	/// Challenges it said nothing about.
-	pub silent: u32,
 }
 
 /// One opened leaf with its Merkle proof.
@@ -151,7 +136,7 @@ impl<T: Config> Pallet<T> {
 	pub(crate) fn drawn_seats() -> BoundedVec<(T::AccountId, T::AccountId), T::MaxValidators> {
 		let pool = CommitteePool::<T>::get();
 		if pool.is_empty() {
-			Seated::<T>::get()
+			BoundedVec::truncate_from(T::Committee::seated())
 		} else {
 			pool
 		}
@@ -505,7 +490,7 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The outcome of `miner`'s GPU `gpu` in the round being settled, counting its committee's
-	/// work in [`ValidatorStats`] (and the agreeing verdicts validators are paid by, in
+	/// work in the validator set's record (`Committee::count_work`) (and the agreeing verdicts validators are paid by, in
 	/// the reward ledger's count of agreeing verdicts) and dropping its openings.
 	pub(crate) fn outcome_of(round: &RoundOf<T>, miner: &T::AccountId, gpu: GpuIndex, committed: bool) -> RoundOutcome {
 		if !committed {
@@ -549,7 +534,7 @@ impl<T: Config> Pallet<T> {
 			if work.agreed > 0 {
 				T::RoundPay::agreed(member);
 			}
-			Self::count_work(member, &work);
+			T::Committee::count_work(member, &work);
 		}
 		match outcome {
 			Some(true) => RoundOutcome::Passed,

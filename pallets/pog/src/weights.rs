@@ -53,8 +53,6 @@ pub trait WeightInfo {
 	fn add_profile() -> Weight;
 	fn update_profile(m: u32, ) -> Weight;
 	fn remove_profile() -> Weight;
-	fn add_validator() -> Weight;
-	fn remove_validator() -> Weight;
 	fn set_config() -> Weight;
 	fn update_shares(m: u32, ) -> Weight;
 	fn check_memory_walks() -> Weight;
@@ -414,22 +412,6 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 			.saturating_add(T::DbWeight::get().reads(3_u64))
 			.saturating_add(T::DbWeight::get().writes(2_u64))
 	}
-	/// Storage: `Pog::Validators` (r:1 w:1)
-	/// Proof: `Pog::Validators` (`max_values`: Some(1), `max_size`: Some(2050), added: 2545, mode: `MaxEncodedLen`)
-	fn add_validator() -> Weight {
-		// Proof size: measured 2228, estimated 3535 bytes; fastest run 21_280 ns.
-		Weight::from_parts(26_119_000, 3535)
-			.saturating_add(T::DbWeight::get().reads(1_u64))
-			.saturating_add(T::DbWeight::get().writes(1_u64))
-	}
-	/// Storage: `Pog::Validators` (r:1 w:1)
-	/// Proof: `Pog::Validators` (`max_values`: Some(1), `max_size`: Some(2050), added: 2545, mode: `MaxEncodedLen`)
-	fn remove_validator() -> Weight {
-		// Proof size: measured 2261, estimated 3535 bytes; fastest run 20_639 ns.
-		Weight::from_parts(29_856_000, 3535)
-			.saturating_add(T::DbWeight::get().reads(1_u64))
-			.saturating_add(T::DbWeight::get().writes(1_u64))
-	}
 	/// Storage: `Pog::Round` (r:1 w:0)
 	/// Proof: `Pog::Round` (`max_values`: Some(1), `max_size`: Some(175), added: 670, mode: `MaxEncodedLen`)
 	/// Storage: `Pog::Configuration` (r:0 w:1)
@@ -576,16 +558,6 @@ impl WeightInfo for () {
 		Weight::from_parts(50_484_000, 3564)
 			.saturating_add(ParityDbWeight::get().reads(3_u64))
 			.saturating_add(ParityDbWeight::get().writes(2_u64))
-	}
-	fn add_validator() -> Weight {
-		Weight::from_parts(26_119_000, 3535)
-			.saturating_add(ParityDbWeight::get().reads(1_u64))
-			.saturating_add(ParityDbWeight::get().writes(1_u64))
-	}
-	fn remove_validator() -> Weight {
-		Weight::from_parts(29_856_000, 3535)
-			.saturating_add(ParityDbWeight::get().reads(1_u64))
-			.saturating_add(ParityDbWeight::get().writes(1_u64))
 	}
 	fn set_config() -> Weight {
 		Weight::from_parts(37_691_000, 1660)

@@ -348,7 +348,7 @@ fn a_member_attesting_without_fetching_earns_less_and_is_struck() {
 		let [honest, cheater] = super::served::four_members_and_two_serving_miners();
 		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
 		let free = |who: AccountId| Balances::free_balance(who);
-		let (alice_before, dave_before, dave_bond) = (free(alice), free(dave), Pog::bond_of(&dave));
+		let (alice_before, dave_before, dave_bond) = (free(alice), free(dave), PogValidators::bond_of(&dave));
 		const ROUNDS: u32 = 20;
 		for _ in 0..ROUNDS {
 			next_round();
@@ -370,10 +370,10 @@ fn a_member_attesting_without_fetching_earns_less_and_is_struck() {
 		assert_eq!((diligent.agreed, diligent.contradicted), (2 * ROUNDS, 0), "{diligent:?}");
 		let (lazy_pay, diligent_pay) = (free(dave) - dave_before, free(alice) - alice_before);
 		assert!(lazy_pay > 0 && 2 * lazy_pay <= diligent_pay, "lazy {lazy_pay}, diligent {diligent_pay}");
-		assert!(Pog::bond_of(&dave) < dave_bond / 2, "his bond burned round after round");
+		assert!(PogValidators::bond_of(&dave) < dave_bond / 2, "his bond burned round after round");
 		assert_eq!(ValidatorBonds::<Test>::get(dave).unwrap().strikes, ROUNDS);
 		for v in [alice, bob, charlie] {
-			assert_eq!(Pog::bond_of(&v), dave_bond, "a diligent member is never struck");
+			assert_eq!(PogValidators::bond_of(&v), dave_bond, "a diligent member is never struck");
 		}
 		try_state();
 	});

@@ -239,7 +239,7 @@ fn the_measured_figure_falls_with_silence_grows_with_work_kept_up_and_holds_agai
 	// GROWTH) of its work: under mainnet's silence tolerance, so an overshoot is no strike.
 	let growth = crate::throughput::GROWTH.deconstruct();
 	let silent_after_overshoot = Perbill::from_rational(growth, Perbill::one().deconstruct() + growth);
-	assert!(silent_after_overshoot < crate::validators::ValidatorRules::mainnet().silence_tolerance);
+	assert!(silent_after_overshoot < pallet_pog_validators::ValidatorRules::mainnet().silence_tolerance);
 	assert!(silent_after_overshoot > crate::throughput::SATURATED, "and the next settlement brings it back");
 }
 

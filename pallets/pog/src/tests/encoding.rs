@@ -2,7 +2,8 @@
 //! with static metadata (an indexer, a light client, subxt with generated types) reads a variant
 //! by its index, and the pool's refusals carry an error's index (`InvalidTransaction::Custom`),
 //! so a new variant goes last, and a variant that leaves the pallet leaves its index unused (the
-//! reward ledger's, which moved to `pallet-pog-rewards` at spec_version 130, [`RETIRED_EVENTS`]).
+//! reward ledger's, which moved to `pallet-pog-rewards` at spec_version 130, and the validator
+//! set's, which moved to `pallet-pog-validators` at 132, [`RETIRED_EVENTS`]).
 
 use scale_info::{TypeDef, TypeInfo};
 
@@ -116,9 +117,17 @@ const ERRORS: [&str; 61] = [
 	"RebuttalWindowClosed",
 ];
 
-/// Events that left with the reward ledger (spec_version 130), with their indices: no variant
-/// takes them again.
-const RETIRED_EVENTS: [(u8, &str); 7] = [
+/// Events that left with the reward ledger (spec_version 130) and the validator set (132), with
+/// their indices: no variant takes them again.
+const RETIRED_EVENTS: [(u8, &str); 15] = [
+	(3, "ValidatorAdded"),
+	(4, "ValidatorRemoved"),
+	(5, "ValidatorBonded"),
+	(6, "ValidatorStruck"),
+	(7, "ValidatorExpelled"),
+	(8, "ValidatorBondReleased"),
+	(9, "ValidatorOffended"),
+	(10, "ValidatorRulesUpdated"),
 	(26, "RoundEmission"),
 	(27, "MinerPaid"),
 	(28, "ValidatorPaid"),
@@ -128,8 +137,15 @@ const RETIRED_EVENTS: [(u8, &str); 7] = [
 	(40, "UnvestedReleased"),
 ];
 
-/// Errors that left with the reward ledger (spec_version 130), with their indices.
-const RETIRED_ERRORS: [(u8, &str); 1] = [(56, "InvalidRewards")];
+/// Errors that left with the reward ledger (spec_version 130) and the validator set (132), with
+/// their indices.
+const RETIRED_ERRORS: [(u8, &str); 5] = [
+	(1, "AlreadyValidator"),
+	(3, "CannotBond"),
+	(4, "LastValidator"),
+	(5, "InvalidValidatorRules"),
+	(56, "InvalidRewards"),
+];
 
 /// Events added after spec_version 116, with the indices they have kept since.
 const LATER_EVENTS: [(u8, &str); 7] = [
@@ -186,8 +202,8 @@ fn events_and_errors_keep_their_indices_and_new_ones_go_last() {
 }
 
 /// Held funds are stored with their reason's encoding: a reason that moved would relabel every
-/// deposit, bond or vesting pay held under it. `Vesting` holds nothing since the reward ledger
-/// holds its own, and keeps its index.
+/// deposit, bond or vesting pay held under it. `Vesting` and `ValidatorBond` hold nothing since
+/// the reward ledger and the validator set hold their own, and keep their indices.
 #[test]
 fn hold_reasons_keep_their_indices() {
 	assert_eq!(crate::HoldReason::MinerDeposit.encode(), [0]);
@@ -196,11 +212,12 @@ fn hold_reasons_keep_their_indices() {
 }
 
 /// A call index once used is never reused: an old transaction must not decode as a new call.
-/// 6 and 7 were the per-miner challenge calls, 15 `set_rewards` (pallet-pog-rewards' now).
+/// 6 and 7 were the per-miner challenge calls, 15 `set_rewards` (pallet-pog-rewards' now), 11, 12
+/// and 16 the validator set's calls (pallet-pog-validators' now).
 #[test]
 fn retired_call_indices_stay_unused() {
 	let calls = variants::<crate::Call<Test>>();
-	for retired in [6, 7, 15] {
+	for retired in [6, 7, 11, 12, 15, 16] {
 		assert!(calls.iter().all(|(i, _)| *i != retired), "call index {retired} is taken again");
 	}
 	assert!(calls.iter().any(|(i, _)| *i == 21), "the calls are read by their indices");

@@ -89,7 +89,7 @@ fn a_member_copying_votes_without_fetching_is_caught_by_the_audits_and_earns_les
 		let [honest, cheater] = four_members_and_two_serving_miners();
 		let [alice, bob, charlie, dave] = ["Alice", "Bob", "Charlie", "Dave"].map(account);
 		let free = |who: AccountId| Balances::free_balance(who);
-		let (alice_before, dave_before, bond) = (free(alice), free(dave), Pog::bond_of(&dave));
+		let (alice_before, dave_before, bond) = (free(alice), free(dave), PogValidators::bond_of(&dave));
 		const ROUNDS: u32 = 5;
 		// the last round's results and each diligent member's evidence tree
 		let mut last: Option<(RoundIndex, Vec<CommittedMatrix>, Vec<Vec<Hash32>>)> = None;
@@ -142,12 +142,12 @@ fn a_member_copying_votes_without_fetching_is_caught_by_the_audits_and_earns_les
 		assert_eq!((lazy.agreed, lazy.contradicted), (2 * ROUNDS, 0), "copying agrees with every outcome: {lazy:?}");
 		assert_eq!((diligent.agreed, diligent.contradicted), (2 * ROUNDS, 0), "{diligent:?}");
 		assert_eq!(ValidatorBonds::<Test>::get(dave).unwrap().strikes, ROUNDS - 1, "a strike for each closed audit");
-		assert!(Pog::bond_of(&dave) < bond, "his bond burned");
+		assert!(PogValidators::bond_of(&dave) < bond, "his bond burned");
 		for v in [alice, bob, charlie] {
-			assert_eq!(Pog::bond_of(&v), bond, "a diligent member is never struck");
+			assert_eq!(PogValidators::bond_of(&v), bond, "a diligent member is never struck");
 			assert_eq!(ValidatorBonds::<Test>::get(v).unwrap().strikes, 0);
 		}
-		let burned = bond - Pog::bond_of(&dave);
+		let burned = bond - PogValidators::bond_of(&dave);
 		let (lazy_pay, diligent_pay) = (free(dave) - dave_before, free(alice) - alice_before);
 		assert!(
 			lazy_pay.saturating_sub(burned) < diligent_pay,
@@ -302,7 +302,7 @@ fn leaving_the_set_or_rotating_the_key_does_not_escape_an_audit() {
 		audit_everything();
 		let miners = four_members_and_two_serving_miners();
 		let dave = account("Dave");
-		let bond = Pog::bond_of(&dave);
+		let bond = PogValidators::bond_of(&dave);
 		// rotating: Dave's votes of the next round are signed by another key
 		let r = next_round();
 		let (results, trees) = dave_attests_unfetched(r, miners);
@@ -312,14 +312,14 @@ fn leaving_the_set_or_rotating_the_key_does_not_escape_an_audit() {
 			.map(|v| (*v, crate::crypto::Public::from(if *v == dave { account("Dave2") } else { *v })))
 			.collect();
 		let iter = || keys.iter().map(|(v, k)| (v, k.clone()));
-		<Pog as frame_support::traits::OneSessionHandler<AccountId>>::on_new_session(true, iter(), iter());
+		<PogValidators as frame_support::traits::OneSessionHandler<AccountId>>::on_new_session(true, iter(), iter());
 		assert!(Validators::<Test>::get().contains(&account("Dave2")), "Dave now votes as Dave2");
 		// his next votes are Dave2's, unfetched too
 		let r = next_round();
 		diligent_open(r - 1, miners, &results, &trees);
 		let (results, trees) = dave_attests_unfetched_as(r, miners, account("Dave2"));
 		assert_eq!(ValidatorBonds::<Test>::get(dave).unwrap().strikes, 1, "struck for his old key's audits");
-		let once = Pog::bond_of(&dave);
+		let once = PogValidators::bond_of(&dave);
 		assert_eq!(once, bond - bond / 10);
 		// Dave2's audits close after the key is gone again: still Dave's strike
 		change_session();
@@ -328,11 +328,11 @@ fn leaving_the_set_or_rotating_the_key_does_not_escape_an_audit() {
 		diligent_open(r - 1, miners, &results, &trees);
 		let (results, trees) = dave_attests_unfetched(r, miners);
 		assert_eq!(ValidatorBonds::<Test>::get(dave).unwrap().strikes, 2, "struck for the rotated key's audits");
-		let after_rotation = Pog::bond_of(&dave);
+		let after_rotation = PogValidators::bond_of(&dave);
 		assert_eq!(after_rotation, once - once / 10);
 		// leaving: removed between rounds, his audits of the round open
 		let free = Balances::free_balance(dave);
-		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), dave));
+		assert_ok!(PogValidators::remove_validator(RuntimeOrigin::root(), dave));
 		change_session();
 		change_session();
 		assert!(!Seated::<Test>::get().iter().any(|(v, _)| *v == dave), "Dave sits no more");

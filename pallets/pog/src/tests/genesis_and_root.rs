@@ -41,10 +41,16 @@ fn root_manages_profiles_validators_and_config() {
 		register_cpu_miner(account("Miner1"), &[uuid(1)]);
 		assert_noop!(Pog::remove_profile(RuntimeOrigin::root(), CPU_PROFILE), Error::<Test>::ProfileInUse);
 
-		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")));
-		assert_noop!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")), Error::<Test>::AlreadyValidator);
-		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), account("Dave")));
-		assert_noop!(Pog::remove_validator(RuntimeOrigin::root(), account("Dave")), Error::<Test>::NotValidator);
+		assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), account("Dave")));
+		assert_noop!(
+			PogValidators::add_validator(RuntimeOrigin::root(), account("Dave")),
+			SetError::<Test>::AlreadyValidator
+		);
+		assert_ok!(PogValidators::remove_validator(RuntimeOrigin::root(), account("Dave")));
+		assert_noop!(
+			PogValidators::remove_validator(RuntimeOrigin::root(), account("Dave")),
+			SetError::<Test>::NotValidator
+		);
 
 		let mut c = test_config();
 		c.hardware_bound = Perbill::from_percent(60);

@@ -9,6 +9,9 @@ use frame_support::{
 	traits::{fungible::InspectHold, Hooks},
 };
 use pallet_pog_rewards::Event as RewardEvent;
+use pallet_pog_validators::{
+	Error as SetError, Event as SetEvent, PlannedValidators, Seated, ValidatorBonds, ValidatorStats, Validators,
+};
 use pog_primitives::{commitment::CommittedMatrix, cpu, sizing};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use sp_runtime::{DispatchError, Perbill};
@@ -101,6 +104,15 @@ fn reward_events() -> Vec<RewardEvent<Test>> {
 fn try_state() {
 	Pog::do_try_state().expect("invariants hold");
 	PogRewards::do_try_state().expect("the reward ledger's invariants hold");
+	PogValidators::do_try_state().expect("the validator set's invariants hold");
+}
+
+/// The validator set's events (`pallet-pog-validators`).
+fn set_events() -> Vec<SetEvent<Test>> {
+	System::events()
+		.into_iter()
+		.filter_map(|r| if let RuntimeEvent::PogValidators(e) = r.event { Some(e) } else { None })
+		.collect()
 }
 
 fn phase() -> RoundPhase {

@@ -157,7 +157,7 @@ fn an_honest_miner_is_paid_its_share_every_round_and_spends_what_has_vested() {
 fn a_validator_is_paid_for_agreeing_verdicts_and_not_for_silence_or_contradiction() {
 	new_test_ext().execute_with(|| {
 		let dave = account("Dave");
-		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
+		assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), dave));
 		change_session();
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
 		let m = account("Miner1");

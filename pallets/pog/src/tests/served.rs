@@ -72,7 +72,7 @@ pub(super) fn alice_fetches_gpu(
 /// Dave joins the validators and committees take all four (quorum 3); Miner1 and Miner2
 /// register one CPU GPU each and serve their openings.
 pub(super) fn four_members_and_two_serving_miners() -> [AccountId; 2] {
-	assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account("Dave")));
+	assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), account("Dave")));
 	change_session();
 	assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
 	let miners = [account("Miner1"), account("Miner2")];
@@ -504,8 +504,9 @@ fn a_miner_serving_some_members_only_cannot_get_the_served_ones_struck() {
 			assert_eq!(strikes(v), 0);
 		}
 		assert_eq!(ValidatorStats::<Test>::get(charlie).agreed, 3, "the unserved members agreed");
-		let struck =
-			events().iter().any(|e| matches!(e, Event::ValidatorStruck { .. } | Event::ValidatorExpelled { .. }));
+		let struck = set_events()
+			.iter()
+			.any(|e| matches!(e, SetEvent::ValidatorStruck { .. } | SetEvent::ValidatorExpelled { .. }));
 		assert!(!struck, "nobody is struck");
 		assert_eq!(PlannedValidators::<Test>::get().len(), 4);
 		try_state();
@@ -530,9 +531,9 @@ fn committees_and_their_validators_are_fixed_at_the_draw() {
 		let drawn = Pog::committee_for(&selection.seed, &m, 0);
 		assert_eq!(drawn.len(), 4);
 		assert!(drawn.contains(&dave));
-		let bond = Pog::bond_of(&dave);
-		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), eve));
-		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), dave));
+		let bond = PogValidators::bond_of(&dave);
+		assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), eve));
+		assert_ok!(PogValidators::remove_validator(RuntimeOrigin::root(), dave));
 		change_session();
 		let seated = Validators::<Test>::get();
 		assert!(seated.contains(&eve) && !seated.contains(&dave), "{seated:?}");
@@ -557,11 +558,11 @@ fn committees_and_their_validators_are_fixed_at_the_draw() {
 		let stats = ValidatorStats::<Test>::get(dave);
 		assert_eq!((stats.assigned, stats.agreed, stats.contradicted), (2, 1, 1), "{stats:?}");
 		assert!(
-			events().iter().any(|e| matches!(e, Event::ValidatorStruck { validator, .. } if *validator == dave)),
+			set_events().iter().any(|e| matches!(e, SetEvent::ValidatorStruck { validator, .. } if *validator == dave)),
 			"Dave answered for his seat after leaving it"
 		);
-		let released = events().iter().find_map(|e| match e {
-			Event::ValidatorBondReleased { validator, amount } if *validator == dave => Some(*amount),
+		let released = set_events().iter().find_map(|e| match e {
+			SetEvent::ValidatorBondReleased { validator, amount } if *validator == dave => Some(*amount),
 			_ => None,
 		});
 		assert!(released.is_some_and(|a| a < bond), "released {released:?} of {bond}: less the burn");

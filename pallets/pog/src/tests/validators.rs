@@ -1,12 +1,14 @@
-//! The validator set (issue 26): root plans it, a session change seats it; a bond is held from
-//! every validator and released after it leaves; contradicting decided outcomes or staying
-//! silent costs part of the bond and, at the most strikes, the seat.
+//! The validator set (issue 26; `pallet-pog-validators`) against real rounds: root plans it, a
+//! session change seats it; a bond is held from every validator and released after it leaves;
+//! contradicting decided outcomes or staying silent costs part of the bond and, at the most
+//! strikes, the seat.
 
 use super::*;
 use crate::HoldReason;
+use pallet_pog_validators::{HoldReason as SetHoldReason, QueuedValidators, ValidatorRule, ValidatorRules};
 
 fn bond_held(who: AccountId) -> Balance {
-	Balances::balance_on_hold(&RuntimeHoldReason::Pog(HoldReason::ValidatorBond), &who)
+	Balances::balance_on_hold(&RuntimeHoldReason::PogValidators(SetHoldReason::ValidatorBond), &who)
 }
 
 fn strikes(who: AccountId) -> u32 {
@@ -51,8 +53,8 @@ fn honest_members() -> Vec<AccountId> {
 /// five, an honest CPU miner and a memory miner.
 fn with_dave() -> AccountId {
 	let dave = account("Dave");
-	assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
-	assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account("Eve")));
+	assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), dave));
+	assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), account("Eve")));
 	assert_eq!(bond_held(dave), ValidatorBondAmount::get(), "the bond is held when root adds it");
 	assert!(!Validators::<Test>::get().contains(&dave), "planned, not seated before the session change");
 	change_session();
@@ -93,8 +95,9 @@ fn a_validator_that_passes_a_proven_fault_loses_bond_and_seat_and_agreeing_ones_
 			held -= rules.contradiction_slash * held;
 			assert_eq!(bond_held(dave), held, "strike {strike}: 10% of what is held burns");
 			assert_eq!(strikes(dave), strike);
-			let expelled =
-				events().iter().any(|e| matches!(e, Event::ValidatorExpelled { validator, .. } if *validator == dave));
+			let expelled = set_events()
+				.iter()
+				.any(|e| matches!(e, SetEvent::ValidatorExpelled { validator, .. } if *validator == dave));
 			assert_eq!(expelled, strike == rules.max_strikes);
 			for v in honest_members() {
 				assert_eq!(bond_held(v), ValidatorBondAmount::get(), "an agreeing validator keeps its whole bond");
@@ -108,7 +111,7 @@ fn a_validator_that_passes_a_proven_fault_loses_bond_and_seat_and_agreeing_ones_
 		assert_eq!(Validators::<Test>::get().to_vec(), honest_members(), "the agreeing four keep their seats");
 		// No round open: what is left of the bond is released at once.
 		assert_eq!(bond_held(dave), 0);
-		assert!(events().contains(&Event::ValidatorBondReleased { validator: dave, amount: held }));
+		assert!(set_events().contains(&SetEvent::ValidatorBondReleased { validator: dave, amount: held }));
 		try_state();
 	});
 }
@@ -203,7 +206,7 @@ fn a_silent_validator_loses_bond_and_seat_and_a_clean_round_forgives_a_strike() 
 /// goes, whatever the strikes.
 #[test]
 fn strikes_expel_at_most_a_tenth_of_the_set_a_round_and_never_below_four() {
-	use crate::validators::{max_expulsions, BFT_MINIMUM};
+	use pallet_pog_validators::rules::{max_expulsions, BFT_MINIMUM};
 	new_test_ext().execute_with(|| {
 		assert_eq!((max_expulsions(4), max_expulsions(64), BFT_MINIMUM), (1, 6, 4));
 		let dave = with_dave();
@@ -240,7 +243,7 @@ fn a_validator_leaving_mid_round_keeps_its_bond_until_the_round_is_settled() {
 	new_test_ext().execute_with(|| {
 		let dave = with_dave();
 		next_round();
-		assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), dave));
+		assert_ok!(PogValidators::remove_validator(RuntimeOrigin::root(), dave));
 		change_session();
 		assert!(!Validators::<Test>::get().contains(&dave));
 		assert_eq!(bond_held(dave), ValidatorBondAmount::get(), "its round is not settled yet");
@@ -255,64 +258,101 @@ fn a_validator_leaving_mid_round_keeps_its_bond_until_the_round_is_settled() {
 fn bad_validator_changes_are_refused_and_lose_nothing() {
 	new_test_ext().execute_with(|| {
 		let poor = account("Nobody");
-		assert_noop!(Pog::add_validator(RuntimeOrigin::root(), poor), Error::<Test>::CannotBond);
+		assert_noop!(PogValidators::add_validator(RuntimeOrigin::root(), poor), SetError::<Test>::CannotBond);
 		assert_noop!(
-			Pog::add_validator(RuntimeOrigin::signed(account("Dave")), account("Dave")),
+			PogValidators::add_validator(RuntimeOrigin::signed(account("Dave")), account("Dave")),
 			DispatchError::BadOrigin
 		);
 		for v in &validators()[1..] {
-			assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), *v));
+			assert_ok!(PogValidators::remove_validator(RuntimeOrigin::root(), *v));
 		}
-		assert_noop!(Pog::remove_validator(RuntimeOrigin::root(), validators()[0]), Error::<Test>::LastValidator);
+		assert_noop!(
+			PogValidators::remove_validator(RuntimeOrigin::root(), validators()[0]),
+			SetError::<Test>::LastValidator
+		);
 		let bad = ValidatorRules { max_strikes: 0, ..ValidatorRules::mainnet() };
 		assert_noop!(
-			Pog::set_validator_rules(RuntimeOrigin::root(), bad),
-			Error::<Test>::InvalidValidatorRules(ValidatorRule::ZeroMaxStrikes)
+			PogValidators::set_validator_rules(RuntimeOrigin::root(), bad),
+			SetError::<Test>::InvalidValidatorRules(ValidatorRule::ZeroMaxStrikes)
 		);
 		// The session never hands over an empty set, nor one that did not change.
 		change_session();
-		assert_eq!(<Pog as pallet_session::SessionManager<AccountId>>::new_session(1), None);
+		assert_eq!(<PogValidators as pallet_session::SessionManager<AccountId>>::new_session(1), None);
 	});
 }
 
+frame_support::parameter_types! {
+	pub const PogName: &'static str = "Pog";
+	pub PogBond: RuntimeHoldReason = RuntimeHoldReason::Pog(HoldReason::ValidatorBond);
+}
+
 /// Issue 26, item 3: a v2 chain (validators as accounts, nothing bonded) upgrades to v3 with its
-/// validators planned, seated (each its own `pog!` key) and bonded, checked by the migration's
-/// `pre_upgrade`/`post_upgrade` under try-runtime; the migration runs once.
+/// validators planned, seated (each its own `pog!` key) and bonded in pallet-pog's layout of the
+/// time, checked by the migration's `pre_upgrade`/`post_upgrade` under try-runtime; the migration
+/// runs once. Then v6 moves the set to `pallet-pog-validators`, its bonds to that pallet's hold
+/// reason, and leaves nothing under pallet-pog's prefix.
 #[test]
-fn a_v2_chain_upgrades_to_v3_with_its_validators_seated_and_bonded_once() {
-	use frame_support::traits::{GetStorageVersion, OnRuntimeUpgrade, StorageVersion};
+fn a_v2_chain_upgrades_to_v3_with_its_validators_seated_and_bonded_once_then_moves_to_the_set() {
+	use crate::migrations::old_set;
+	use frame_support::traits::{
+		fungible::MutateHold, tokens::Precision, GetStorageVersion, OnRuntimeUpgrade, StorageVersion,
+	};
+	type V3 = crate::migrations::v3::SeatValidators<Test, ValidatorBondAmount>;
+	type V6 = crate::migrations::v6::ValidatorsMoved<
+		Test,
+		pallet_pog_validators::migrations::v1::MoveFromPogUnchecked<Test, PogName, PogBond>,
+	>;
 	new_test_ext().execute_with(|| {
-		// The v2 layout: the same committee members, no plan, seats or bonds.
+		// The v2 layout: the committee members under pallet-pog's prefix; no plan, seats or bonds,
+		// and nothing of the validator set's pallet.
 		for v in validators() {
-			assert_ok!(<Balances as frame_support::traits::fungible::MutateHold<_>>::release_all(
-				&RuntimeHoldReason::Pog(HoldReason::ValidatorBond),
+			assert_ok!(Balances::release_all(
+				&RuntimeHoldReason::PogValidators(SetHoldReason::ValidatorBond),
 				&v,
-				frame_support::traits::tokens::Precision::Exact,
+				Precision::Exact
 			));
 		}
 		let _ = ValidatorBonds::<Test>::clear(u32::MAX, None);
 		PlannedValidators::<Test>::kill();
 		QueuedValidators::<Test>::kill();
 		Seated::<Test>::kill();
+		Validators::<Test>::kill();
+		old_set::Validators::<Test>::put(frame_support::BoundedVec::truncate_from(validators()));
 		StorageVersion::new(2).put::<Pog>();
 
 		#[cfg(feature = "try-runtime")]
-		crate::migrations::v3::SeatValidators::<Test>::try_on_runtime_upgrade(true).expect("checks pass");
+		V3::try_on_runtime_upgrade(true).expect("checks pass");
 		#[cfg(not(feature = "try-runtime"))]
-		crate::migrations::v3::SeatValidators::<Test>::on_runtime_upgrade();
+		V3::on_runtime_upgrade();
 
 		assert_eq!(Pog::on_chain_storage_version(), 3);
+		assert_eq!(old_set::PlannedValidators::<Test>::get().to_vec(), validators());
+		assert_eq!(old_set::ValidatorBonds::<Test>::count(), 3);
+		for v in validators() {
+			assert_eq!(Balances::balance_on_hold(&PogBond::get(), &v), ValidatorBondAmount::get());
+		}
+		// Once: a second run finds version 3 and changes nothing.
+		old_set::PlannedValidators::<Test>::kill();
+		V3::on_runtime_upgrade();
+		assert!(old_set::PlannedValidators::<Test>::get().is_empty(), "the migration did not run again");
+		old_set::PlannedValidators::<Test>::put(frame_support::BoundedVec::truncate_from(validators()));
+
+		// v5 → v6 (v4 and v5 move what this test does not hold)
+		StorageVersion::new(5).put::<Pog>();
+		#[cfg(feature = "try-runtime")]
+		V6::try_on_runtime_upgrade(true).expect("checks pass");
+		#[cfg(not(feature = "try-runtime"))]
+		V6::on_runtime_upgrade();
+		assert_eq!(Pog::on_chain_storage_version(), 6);
 		assert_eq!(Validators::<Test>::get().to_vec(), validators());
 		assert_eq!(PlannedValidators::<Test>::get().to_vec(), validators());
+		assert_eq!(Seated::<Test>::get().iter().map(|(v, _)| *v).collect::<Vec<_>>(), validators());
 		for v in validators() {
-			assert_eq!(bond_held(v), ValidatorBondAmount::get());
+			assert_eq!(bond_held(v), ValidatorBondAmount::get(), "held under the set's own reason");
+			assert_eq!(Balances::balance_on_hold(&PogBond::get(), &v), 0);
 		}
+		assert!(!pallet_pog_validators::migrations::v1::left_behind("Pog"));
 		try_state();
-		// Once: a second run finds version 3 and changes nothing.
-		PlannedValidators::<Test>::kill();
-		crate::migrations::v3::SeatValidators::<Test>::on_runtime_upgrade();
-		assert!(PlannedValidators::<Test>::get().is_empty(), "the migration did not run again");
-		assert_eq!(bond_held(validators()[0]), ValidatorBondAmount::get());
 	});
 }
 
@@ -325,7 +365,7 @@ fn a_small_set_votes_as_a_whole_so_a_third_cannot_freeze_it() {
 	new_test_ext().execute_with(|| {
 		let extra: Vec<AccountId> = ["Dave", "Eve", "Ferdie", "Miner4"].iter().map(|n| account(n)).collect();
 		for v in &extra {
-			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), *v));
+			assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), *v));
 		}
 		change_session();
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 5, ..test_config() }));
@@ -350,7 +390,7 @@ fn a_small_set_votes_as_a_whole_so_a_third_cannot_freeze_it() {
 		run_until(RoundPhase::Idle);
 		assert_eq!(settled(m), vec![RoundOutcome::Passed]);
 		// An eighth validator: committees of five again.
-		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account("Miner3")));
+		assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), account("Miner3")));
 		change_session();
 		next_round();
 		let r = answer(m, Compute::Honest);
@@ -369,7 +409,7 @@ fn a_small_set_votes_as_a_whole_so_a_third_cannot_freeze_it() {
 fn on_sampled_committees_a_member_outvoted_by_a_colluding_quorum_is_not_struck() {
 	new_test_ext().execute_with(|| {
 		for v in ["Dave", "Eve", "Ferdie", "Miner3", "Miner4"] {
-			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account(v)));
+			assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), account(v)));
 		}
 		change_session();
 		assert_eq!(Validators::<Test>::get().len(), 8);
@@ -406,19 +446,19 @@ fn a_planned_validator_without_session_keys_is_not_handed_to_the_session() {
 	new_test_ext().execute_with(|| {
 		let dave = account("Dave");
 		Keyless::set(&vec![dave]);
-		assert_ok!(Pog::add_validator(RuntimeOrigin::root(), dave));
-		let handed = <Pog as pallet_session::SessionManager<AccountId>>::new_session(1);
+		assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), dave));
+		let handed = <PogValidators as pallet_session::SessionManager<AccountId>>::new_session(1);
 		assert_eq!(handed, None, "the keyed set is the one seated: nothing new to hand over");
 		assert!(!QueuedValidators::<Test>::get().contains(&dave));
 		// Root removes every keyed validator but one: the last cannot go, whatever Dave's plan.
 		let keyed = validators();
 		for v in &keyed[1..] {
-			assert_ok!(Pog::remove_validator(RuntimeOrigin::root(), *v));
+			assert_ok!(PogValidators::remove_validator(RuntimeOrigin::root(), *v));
 		}
-		assert_noop!(Pog::remove_validator(RuntimeOrigin::root(), keyed[0]), Error::<Test>::LastValidator);
+		assert_noop!(PogValidators::remove_validator(RuntimeOrigin::root(), keyed[0]), SetError::<Test>::LastValidator);
 		// Dave sets his keys: he is handed over with the one left.
 		Keyless::set(&vec![]);
-		let handed = <Pog as pallet_session::SessionManager<AccountId>>::new_session(2);
+		let handed = <PogValidators as pallet_session::SessionManager<AccountId>>::new_session(2);
 		assert_eq!(handed, Some(vec![keyed[0], dave]));
 		try_state();
 	});

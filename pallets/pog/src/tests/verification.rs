@@ -12,7 +12,7 @@ fn colluding_verdicts_cannot_fail_an_honest_miner() {
 			.map(|n| account(n))
 			.collect();
 		for v in &vals[3..] {
-			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), *v));
+			assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), *v));
 		}
 		change_session();
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 4, ..test_config() }));
@@ -206,7 +206,7 @@ fn committees_split_the_work_between_validators() {
 	e.ext.execute_with(|| {
 		fund(&account("Validator8"), FUNDS);
 		for v in &names[3..] {
-			assert_ok!(Pog::add_validator(RuntimeOrigin::root(), account(v)));
+			assert_ok!(PogValidators::add_validator(RuntimeOrigin::root(), account(v)));
 		}
 		change_session();
 		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { committee: 1, ..test_config() }));

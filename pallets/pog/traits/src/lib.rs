@@ -1,9 +1,10 @@
 //! What PoG chain's pallets need of each other.
 //!
 //! `pallet-pog` proves what GPUs miners have and settles their rounds; `pallet-pog-rewards` mints
-//! each settled round's emission and pays it. The proof declares what it needs of the pay
-//! ([`RoundPay`]) and the pay what it needs of the proof ([`Payees`]); the runtime wires one to
-//! the other. The traits sit in this crate, not in either pallet, so that neither pallet
+//! each settled round's emission and pays it; `pallet-pog-validators` keeps the validator set, its
+//! bonds and strikes. The proof declares what it needs of the pay ([`RoundPay`]) and of the set
+//! ([`Committee`]); the pay what it needs of the proof ([`Payees`]), the set what it needs of the
+//! rounds ([`Rounds`]); the runtime wires one to the other. The traits sit in this crate, not in either pallet, so that neither pallet
 //! depends on the other and each is tested with the other's real implementation or a stand-in
 //! (as `sp-staking` holds the traits that session, staking and offences implement).
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -12,7 +13,7 @@
 extern crate alloc;
 
 use alloc::vec::Vec;
-use codec::{Decode, Encode};
+use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use scale_info::TypeInfo;
 use sp_arithmetic::Perbill;
 use sp_weights::Weight;
@@ -83,4 +84,77 @@ pub trait Payees<AccountId> {
 	fn bench_payees(_n: u32) -> Vec<AccountId> {
 		Vec::new()
 	}
+}
+
+/// How a validator's committee work went, counted as each challenge it was assigned is settled.
+#[derive(
+	Clone, Copy, Encode, Decode, DecodeWithMemTracking, PartialEq, Eq, Debug, TypeInfo, MaxEncodedLen, Default,
+)]
+pub struct ValidatorRecord {
+	/// Revealed challenges it was a committee member of.
+	pub assigned: u32,
+	/// Verdicts that matched the final outcome.
+	pub agreed: u32,
+	/// Verdicts that contradicted the final outcome.
+	pub contradicted: u32,
+	/// Challenges it said nothing about.
+	pub silent: u32,
+}
+
+impl ValidatorRecord {
+	/// Adds `other`'s counts to these.
+	pub fn add(&mut self, other: &ValidatorRecord) {
+		self.assigned = self.assigned.saturating_add(other.assigned);
+		self.agreed = self.agreed.saturating_add(other.agreed);
+		self.contradicted = self.contradicted.saturating_add(other.contradicted);
+		self.silent = self.silent.saturating_add(other.silent);
+	}
+}
+
+/// What the proof needs of the validator set: who sits on committees, the work its members did,
+/// and the judgment of that work once a round is settled.
+pub trait Committee<AccountId> {
+	/// The validators seated now, in session order, each with its committee member (the account
+	/// of its `pog!` key): (validator, member).
+	fn seated() -> Vec<(AccountId, AccountId)>;
+	/// Genesis: plans `validators`, before pallet-session's genesis asks the set for its first
+	/// sessions (pallet-pog's genesis comes first in the runtime: pallets' genesis runs in the
+	/// order of their indices, and pallet-session's index is below the set's own).
+	fn plan_genesis(validators: Vec<AccountId>);
+	/// Whether `validator` answers for its committee work with a bond (seated, planned, or
+	/// leaving until its last round is judged).
+	fn is_bonded(validator: &AccountId) -> bool;
+	/// Counts `work` of committee member `member` in the round being settled.
+	fn count_work(member: &AccountId, work: &ValidatorRecord);
+	/// Round `round` is settled: judges each validator's work in it, as done by the members of
+	/// `drawn` (the seats its committees were drawn from, (validator, member)); `sampled` when
+	/// its committees were drawn from a larger set; `unproven`, the validators whose members left
+	/// an audit of their evidence unanswered (a strike whatever their work). Returns the members'
+	/// work in the round (which sizes the next samples).
+	fn round_settled(
+		round: RoundIndex,
+		drawn: &[(AccountId, AccountId)],
+		sampled: bool,
+		unproven: &[AccountId],
+	) -> Vec<ValidatorRecord>;
+	/// The most [`Self::round_settled`] weighs.
+	fn round_settled_weight() -> Weight;
+	/// Benchmarks only: seats `n` validators with their members (by default none: a benchmark
+	/// that needs them checks that they sit).
+	fn bench_seat(_n: u32) -> Vec<(AccountId, AccountId)> {
+		Vec::new()
+	}
+}
+
+/// What the validator set needs of the rounds: whether a leaving validator may still sit on a
+/// committee, and who owes evidence of its votes.
+pub trait Rounds<AccountId> {
+	/// The latest round: the one being run, or the last one settled.
+	fn latest_round() -> RoundIndex;
+	/// Whether the latest round is still open (from its start to its settlement): a validator
+	/// that leaves now answers for its work in it.
+	fn round_open() -> bool;
+	/// Validators whose members owe the opening of their evidence on an audited GPU: their bonds
+	/// are kept until they answer or the audit closes.
+	fn owing_evidence() -> Vec<AccountId>;
 }
