@@ -4,7 +4,8 @@
 # layout adds one, of the layout it migrates from; the runtime's tests migrate each
 # (`a_live_spec_107_chain_migrates_…`: the oldest layout the runtime still migrates from, spec 107,
 # pallet-pog at storage version 2, no session pallets; `a_live_spec_129_chain_migrates_…`: the last
-# layout before the reward ledger's move, spec 129, pallet-pog at storage version 4).
+# layout before the reward ledger's move, spec 129, pallet-pog at storage version 4;
+# `a_live_spec_131_chain_migrates_…`: the last before the validator set's move, spec 131, v5).
 #
 # What it does: checks that release out into a temporary worktree, builds its node and miner agent
 # (into a copy of the shared target directory, so only what differs compiles: about 6 minutes on
@@ -19,7 +20,8 @@
 # binaryen's C++, and POG_PLAIN_WASM builds its WASM with default features, as the release's own
 # `cargo build -p pog-node` built it.
 #
-# Usage: scripts/old-chain-fixture.sh [COMMIT] [ROUNDS]   (spec 107: a762f72; spec 129: 9112131)
+# Usage: scripts/old-chain-fixture.sh [COMMIT] [ROUNDS]   (spec 107: a762f72; spec 129: 9112131;
+# spec 131: 97cf2a7)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD

@@ -72,6 +72,11 @@ function deadlines(challenges, table) {
   return [...byProfile.values()];
 }
 
+/** The validator set's storage at `at`: its own pallet's from spec 132 on, pallet-pog's before. */
+function validatorSet(at) {
+  return at.query.pogValidators ?? at.query.pog;
+}
+
 /** The balance `value` (planck) in POG, as a number for display. */
 function pog(api, value) {
   const decimals = api.registry.chainDecimals[0] ?? 12;
@@ -111,7 +116,7 @@ export async function snapshot(api) {
     });
   }
   const validators = [];
-  for (const [key, record] of await at.query.pogValidators.validatorStats.entries()) {
+  for (const [key, record] of await validatorSet(at).validatorStats.entries()) {
     validators.push({ validator: key.args[0].toString(), ...record.toJSON() });
   }
   let rewards = null;
@@ -178,7 +183,7 @@ export class History {
       if (!api.events.pog.RoundSettled.is(event)) continue;
       const round = event.data.round.toNumber();
       const [standing, scores, stats, header] = await Promise.all([
-        at.query.pog.standing.entries(), at.query.pog.scores.entries(), at.query.pogValidators.validatorStats.entries(),
+        at.query.pog.standing.entries(), at.query.pog.scores.entries(), validatorSet(at).validatorStats.entries(),
         api.rpc.chain.getHeader(hash),
       ]);
       let verified = 0;

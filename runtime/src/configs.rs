@@ -82,12 +82,12 @@ impl pallet_babe::Config for Runtime {
 	type EpochChangeTrigger = pallet_babe::ExternalTrigger;
 	type DisabledValidators = Session;
 	type WeightInfo = ();
-	// every validator pallet-pog may seat authors (the review's F15: 32 against 64 made BABE
+	// every validator pallet-pog-validators may seat authors (the review's F15: 32 against 64 made BABE
 	// truncate the set and fail its `try_state` past 32)
 	type MaxAuthorities = PogMaxValidators;
 	type MaxNominators = ConstU32<0>;
 	/// Two blocks in one slot by one key: proven with the historical session of the slot,
-	/// reported to pallet-offences (pallet-pog burns the bond by the offence's fraction).
+	/// reported to pallet-offences (pallet-pog-validators burns the bond by the offence's fraction).
 	type KeyOwnerProof = sp_session::MembershipProof;
 	type EquivocationReportSystem =
 		pallet_babe::EquivocationReportSystem<Self, Offences, Historical, EquivocationReportLongevity>;

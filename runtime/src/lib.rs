@@ -1,8 +1,10 @@
 //! # PoG chain runtime
 //!
 //! A solochain runtime: BABE block production and GRANDPA finality, Balances, TransactionPayment,
-//! Sudo, Session, and `pallet-pog`, whose validators' off-chain workers issue and verify GPU
-//! challenges. One validator set for everything: pallet-pog plans it, pallet-session rotates it
+//! Sudo, Session, and PoG's three pallets: `pallet-pog` (the proof: profiles, miners, rounds and
+//! verdicts, whose validators' off-chain workers issue and verify GPU challenges),
+//! `pallet-pog-rewards` (the reward ledger) and `pallet-pog-validators` (the validator set). One
+//! validator set for everything: pallet-pog-validators plans it, pallet-session rotates it
 //! at BABE epoch boundaries, and BABE, GRANDPA and PoG's committees take it from there. The
 //! session keys are `babe`, `gran` and `pog!`, so `--dev` and `--alice`…`--dave` insert them into
 //! the keystore by themselves, and `session.setKeys` sets them as operators expect.
@@ -97,7 +99,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_version: 132,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
-	transaction_version: 4,
+	transaction_version: 5,
 	system_version: 1,
 };
 
@@ -114,7 +116,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_version: 133,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
-	transaction_version: 4,
+	transaction_version: 5,
 	system_version: 1,
 };
 

@@ -786,10 +786,11 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 }
 
 /// The heaviest blocks PoG's hooks make with a full registry (4,096 miners of 16 GPUs, 64
-/// validators), by the benchmarked weights: the last settlement batch (45 miners settled and
-/// vested, the shares recomputed over 4,096, the emission paid to 64 validators) and a payout page
-/// (as many miners as weigh a settlement batch, paid into the longest vesting schedule). Each
-/// leaves the normal class its 75%, and a full registry is paid in a few pages.
+/// validators), by the benchmarked weights: a settlement batch (45 miners settled and vested),
+/// the block that finishes the round (fewer miners settled, the shares recomputed over 4,096, the
+/// emission paid to 64 validators, their work judged) and a payout page (as many miners as weigh a settlement batch,
+/// paid into the longest vesting schedule). Each leaves the normal class its 75%, and a full
+/// registry is paid in a few pages.
 #[test]
 fn settling_and_paying_a_full_registry_leave_the_transactions_their_share_of_a_block() {
 	sp_io::TestExternalities::new(preset_storage(genesis::PRODUCTION_RUNTIME_PRESET))
@@ -804,10 +805,14 @@ fn settling_and_paying_a_full_registry() {
 	assert_eq!(pallet_pog::Configuration::<Runtime>::get().settle_per_block, batch);
 	let page = PogRewards::payout_page();
 	println!("a payout page: {page} miners; a full registry paid in {} blocks", full.div_ceil(page));
+	let last = Pog::finishing_batch(batch);
+	println!("the block that finishes a round settles at most {last} miners");
+	assert!(last >= batch / 2, "the finishing block settles {last} miners, a batch {batch}");
 	assert!(page >= 4 * batch, "a payout page of {page} miners at {batch} settled a block");
 	let hooks = <Runtime as frame_system::Config>::DbWeight::get().reads_writes(3, 1).ref_time();
 	for (what, weight) in [
-		("last settlement batch", Pog::settle_weight(batch, Some(full)).ref_time()),
+		("settlement batch", Pog::settle_weight(batch, None).ref_time()),
+		("finishing block", Pog::settle_weight(Pog::finishing_batch(batch), Some(full)).ref_time()),
 		("payout page", PogRewards::payout_weight(page).ref_time()),
 	] {
 		let used = weight + hooks;
@@ -994,8 +999,8 @@ fn bob_equivocates(
 
 /// Issue 26: a validator that seals two blocks for one slot is reported through the standard
 /// offences path (BABE's equivocation report, proven with the historical session of the slot,
-/// accepted by the pool as the node would submit it): pallet-pog burns its bond by the offence's
-/// fraction, (3k/n)² = 56.25% for one offender of four, and plans it out of the set.
+/// accepted by the pool as the node would submit it): pallet-pog-validators burns its bond by the
+/// offence's fraction, (3k/n)² = 56.25% for one offender of four, and plans it out of the set.
 #[test]
 fn a_babe_equivocation_is_reported_and_costs_the_offender_its_bond_and_seat() {
 	sp_io::TestExternalities::new(preset_storage("local_testnet")).execute_with(|| {
@@ -1144,6 +1149,14 @@ fn a_live_spec_129_chain_migrates_then_produces_blocks_and_settles_a_round() {
 	a_live_chain_migrates("spec-129-dev.json", 129, 4);
 }
 
+/// The same for the layout the validator set's move migrates from (spec 131, pallet-pog at
+/// storage version 5, the reward ledger in its own pallet, the validator set and its bonds still
+/// pallet-pog's): `scripts/old-chain-fixture.sh 97cf2a7`.
+#[test]
+fn a_live_spec_131_chain_migrates_then_produces_blocks_and_settles_a_round() {
+	a_live_chain_migrates("spec-131-dev.json", 131, 5);
+}
+
 /// A live chain's state `fixture` (of runtime/fixtures/), made by the release of spec_version
 /// `spec` with pallet-pog at storage version `pog_version`, migrates to this runtime: every
 /// migration with its checks, a full decode and every pallet's `try_state` (try-runtime), a second
@@ -1159,12 +1172,14 @@ fn a_live_chain_migrates(fixture: &str, spec: u32, pog_version: u16) {
 		let last = frame_system::LastRuntimeUpgrade::<Runtime>::get().expect("a live chain records its runtime");
 		assert_eq!(last.spec_version.0, spec, "the fixture is the state of a spec-{spec} chain");
 		assert_eq!(Pog::on_chain_storage_version(), pog_version, "pallet-pog's layout at spec {spec}");
-		// The reward ledger under pallet-pog's prefix, its vesting held under pallet-pog's reason.
+		// The reward ledger under pallet-pog's prefix before spec 130 (its vesting held under
+		// pallet-pog's reason), under its own pallet's since.
+		let ledger: &[u8] = if spec < 130 { b"Pog" } else { b"PogRewards" };
 		let earnings: Vec<(AccountId, Balance)> = frame_support::storage::migration::storage_key_iter::<
 			AccountId,
 			pallet_pog_rewards::earnings::Earnings<Balance>,
 			frame_support::Blake2_128Concat,
-		>(b"Pog", b"EarningsOf")
+		>(ledger, b"EarningsOf")
 		.map(|(who, e)| (who, e.unvested()))
 		.collect();
 		assert!(earnings.iter().any(|(_, unvested)| *unvested > 0), "the fixture's miners have vesting pay");
@@ -1253,6 +1268,87 @@ fn a_live_chain_migrates(fixture: &str, spec: u32, pog_version: u16) {
 		Pog::do_try_state().expect("pallet-pog invariants hold");
 		PogValidators::do_try_state().expect("the validator set's invariants hold");
 		PogRewards::do_try_state().expect("the reward ledger's invariants hold");
+	});
+}
+
+/// Issue 51: the validator set's move (`v6::ValidatorsMoved`) on the states of a set that no
+/// fixture holds (each is a one-validator dev chain): a validator with strikes, one leaving with
+/// its bond, members' work counted, rules changed. The set is built in this runtime's layout, put
+/// back in spec 131's (its items under pallet-pog's prefix, its bonds under pallet-pog's hold
+/// reason, pallet-pog at v5) and migrated: it must come back key for key and hold for hold. A
+/// record whose hold was lost is written down to nothing held and its validator planned out.
+#[test]
+fn the_validator_sets_move_brings_back_every_state_of_the_set() {
+	use frame_support::traits::{
+		fungible::{InspectHold, MutateHold},
+		tokens::Precision,
+		StorageVersion,
+	};
+	use pallet_pog_validators::{migrations::v1::MOVED, ValidatorBond, ValidatorBonds};
+	sp_io::TestExternalities::new(preset_storage("local_testnet")).execute_with(|| {
+		let [alice, bob, charlie, eve] =
+			[Sr25519Keyring::Alice, Sr25519Keyring::Bob, Sr25519Keyring::Charlie, Sr25519Keyring::Eve]
+				.map(|k| k.to_account_id());
+		let new = RuntimeHoldReason::PogValidators(pallet_pog_validators::HoldReason::ValidatorBond);
+		let old = RuntimeHoldReason::Pog(pallet_pog::HoldReason::ValidatorBond);
+		// Bob struck twice, Eve leaving with her bond, work counted, the rules changed.
+		ValidatorBonds::<Runtime>::mutate(&bob, |b| b.as_mut().expect("Bob is bonded").strikes = 2);
+		let bond = <Runtime as pallet_pog_validators::Config>::ValidatorBond::get();
+		Balances::hold(&new, &eve, bond).expect("Eve has the funds");
+		ValidatorBonds::<Runtime>::insert(&eve, ValidatorBond { held: bond, strikes: 1, leaving: Some(3) });
+		let work = pallet_pog::ValidatorRecord { assigned: 5, agreed: 3, contradicted: 1, silent: 1 };
+		<PogValidators as pallet_pog::Committee<AccountId>>::count_work(&alice, &work);
+		let mut rules = pallet_pog_validators::Accountability::<Runtime>::get();
+		rules.max_strikes += 1;
+		PogValidators::set_validator_rules(RuntimeOrigin::root(), rules).expect("valid rules");
+		PogValidators::do_try_state().expect("a consistent set");
+		let set = || {
+			let prefix = sp_io::hashing::twox_128(b"PogValidators");
+			let mut pairs = std::collections::BTreeMap::new();
+			let mut key = prefix.to_vec();
+			while let Some(next) = sp_io::storage::next_key(&key).filter(|k| k.starts_with(&prefix)) {
+				pairs.insert(next.clone(), sp_io::storage::get(&next).expect("a key has a value").to_vec());
+				key = next;
+			}
+			pairs
+		};
+		let mut before = set();
+		assert!(before.len() > 10, "the set's items and the pallet's version");
+		let bonded: Vec<(AccountId, Balance)> = ValidatorBonds::<Runtime>::iter().map(|(v, b)| (v, b.held)).collect();
+		assert_eq!(bonded.len(), 5, "four seated and Eve leaving");
+
+		// Back to spec 131's layout, and Charlie's hold lost.
+		assert!(pog_traits::migration::move_items(&MOVED, "PogValidators", "Pog") > 10);
+		for (v, _) in &bonded {
+			pog_traits::migration::rehold::<AccountId, Balances>(v, &new, &old);
+		}
+		Balances::release(&old, &charlie, bond, Precision::Exact).expect("Charlie's bond was held");
+		StorageVersion::new(5).put::<Pog>();
+
+		#[cfg(feature = "try-runtime")]
+		Executive::try_runtime_upgrade(frame_try_runtime::UpgradeCheckSelect::All).expect("migrations and checks pass");
+		#[cfg(not(feature = "try-runtime"))]
+		Executive::execute_on_runtime_upgrade();
+
+		assert!(!pallet_pog_validators::migrations::v1::left_behind("Pog"), "nothing of the set left behind");
+		for (v, held) in bonded.iter().filter(|(v, _)| v != &charlie) {
+			assert_eq!(Balances::balance_on_hold(&new, v), *held, "a bond held before is held after");
+			assert_eq!(Balances::balance_on_hold(&old, v), 0, "nothing under pallet-pog's reason");
+		}
+		let written = ValidatorBonds::<Runtime>::get(&charlie).expect("Charlie's record stays");
+		assert_eq!(written.held, 0, "a bond not held is written down");
+		assert!(
+			!pallet_pog_validators::PlannedValidators::<Runtime>::get().contains(&charlie),
+			"and its validator planned out"
+		);
+		let mut after = set();
+		for changed in [
+			ValidatorBonds::<Runtime>::hashed_key_for(&charlie),
+			pallet_pog_validators::PlannedValidators::<Runtime>::hashed_key().to_vec(),
+		] {
+			assert_ne!(before.remove(&changed), after.remove(&changed), "changed by the lost hold");
+		}
+		assert_eq!(after, before, "every other key of the set back as it was");
 	});
 }
 

@@ -23,30 +23,25 @@ use crate::pallet::{Config, Ledger, Pallet};
 /// run.
 pub mod v1 {
 	use super::*;
-	use crate::{earnings::Earnings, pallet::BalanceOf, HoldReason};
+	use crate::HoldReason;
+	#[cfg(feature = "try-runtime")]
+	use crate::{earnings::Earnings, pallet::BalanceOf};
+	#[cfg(feature = "try-runtime")]
 	use alloc::vec::Vec;
-	use frame_support::{
-		storage::migration::move_storage_from_pallet,
-		traits::{
-			fungible::{InspectHold, MutateHold},
-			tokens::Precision,
-			Get, PalletInfoAccess, StorageVersion, UncheckedOnRuntimeUpgrade,
-		},
-	};
+	#[cfg(feature = "try-runtime")]
+	use frame_support::traits::fungible::InspectHold;
+	use frame_support::traits::{Get, PalletInfoAccess, StorageVersion, UncheckedOnRuntimeUpgrade};
+	use pog_traits::migration::{self, Rehold};
+	#[cfg(feature = "try-runtime")]
 	use sp_runtime::traits::Zero;
 
 	/// The items that move, by name (the same here as in `pallet-pog`).
 	pub const MOVED: [&str; 7] =
 		["Rewards", "Emitted", "Ledger", "LastEmission", "EarningsOf", "PendingPayout", "AgreedVerdicts"];
 
-	/// Whether any of [`MOVED`] has a key under `pallet`'s prefix: a value at the prefix itself,
-	/// or a map entry after it.
+	/// Whether any of [`MOVED`] has a key under `pallet`'s prefix.
 	pub fn left_behind(pallet: &str) -> bool {
-		MOVED.iter().any(|item| {
-			let prefix = frame_support::storage::storage_prefix(pallet.as_bytes(), item.as_bytes());
-			sp_io::storage::exists(&prefix)
-				|| sp_io::storage::next_key(&prefix).is_some_and(|next| next.starts_with(&prefix))
-		})
+		pog_traits::migration::left_behind(&MOVED, pallet)
 	}
 
 	/// The migration, unversioned (the runtime runs it inside `pallet-pog`'s v4 → v5). `OldPallet`
@@ -62,28 +57,20 @@ pub mod v1 {
 	{
 		fn on_runtime_upgrade() -> Weight {
 			let new = <Pallet<T> as PalletInfoAccess>::name();
-			for item in MOVED {
-				move_storage_from_pallet(item.as_bytes(), OldPallet::get().as_bytes(), new.as_bytes());
-			}
+			let keys = migration::move_items(&MOVED, OldPallet::get(), new);
 			let (old, vesting): (T::RuntimeHoldReason, T::RuntimeHoldReason) =
 				(OldVesting::get(), HoldReason::Vesting.into());
-			let mut moved = 0u64;
+			let mut earners = 0u64;
 			for who in crate::EarningsOf::<T>::iter_keys() {
-				let held = T::Currency::balance_on_hold(&old, &who);
-				if held.is_zero() {
-					continue;
+				earners += 1;
+				if let Rehold::Released(free) = migration::rehold::<T::AccountId, T::Currency>(&who, &old, &vesting) {
+					log::error!(target: "runtime::pog", "v1: {free:?} of vesting pay could not be held again");
 				}
-				let released = T::Currency::release(&old, &who, held, Precision::BestEffort).unwrap_or_default();
-				if T::Currency::hold(&vesting, &who, released).is_err() {
-					log::error!(target: "runtime::pog", "v1: {released:?} of vesting pay could not be held again");
-				}
-				moved += 1;
 			}
 			StorageVersion::new(1).put::<Pallet<T>>();
-			// Each moved key is read and written once and its old key killed, each vesting hold
-			// read, released and held again: at most 2 × 4,096 earnings and holds on mainnet.
-			let keys = 7 + 2 * moved;
-			T::DbWeight::get().reads_writes(keys + 2 * moved, 2 * keys + 3 * moved)
+			// Each moved key read, written and killed (`move_items`, one `next_key` read each);
+			// each earner's hold read, released and held again: at most 4,096 earnings on mainnet.
+			T::DbWeight::get().reads_writes(2 * keys + 2 * earners, 2 * keys + 2 * earners)
 		}
 
 		#[cfg(feature = "try-runtime")]

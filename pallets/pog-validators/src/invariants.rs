@@ -1,13 +1,17 @@
 //! The pallet's invariants (`try_state`), checked after every block in try-runtime and after
 //! every step of the tests.
 
-use frame_support::{ensure, traits::fungible::InspectHold};
+use frame_support::{
+	ensure,
+	traits::{fungible::InspectHold, Get},
+};
 use sp_runtime::TryRuntimeError;
 
 use crate::pallet::{Config, HoldReason, Pallet, PlannedValidators, Seated, ValidatorBonds, Validators};
 
 impl<T: Config> Pallet<T> {
-	/// Every planned or seated validator is bonded, and what is held is its bond's record;
+	/// Every planned or seated validator is bonded, and what is held is its bond's record; at
+	/// most two sets are bonded, and a leaving validator is neither planned nor seated;
 	/// the committee members are the seated validators' `pog!` accounts; the bonds' counter counts
 	/// them.
 	pub fn do_try_state() -> Result<(), TryRuntimeError> {
@@ -21,12 +25,20 @@ impl<T: Config> Pallet<T> {
 			);
 		}
 		ensure!(ValidatorBonds::<T>::count() == bonds, TryRuntimeError::Other("the bonds' counter is off"));
-		let seated = Seated::<T>::get();
 		ensure!(
-			PlannedValidators::<T>::get()
-				.iter()
-				.chain(seated.iter().map(|(v, _)| v))
-				.all(ValidatorBonds::<T>::contains_key),
+			bonds <= T::MaxValidators::get().saturating_mul(2),
+			TryRuntimeError::Other("more bonds than a seated set and a leaving one")
+		);
+		let seated = Seated::<T>::get();
+		let planned = PlannedValidators::<T>::get();
+		ensure!(
+			ValidatorBonds::<T>::iter()
+				.filter(|(_, bond)| bond.leaving.is_some())
+				.all(|(v, _)| !planned.contains(&v) && !seated.iter().any(|(s, _)| s == &v)),
+			TryRuntimeError::Other("a leaving validator is planned or seated")
+		);
+		ensure!(
+			planned.iter().chain(seated.iter().map(|(v, _)| v)).all(ValidatorBonds::<T>::contains_key),
 			TryRuntimeError::Other("a planned or seated validator has no bond")
 		);
 		ensure!(

@@ -8,7 +8,7 @@
 //! (`pallet_pog`'s `judge_vote`).
 
 use alloc::vec::Vec;
-use frame_support::{pallet_prelude::*, traits::Contains, BoundedVec};
+use frame_support::{pallet_prelude::*, BoundedVec};
 use pog_traits::{Committee, RoundIndex, ValidatorRecord};
 
 use crate::{
@@ -51,7 +51,7 @@ impl<T: Config> Pallet<T> {
 				judged.push((validator.clone(), ValidatorRecord::default()));
 			}
 		}
-		let keyed = PlannedValidators::<T>::get().iter().filter(|v| T::HasSessionKeys::contains(v)).count();
+		let mut keyed = Self::keyed_planned();
 		let mut may_expel = max_expulsions(keyed as u32);
 		for (validator, record) in judged {
 			let Some(mut bond) = ValidatorBonds::<T>::get(&validator) else { continue };
@@ -68,7 +68,9 @@ impl<T: Config> Pallet<T> {
 					});
 					// bounded: what no attack can turn into a purge of the set (a validator kept
 					// for now is expelled at a later strike, when there is room)
-					if bond.strikes >= rules.max_strikes && may_expel > 0 && Self::expel(&validator, BFT_MINIMUM) {
+					if bond.strikes >= rules.max_strikes
+						&& may_expel > 0 && Self::expel_counted(&validator, BFT_MINIMUM, &mut keyed)
+					{
 						may_expel -= 1;
 						Self::deposit_event(Event::ValidatorExpelled { validator: validator.clone(), round });
 					}
@@ -87,8 +89,14 @@ impl<T: Config> Committee<T::AccountId> for Pallet<T> {
 		Seated::<T>::get().into_inner()
 	}
 
+	fn max_seated() -> u32 {
+		T::MaxValidators::get()
+	}
+
 	fn plan_genesis(validators: Vec<T::AccountId>) {
-		PlannedValidators::<T>::put(BoundedVec::<_, T::MaxValidators>::truncate_from(validators));
+		let planned = BoundedVec::<_, T::MaxValidators>::try_from(validators)
+			.unwrap_or_else(|v| panic!("{} genesis validators, above the set's MaxValidators", v.len()));
+		PlannedValidators::<T>::put(planned);
 	}
 
 	fn is_bonded(validator: &T::AccountId) -> bool {
@@ -109,9 +117,14 @@ impl<T: Config> Committee<T::AccountId> for Pallet<T> {
 	}
 
 	fn round_settled_weight() -> Weight {
-		// Each validator's record, its bond and a burn, its release; the plan and the rules read.
+		// n seats, up to 2n bonds (a set leaving beside the seated one). Read once: the rules,
+		// the plan, each planned validator's session keys, who owes evidence, total issuance and
+		// the ledger's count of burns (both written once). Each member's work drained. Each
+		// judged validator (at most 2n: the drawn and the unproven) its bond and a burn (hold,
+		// account), and its keys if expelled. Each bond read for release, at most a set released
+		// (bond, hold, account).
 		let n = u64::from(T::MaxValidators::get());
-		T::DbWeight::get().reads_writes(4 * n + 2, 4 * n)
+		T::DbWeight::get().reads_writes(6 + n + n + 2 * n * 4 + 2 * n + 2 * n, 3 + n + 2 * n * 3 + 3 * n)
 	}
 
 	#[cfg(feature = "runtime-benchmarks")]

@@ -22,15 +22,13 @@ pub mod v1 {
 	use crate::pallet::{Config, HoldReason, Pallet, ValidatorBonds};
 	#[cfg(feature = "try-runtime")]
 	use alloc::vec::Vec;
+	#[cfg(feature = "try-runtime")]
+	use frame_support::traits::fungible::InspectHold;
 	use frame_support::{
-		storage::migration::move_storage_from_pallet,
-		traits::{
-			fungible::{InspectHold, MutateHold},
-			tokens::Precision,
-			Get, PalletInfoAccess, StorageVersion, UncheckedOnRuntimeUpgrade,
-		},
+		traits::{Get, PalletInfoAccess, StorageVersion, UncheckedOnRuntimeUpgrade},
 		weights::Weight,
 	};
+	use pog_traits::migration::{self, Rehold};
 	use sp_runtime::traits::Zero;
 
 	/// The items that move, by name (the same here as in `pallet-pog`), with the counter of the
@@ -47,14 +45,9 @@ pub mod v1 {
 		"ValidatorStats",
 	];
 
-	/// Whether any of [`MOVED`] has a key under `pallet`'s prefix: a value at the prefix itself,
-	/// or a map entry after it.
+	/// Whether any of [`MOVED`] has a key under `pallet`'s prefix.
 	pub fn left_behind(pallet: &str) -> bool {
-		MOVED.iter().any(|item| {
-			let prefix = frame_support::storage::storage_prefix(pallet.as_bytes(), item.as_bytes());
-			sp_io::storage::exists(&prefix)
-				|| sp_io::storage::next_key(&prefix).is_some_and(|next| next.starts_with(&prefix))
-		})
+		pog_traits::migration::left_behind(&MOVED, pallet)
 	}
 
 	/// The migration, unversioned (the runtime runs it inside `pallet-pog`'s v5 → v6). `OldPallet`
@@ -70,28 +63,42 @@ pub mod v1 {
 	{
 		fn on_runtime_upgrade() -> Weight {
 			let new = <Pallet<T> as PalletInfoAccess>::name();
-			for item in MOVED {
-				move_storage_from_pallet(item.as_bytes(), OldPallet::get().as_bytes(), new.as_bytes());
-			}
+			let keys = migration::move_items(&MOVED, OldPallet::get(), new);
 			let (old, bond): (T::RuntimeHoldReason, T::RuntimeHoldReason) =
 				(OldBond::get(), HoldReason::ValidatorBond.into());
-			let mut moved = 0u64;
-			for who in ValidatorBonds::<T>::iter_keys() {
-				let held = T::Currency::balance_on_hold(&old, &who);
-				if held.is_zero() {
-					continue;
+			let (mut bonds, mut expelled) = (0u64, 0u64);
+			for (who, mut record) in ValidatorBonds::<T>::iter() {
+				bonds += 1;
+				// What is held under the new reason is the bond: a record that said otherwise is
+				// written to it (nothing is burned that is not held), and a validator left with
+				// nothing held is planned out (it leaves at the next session change; root adds it
+				// again to bond it again).
+				let held = match migration::rehold::<T::AccountId, T::Currency>(&who, &old, &bond) {
+					Rehold::Moved(held) => held,
+					Rehold::Nothing => Zero::zero(),
+					Rehold::Released(free) => {
+						log::error!(target: "runtime::pog", "v1: a bond of {free:?} could not be held again");
+						Zero::zero()
+					},
+				};
+				if held != record.held {
+					log::warn!(target: "runtime::pog", "v1: a bond recorded as {:?} holds {held:?}", record.held);
+					record.held = held;
+					if held.is_zero() {
+						Pallet::<T>::expel(&who, 1);
+						expelled += 1;
+					}
+					ValidatorBonds::<T>::insert(&who, record);
 				}
-				let released = T::Currency::release(&old, &who, held, Precision::BestEffort).unwrap_or_default();
-				if T::Currency::hold(&bond, &who, released).is_err() {
-					log::error!(target: "runtime::pog", "v1: a bond of {released:?} could not be held again");
-				}
-				moved += 1;
 			}
 			StorageVersion::new(1).put::<Pallet<T>>();
-			// Each moved key is read and written once and its old key killed, each bond read,
-			// released and held again: at most 2 × 64 bonds and as many records on mainnet.
-			let keys = 9 + 4 * moved;
-			T::DbWeight::get().reads_writes(keys + 2 * moved, 2 * keys + 3 * moved)
+			// Each moved key read, written and killed (`move_items`, one `next_key` read each);
+			// each bond record read, its hold read, released and held again, and the record
+			// written where it changed; each expulsion the plan and every planned validator's
+			// keys. Mainnet holds at most 128 bonds; the work statistics hold one record per
+			// member a chain has ever seated (no live chain holds this layout).
+			let plan = 1 + u64::from(T::MaxValidators::get());
+			T::DbWeight::get().reads_writes(2 * keys + 2 * bonds + plan * expelled, 2 * keys + 3 * bonds + expelled)
 		}
 
 		#[cfg(feature = "try-runtime")]
@@ -102,7 +109,10 @@ pub mod v1 {
 				crate::ValidatorBondOf<T>,
 				frame_support::Blake2_128Concat,
 			>(OldPallet::get().as_bytes(), b"ValidatorBonds")
-			.map(|(who, bond)| (who, bond.held))
+			.map(|(who, _)| {
+				let held = T::Currency::balance_on_hold(&OldBond::get(), &who);
+				(who, held)
+			})
 			.collect();
 			Ok(old.encode())
 		}
@@ -118,7 +128,7 @@ pub mod v1 {
 			for (who, held) in &old {
 				ensure!(
 					ValidatorBonds::<T>::get(who).map(|b| b.held) == Some(*held),
-					TryRuntimeError::Other("a validator's bond record did not move")
+					TryRuntimeError::Other("a validator's bond record did not move with what was held")
 				);
 				ensure!(
 					T::Currency::balance_on_hold(&bond, who) == *held,

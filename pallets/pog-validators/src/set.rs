@@ -138,13 +138,31 @@ impl<T: Config> Pallet<T> {
 	/// Takes `validator` out of the plan, unless that would leave fewer than `keep`; whether it
 	/// was taken out.
 	pub(crate) fn expel(validator: &T::AccountId, keep: u32) -> bool {
+		let mut keyed = Self::keyed_planned();
+		Self::expel_counted(validator, keep, &mut keyed)
+	}
+
+	/// How many planned validators have session keys (only they sit).
+	pub(crate) fn keyed_planned() -> usize {
+		PlannedValidators::<T>::get().iter().filter(|v| T::HasSessionKeys::contains(v)).count()
+	}
+
+	/// [`Self::expel`] with `keyed`, the planned validators with session keys, counted by the
+	/// caller (and kept up to date): one judgment reads each validator's keys once, not once an
+	/// expulsion.
+	pub(crate) fn expel_counted(validator: &T::AccountId, keep: u32, keyed: &mut usize) -> bool {
+		if *keyed <= keep.max(1) as usize {
+			return false;
+		}
 		PlannedValidators::<T>::mutate(|planned| match planned.iter().position(|v| v == validator) {
-			// Counting only validators with session keys: the others do not sit.
-			Some(pos) if planned.iter().filter(|v| T::HasSessionKeys::contains(v)).count() > keep.max(1) as usize => {
+			Some(pos) => {
 				planned.remove(pos);
+				if T::HasSessionKeys::contains(validator) {
+					*keyed = keyed.saturating_sub(1);
+				}
 				true
 			},
-			_ => false,
+			None => false,
 		})
 	}
 }

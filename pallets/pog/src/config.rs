@@ -249,7 +249,8 @@ impl ProtocolConfig {
 			verdict_window: 20,
 			// 45 miners of 16 GPUs, each served GPU's passes tallied (`attestation`) and its
 			// contest and early failing votes read (`served`), take under a quarter of a block
-			// (`settle_weight`); a full registry of 4,096 settles in 92 blocks.
+			// (`settle_weight`); a full registry of 4,096 settles in 92 blocks (the last, which
+			// finishes the round, in a smaller batch: `finishing_batch`).
 			settle_per_block: 45,
 			chunk_k: 8192,
 			slash: Perbill::from_percent(50),

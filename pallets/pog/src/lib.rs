@@ -1163,6 +1163,14 @@ pub mod pallet {
 			offchain::run::<T>(n);
 		}
 
+		fn integrity_test() {
+			// The committee pool copies the seated set: every seat must fit it.
+			assert!(
+				T::MaxValidators::get() >= T::Committee::max_seated(),
+				"pallet-pog's MaxValidators is below the validator set's (Committee::max_seated)"
+			);
+		}
+
 		#[cfg(feature = "try-runtime")]
 		fn try_state(_n: BlockNumberFor<T>) -> Result<(), sp_runtime::TryRuntimeError> {
 			Self::do_try_state()

@@ -17,8 +17,10 @@
 //!    min(1, capacity / committed), the capacity being what the validators can verify and the
 //!    reveal window can carry ([`crate::capacity`]). Selected GPUs reveal; committees vote.
 //! 4. **Settle**: after the verdict window, `settle_per_block` miners per block are settled
-//!    (outcomes, slashes, credits, scores, vesting); then the weight shares are recomputed and
-//!    the round's emission is minted (`RoundPay::round_settled`); the miners are paid from the next
+//!    (outcomes, slashes, credits, scores, vesting); with the last (a smaller batch, so that the
+//!    block weighs no more than a full one), the weight shares are recomputed, the round's
+//!    emission is minted (`RoundPay::round_settled`) and the validators' work judged
+//!    (`Committee::round_settled`); the miners are paid from the next
 //!    block on, and the next round starts only once they are.
 //!
 //! Every draw comes from the entropy chain ([`Entropy`]): each block's randomness (on PoG chain
@@ -378,8 +380,8 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// Weight of a settlement block: `settled` miners (each with the most GPUs) and, for the
-	/// round's last batch (`last`: the registered miners), the weight shares recomputed over
-	/// them and the emission paid to the most validators.
+	/// block that finishes the round (`last`: the registered miners), the weight shares
+	/// recomputed over them, the emission paid to the most validators and their work judged.
 	pub fn settle_weight(settled: u32, last: Option<u32>) -> Weight {
 		// + the count of GPUs left undecided (`ProbationNext`), once a block, and each GPU's
 		// first draw (`FirstDraws`, `FirstDrawOf`) and whether its openings were served and kept
@@ -823,13 +825,23 @@ impl<T: Config> Pallet<T> {
 		sampling::opened_walks(&seed, memory.challenge.walks, count)
 	}
 
-	/// Settles up to `settle_per_block` miners at block `n`; finishes the round after the last.
+	/// Settles up to `settle_per_block` miners at block `n`; finishes the round with the last,
+	/// in a batch no heavier than a full one ([`Self::finishing_batch`]).
 	fn settle_some(round: &mut RoundOf<T>, n: BlockNumberFor<T>) -> u32 {
-		let budget = Configuration::<T>::get().settle_per_block.max(1) as usize;
-		let batch: Vec<(T::AccountId, MinerOf<T>)> = match &round.settle_cursor {
-			Some(last) => Miners::<T>::iter_from(Miners::<T>::hashed_key_for(last)).take(budget).collect(),
-			None => Miners::<T>::iter().take(budget).collect(),
+		let budget = Configuration::<T>::get().settle_per_block.max(1);
+		let mut batch: Vec<(T::AccountId, MinerOf<T>)> = match &round.settle_cursor {
+			Some(last) => Miners::<T>::iter_from(Miners::<T>::hashed_key_for(last)).take(budget as usize).collect(),
+			None => Miners::<T>::iter().take(budget as usize).collect(),
 		};
+		// Fewer than a batch left: the last batch, which also finishes the round (shares, pay,
+		// the validators' judgment) if it holds at most `finishing_batch` miners; else it settles
+		// that many (all of them where that is none) and the block after it finishes.
+		let short = batch.len() < budget as usize;
+		let room = Self::finishing_batch(budget) as usize;
+		let finishes = short && batch.len() <= room;
+		if short && !finishes && room > 0 {
+			batch.truncate(room);
+		}
 		let count = batch.len() as u32;
 		let mut forced = 0u32;
 		let mut trial_ends = crate::eviction::TRIAL_ENDS_PER_BLOCK;
@@ -840,12 +852,21 @@ impl<T: Config> Pallet<T> {
 			ProbationNext::<T>::mutate(|n| *n = n.saturating_add(forced));
 		}
 		round.settled = round.settled.saturating_add(count);
-		if (count as usize) < budget {
+		if finishes {
 			Self::finish_round(round, n);
 		} else {
 			round.settle_cursor = batch.last().map(|(who, _)| who.clone());
 		}
 		count
+	}
+
+	/// The most miners the block that finishes a round settles: as many as keep it, with the
+	/// round's finishing work over a full registry, no heavier in time than a full batch of
+	/// `budget` (a solochain's blocks carry no proof of their reads, so only time is bounded).
+	pub fn finishing_batch(budget: u32) -> u32 {
+		let full = Self::settle_weight(budget, None).ref_time();
+		let registry = T::MaxMiners::get();
+		(0..budget).rev().find(|k| Self::settle_weight(*k, Some(registry)).ref_time() <= full).unwrap_or(0)
 	}
 
 	/// Every miner is settled: weight shares, the next start window, pruning of old records.

@@ -373,3 +373,45 @@ fn an_update_during_a_round_applies_once_it_is_settled() {
 		try_state();
 	});
 }
+
+/// The block that finishes a round also recomputes the shares, mints the pay and judges the
+/// validators, so it settles at most `finishing_batch` miners and weighs no more than a full
+/// batch: a short last batch above that settles over two blocks, each miner once, and the round
+/// finishes in the second.
+#[test]
+fn a_last_batch_too_heavy_to_finish_with_settles_over_two_blocks_each_miner_once() {
+	new_test_ext().execute_with(|| {
+		let max = <<Test as Config>::MaxMiners as frame_support::traits::Get<u32>>::get();
+		// the smallest batch whose finishing block holds fewer than all but one of it
+		let batch = (2..=max).find(|b| Pog::finishing_batch(*b) + 1 < *b).expect("a batch the finishing work crowds");
+		let room = Pog::finishing_batch(batch);
+		let full = Pog::settle_weight(batch, None).ref_time();
+		assert!(Pog::settle_weight(room, Some(max)).ref_time() <= full, "the finishing block weighs a batch at most");
+		assert!(Pog::settle_weight(room + 1, Some(max)).ref_time() > full, "and settles as many as fit");
+		assert_ok!(Pog::set_config(RuntimeOrigin::root(), ProtocolConfig { settle_per_block: batch, ..test_config() }));
+		// a short batch: fewer miners than `batch`, more than the finishing block holds
+		let n = room + 1;
+		let donors = funded();
+		for i in 0..n {
+			let m = account(&format!("Short{i}"));
+			let donor = RuntimeOrigin::signed(donors[i as usize % donors.len()]);
+			assert_ok!(Balances::transfer_keep_alive(donor, m, FUNDS / 8));
+			register_cpu_miner(m, &[uuid(i as u8 + 1)]);
+		}
+		next_round();
+		run_until(RoundPhase::Settle);
+		let (mut blocks, mut settled) = (0, None);
+		while phase() == RoundPhase::Settle {
+			assert!(blocks < 3, "settled within two blocks");
+			next_block();
+			try_state();
+			blocks += 1;
+			settled = settled.or(events().iter().find_map(|e| match e {
+				Event::RoundSettled { miners, .. } => Some(*miners),
+				_ => None,
+			}));
+		}
+		assert_eq!(settled, Some(n), "every miner settled once, the round finished");
+		assert_eq!(blocks, 2, "{room} miners, then the last with the round's finishing work");
+	});
+}

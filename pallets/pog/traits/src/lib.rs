@@ -12,6 +12,8 @@
 
 extern crate alloc;
 
+pub mod migration;
+
 use alloc::vec::Vec;
 use codec::{Decode, DecodeWithMemTracking, Encode, MaxEncodedLen};
 use scale_info::TypeInfo;
@@ -117,6 +119,9 @@ pub trait Committee<AccountId> {
 	/// The validators seated now, in session order, each with its committee member (the account
 	/// of its `pog!` key): (validator, member).
 	fn seated() -> Vec<(AccountId, AccountId)>;
+	/// The most validators [`Self::seated`] ever returns (the set's bound): the proof's own bound
+	/// on committee members must hold them all.
+	fn max_seated() -> u32;
 	/// Genesis: plans `validators`, before pallet-session's genesis asks the set for its first
 	/// sessions (pallet-pog's genesis comes first in the runtime: pallets' genesis runs in the
 	/// order of their indices, and pallet-session's index is below the set's own).
