@@ -121,10 +121,10 @@ impl<T: Config> Committee<T::AccountId> for Pallet<T> {
 		// the plan, each planned validator's session keys, who owes evidence, total issuance and
 		// the ledger's count of burns (both written once). Each member's work drained. Each
 		// judged validator (at most 2n: the drawn and the unproven) its bond and a burn (hold,
-		// account), and its keys if expelled. Each bond read for release, at most a set released
-		// (bond, hold, account).
+		// account), and its keys if expelled. Each bond read for release, each released (bond,
+		// hold, account): up to 2n when root removed and added validators during the round.
 		let n = u64::from(T::MaxValidators::get());
-		T::DbWeight::get().reads_writes(6 + n + n + 2 * n * 4 + 2 * n + 2 * n, 3 + n + 2 * n * 3 + 3 * n)
+		T::DbWeight::get().reads_writes(6 + n + n + 2 * n * 4 + 2 * n + 2 * n * 2, 3 + n + 2 * n * 3 + 2 * n * 3)
 	}
 
 	#[cfg(feature = "runtime-benchmarks")]

@@ -71,8 +71,8 @@ pub mod v1 {
 				bonds += 1;
 				// What is held under the new reason is the bond: a record that said otherwise is
 				// written to it (nothing is burned that is not held), and a validator left with
-				// nothing held is planned out (it leaves at the next session change; root adds it
-				// again to bond it again).
+				// nothing held is planned out, never below the BFT minimum (it leaves at the next
+				// session change; root adds it again to bond it again).
 				let held = match migration::rehold::<T::AccountId, T::Currency>(&who, &old, &bond) {
 					Rehold::Moved(held) => held,
 					Rehold::Nothing => Zero::zero(),
@@ -85,7 +85,7 @@ pub mod v1 {
 					log::warn!(target: "runtime::pog", "v1: a bond recorded as {:?} holds {held:?}", record.held);
 					record.held = held;
 					if held.is_zero() {
-						Pallet::<T>::expel(&who, 1);
+						Pallet::<T>::expel(&who, crate::rules::BFT_MINIMUM);
 						expelled += 1;
 					}
 					ValidatorBonds::<T>::insert(&who, record);

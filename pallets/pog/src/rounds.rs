@@ -837,7 +837,7 @@ impl<T: Config> Pallet<T> {
 		// the validators' judgment) if it holds at most `finishing_batch` miners; else it settles
 		// that many (all of them where that is none) and the block after it finishes.
 		let short = batch.len() < budget as usize;
-		let room = Self::finishing_batch(budget) as usize;
+		let room = if short { Self::finishing_batch(budget) as usize } else { 0 };
 		let finishes = short && batch.len() <= room;
 		if short && !finishes && room > 0 {
 			batch.truncate(room);
