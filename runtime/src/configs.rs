@@ -317,6 +317,8 @@ impl pallet_pog_validators::Config for Runtime {
 	type MaxValidators = PogMaxValidators;
 	type ValidatorBond = PogValidatorBond;
 	type HasSessionKeys = WithSessionKeys;
+	#[cfg(feature = "runtime-benchmarks")]
+	type BenchmarkHelper = WithSessionKeys;
 	type WeightInfo = pallet_pog_validators::weights::SubstrateWeight<Runtime>;
 }
 
@@ -325,6 +327,17 @@ pub struct WithSessionKeys;
 impl frame_support::traits::Contains<AccountId> for WithSessionKeys {
 	fn contains(validator: &AccountId) -> bool {
 		pallet_session::NextKeys::<Runtime>::contains_key(validator)
+	}
+}
+
+#[cfg(feature = "runtime-benchmarks")]
+impl pallet_pog_validators::benchmarking::BenchmarkHelper<AccountId> for WithSessionKeys {
+	fn set_session_keys(validator: &AccountId) {
+		use codec::Decode;
+		// zeroed keys decode (each is 32 bytes); the benchmark's assertion fails if they did not
+		if let Ok(keys) = crate::SessionKeys::decode(&mut sp_runtime::traits::TrailingZeroInput::zeroes()) {
+			pallet_session::NextKeys::<Runtime>::insert(validator, keys);
+		}
 	}
 }
 

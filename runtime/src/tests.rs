@@ -786,7 +786,8 @@ fn duties_go_first_and_fit_in_a_block_that_tipped_transactions_fill() {
 }
 
 /// The heaviest blocks PoG's hooks make with a full registry (4,096 miners of 16 GPUs, 64
-/// validators), by the benchmarked weights: a settlement batch (45 miners settled and vested),
+/// validators), by the benchmarked weights: a settlement batch (45 miners settled and vested,
+/// and as many miners registered for a later round passed over as one settlement block may),
 /// the block that finishes the round (fewer miners settled, the shares recomputed over 4,096, the
 /// emission paid to 64 validators, their work judged) and a payout page (as many miners as weigh a settlement batch,
 /// paid into the longest vesting schedule). Each leaves the normal class its 75%, and a full
@@ -798,6 +799,7 @@ fn settling_and_paying_a_full_registry_leave_the_transactions_their_share_of_a_b
 }
 
 fn settling_and_paying_a_full_registry() {
+	use pallet_pog::rounds::ARRIVALS_PASSED_PER_BLOCK as ARRIVALS;
 	type Pog = pallet_pog::Pallet<Runtime>;
 	let max = configs::RuntimeBlockWeights::get().max_block.ref_time();
 	let full = <<Runtime as pallet_pog::Config>::MaxMiners as frame_support::traits::Get<u32>>::get();
@@ -809,10 +811,19 @@ fn settling_and_paying_a_full_registry() {
 	println!("the block that finishes a round settles at most {last} miners");
 	assert!(last >= batch / 2, "the finishing block settles {last} miners, a batch {batch}");
 	assert!(page >= 4 * batch, "a payout page of {page} miners at {batch} settled a block");
+	// Miners registered for a later round, passed over: more than one block's registrations, so
+	// registering ahead of the settlement cursor cannot hold a round open.
+	let weights = configs::RuntimeBlockWeights::get();
+	let normal = weights.get(frame_support::dispatch::DispatchClass::Normal);
+	let register = Pog::register_weight().saturating_add(normal.base_extrinsic).ref_time();
+	let registrations = normal.max_total.map_or(max, |w| w.ref_time()) / register;
+	println!("at most {registrations} registrations a block; {ARRIVALS} passed over a settlement block");
+	assert!(registrations < u64::from(ARRIVALS), "{registrations} registrations a block outrun {ARRIVALS}");
 	let hooks = <Runtime as frame_system::Config>::DbWeight::get().reads_writes(3, 1).ref_time();
+	let passed = <Runtime as frame_system::Config>::DbWeight::get().reads(ARRIVALS.into()).ref_time();
 	for (what, weight) in [
-		("settlement batch", Pog::settle_weight(batch, None).ref_time()),
-		("finishing block", Pog::settle_weight(Pog::finishing_batch(batch), Some(full)).ref_time()),
+		("settlement batch", Pog::settle_weight(batch, None).ref_time() + passed),
+		("finishing block", Pog::settle_weight(Pog::finishing_batch(batch), Some(full)).ref_time() + passed),
 		("payout page", PogRewards::payout_weight(page).ref_time()),
 	] {
 		let used = weight + hooks;

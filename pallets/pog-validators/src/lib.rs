@@ -28,7 +28,7 @@ extern crate alloc;
 pub use pallet::*;
 
 #[cfg(feature = "runtime-benchmarks")]
-mod benchmarking;
+pub mod benchmarking;
 pub mod bonds;
 #[cfg(any(feature = "try-runtime", test))]
 mod invariants;
@@ -102,6 +102,10 @@ pub mod pallet {
 		/// counting it in the historical session's record would make every equivocation report
 		/// checked against that session fail.
 		type HasSessionKeys: Contains<Self::AccountId>;
+		/// Sets session keys in the benchmarks (`remove_validator`'s worst case reads every
+		/// planned validator's keys).
+		#[cfg(feature = "runtime-benchmarks")]
+		type BenchmarkHelper: crate::benchmarking::BenchmarkHelper<Self::AccountId>;
 		/// Weights of the calls.
 		type WeightInfo: WeightInfo;
 	}
@@ -263,7 +267,7 @@ pub mod pallet {
 		/// Root: remove a validator: it leaves at the next session change that has not queued it
 		/// already, and its bond is released once its last round is settled.
 		#[pallet::call_index(1)]
-		#[pallet::weight(T::WeightInfo::remove_validator())]
+		#[pallet::weight(T::WeightInfo::remove_validator(T::MaxValidators::get()))]
 		pub fn remove_validator(origin: OriginFor<T>, validator: T::AccountId) -> DispatchResult {
 			ensure_root(origin)?;
 			Self::do_remove_validator(validator)

@@ -110,6 +110,8 @@ impl pallet_pog_validators::Config for Test {
 	type MaxValidators = ConstU32<8>;
 	type ValidatorBond = Bond;
 	type HasSessionKeys = WithKeys;
+	#[cfg(feature = "runtime-benchmarks")]
+	type BenchmarkHelper = ();
 	type WeightInfo = ();
 }
 

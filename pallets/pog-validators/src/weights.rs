@@ -14,7 +14,7 @@ use frame_support::{traits::Get, weights::{constants::ParityDbWeight, Weight}};
 /// Weight functions needed for `pallet_pog_validators`.
 pub trait WeightInfo {
 	fn add_validator() -> Weight;
-	fn remove_validator() -> Weight;
+	fn remove_validator(v: u32, ) -> Weight;
 	fn set_validator_rules() -> Weight;
 }
 
@@ -28,10 +28,11 @@ impl<T: frame_system::Config> WeightInfo for SubstrateWeight<T> {
 			.saturating_add(T::DbWeight::get().reads(5_u64))
 			.saturating_add(T::DbWeight::get().writes(5_u64))
 	}
-	/// Storage: `PogValidators::PlannedValidators` (r:1 w:1).
-	fn remove_validator() -> Weight {
+	/// Storage: `PogValidators::PlannedValidators` (r:1 w:1), `Session::NextKeys` (r:v).
+	fn remove_validator(v: u32, ) -> Weight {
 		Weight::from_parts(29_856_000, 3535)
 			.saturating_add(T::DbWeight::get().reads(1_u64))
+			.saturating_add(T::DbWeight::get().reads((1_u64).saturating_mul(v.into())))
 			.saturating_add(T::DbWeight::get().writes(1_u64))
 	}
 	/// Storage: `PogValidators::Accountability` (r:1 w:1).
@@ -49,9 +50,10 @@ impl WeightInfo for () {
 			.saturating_add(ParityDbWeight::get().reads(5_u64))
 			.saturating_add(ParityDbWeight::get().writes(5_u64))
 	}
-	fn remove_validator() -> Weight {
+	fn remove_validator(v: u32, ) -> Weight {
 		Weight::from_parts(29_856_000, 3535)
 			.saturating_add(ParityDbWeight::get().reads(1_u64))
+			.saturating_add(ParityDbWeight::get().reads((1_u64).saturating_mul(v.into())))
 			.saturating_add(ParityDbWeight::get().writes(1_u64))
 	}
 	fn set_validator_rules() -> Weight {

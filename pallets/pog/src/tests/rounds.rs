@@ -374,6 +374,67 @@ fn an_update_during_a_round_applies_once_it_is_settled() {
 	});
 }
 
+/// Registering ahead of the settlement cursor cannot hold a round open (the review of the
+/// validator set's move): a miner registered during settlement, with a key ground to sort after
+/// the cursor, takes part from the next round and is passed over, so more arrivals a block than
+/// a batch still let the round finish on time, each miner of the round settled once.
+#[test]
+fn registrations_ahead_of_the_settlement_cursor_do_not_hold_the_round_open() {
+	new_test_ext().execute_with(|| {
+		let budget = test_config().settle_per_block;
+		let donors = funded();
+		let fund = |m: AccountId, i: usize| {
+			let donor = RuntimeOrigin::signed(donors[i % donors.len()]);
+			assert_ok!(Balances::transfer_keep_alive(donor, m, FUNDS / 8));
+		};
+		let taking_part = 3 * budget;
+		for i in 0..taking_part {
+			let m = account(&format!("Settled{i}"));
+			fund(m, i as usize);
+			register_cpu_miner(m, &[uuid(i as u8 + 1)]);
+		}
+		let round = next_round();
+		run_until(RoundPhase::Settle);
+		let (mut blocks, mut arrivals, mut seed) = (0u32, Vec::new(), 0u32);
+		let mut settled = None;
+		while phase() == RoundPhase::Settle {
+			assert!(blocks <= taking_part.div_ceil(budget) + 1, "the round is held open after {blocks} blocks");
+			// more arrivals than a batch, every one sorting after the cursor
+			let cursor = Pog::round().settle_cursor.map(Miners::<Test>::hashed_key_for).unwrap_or_default();
+			for _ in 0..budget + 2 {
+				let m = loop {
+					seed += 1;
+					let mut raw = [7u8; 32];
+					raw[..4].copy_from_slice(&seed.to_le_bytes());
+					let m = AccountId::from_raw(raw);
+					if Miners::<Test>::hashed_key_for(m) > cursor {
+						break m;
+					}
+				};
+				fund(m, arrivals.len());
+				register_cpu_miner(m, &[uuid(100 + arrivals.len() as u8)]);
+				arrivals.push(m);
+			}
+			next_block();
+			try_state();
+			blocks += 1;
+			settled = settled.or(events().iter().find_map(|e| match e {
+				Event::RoundSettled { round: r, miners } if *r == round => Some(*miners),
+				_ => None,
+			}));
+		}
+		assert_eq!(settled, Some(taking_part), "every miner of the round settled once, no arrival");
+		for m in &arrivals {
+			let info = Miners::<Test>::get(m).expect("registered");
+			assert_eq!(
+				(info.first_round, info.settled_round),
+				(round + 1, 0),
+				"an arrival takes part from the next round"
+			);
+		}
+	});
+}
+
 /// The block that finishes a round also recomputes the shares, mints the pay and judges the
 /// validators, so it settles at most `finishing_batch` miners and weighs no more than a full
 /// batch: a short last batch above that settles over two blocks, each miner once, and the round
