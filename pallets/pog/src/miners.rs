@@ -153,6 +153,13 @@ impl<B: Clone + PartialEq + Eq + Debug, N: Clone + PartialEq + Eq + Debug, C: Ge
 	pub fn takes_part_in(&self, round: RoundIndex) -> bool {
 		self.first_round <= round && self.settled_round < round
 	}
+
+	/// Registered for a round after `round` and never settled: nothing of `round` is its to
+	/// settle (no earnings vest, no trial is over), so settlement passes it over. A suspended
+	/// miner ([`NEVER`]) is not one: its earnings vest and its trial ends all the same.
+	pub fn arrives_after(&self, round: RoundIndex) -> bool {
+		self.first_round != NEVER && self.first_round > round && self.settled_round == 0
+	}
 }
 
 /// All GPUs of `claims` as (profile, uuid), in claim order.

@@ -258,6 +258,39 @@ fn a_newcomer_evicts_only_a_lower_proven_score_and_only_after_its_first_pass() {
 	});
 }
 
+/// Settlement passes over miners registered for a later round, not suspended ones (the review
+/// of the pass-over, F1): a newcomer suspended while on trial is settled every round all the
+/// same, so its trial ends and the trial slot is free again; passed over, it would hold the
+/// slot for good, and 64 such would keep every newcomer out of a full registry.
+#[test]
+fn a_miner_suspended_on_trial_is_settled_and_its_trial_ends() {
+	use frame_support::traits::{
+		fungible::Inspect,
+		tokens::{Fortitude, Preservation},
+	};
+	new_test_ext().execute_with(|| {
+		let fillers = fill_regular_slots();
+		let plays: Vec<(AccountId, Compute)> = fillers.iter().map(|f| (*f, Compute::Honest)).collect();
+		let newcomer = account("Miner1");
+		register_cpu_miner(newcomer, &[uuid(1)]);
+		let last_round = Trial::<Test>::get(newcomer).expect("on trial");
+		// nothing left to top its deposit up with
+		let spare = Balances::reducible_balance(&newcomer, Preservation::Preserve, Fortitude::Polite);
+		assert_ok!(Balances::transfer_keep_alive(RuntimeOrigin::signed(newcomer), account("Alice"), spare));
+		// it misses its first commit: slashed, it cannot top up and is suspended
+		play_round(&plays);
+		assert_eq!(settled(newcomer), vec![RoundOutcome::Failed(FailReason::MissedCommit)]);
+		assert_eq!(Miners::<Test>::get(newcomer).expect("registered").first_round, crate::miners::NEVER);
+		while Pog::round().index <= last_round {
+			play_round(&plays);
+			try_state();
+		}
+		assert!(events().contains(&Event::MinerTrialEnded { miner: newcomer }));
+		assert!(Miners::<Test>::get(newcomer).is_none() && !Trial::<Test>::contains_key(newcomer));
+		assert!(!Pog::regular_slots_taken() || Trial::<Test>::count() < Pog::trial_slots(), "the trial slot is free");
+	});
+}
+
 /// Issue 49, F8: a newcomer that proves no more than the regular miners takes nobody's slot
 /// (`NoLowerScore`), not even that of a stronger miner that just missed a commit, and is removed, its deposit back, when the round after its trial's last is
 /// settled; the trial slot is then free. A slot a regular miner frees is claimed by a miner on
