@@ -62,8 +62,10 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
   };
   const sudo = async (call) => assert.equal(await sudoOutcome(call), 'Ok', 'root call succeeded');
   // 10 s challenges with 2 s of slack: a window is expected / (1 − tolerance) + 2 s. The rounds
-  // are shorter than dev's (round 1 from block 12 to 15, the shortest reveal and verdict windows):
-  // nothing here is revealed or voted on that an assertion reads.
+  // after the first are shorter than dev's: the shortest reveal and verdict windows (nothing here
+  // is revealed or voted on that an assertion reads) make a round about 13 blocks, and `period`
+  // 15 starts the next one within two blocks of its end rather than at the 20th block. (Round 1's
+  // start was set at genesis.)
   const config = (await api.query.pog.configuration()).toJSON();
   await sudo(api.tx.pog.setConfig({ ...config, targetMs: 10_000, slackMs: 2_000, period: 15, revealWindow: 2, verdictWindow: 3 }));
 
