@@ -10,11 +10,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 scripts/setup.sh
+. scripts/crates.sh
 echo "[run] building pog-node and offchain-gpu (release) into $CARGO_TARGET_DIR"
-# Built one at a time: built together, cargo would unify their dependencies' features and
-# rebuild the whole node tree once more.
-cargo build --release -p pog-node
-cargo build --release -p offchain-gpu
+# One invocation with scripts/test.sh's crates, features and lints (scripts/crates.sh), so that
+# cargo resolves the node's dependency tree as test.sh does: whichever of the two runs second
+# compiles none of it again, only the agent, which is built here without test.sh's cheating modes
+# (the node's native runtime carries the benchmarks and try-runtime hooks; the WASM it runs is
+# built without them). POG_BUILD_ONLY=1 stops after the build.
+linted cargo build --release "${crates[@]}" --features "$chain_features" --bins
+[ -z "${POG_BUILD_ONLY:-}" ] || exit 0
 node="$CARGO_TARGET_DIR/release/pog-node"
 agent="$CARGO_TARGET_DIR/release/offchain-gpu"
 rpc_port=9944

@@ -27,6 +27,11 @@ node scripts/readme-check.mjs
 step "node and miner agent, linted (release build, the unit tests' crates and features)"
 # The agent is built with its test-only cheating modes, which tests/cheaters.test.mjs runs.
 linted cargo build --release "${crates[@]}" --features "$test_features" --bins
+# The integration tests run this agent, with its cheats, from a copy: scripts/run.sh's build
+# (below, beside them) puts the production agent in its place.
+POG_AGENT="$(mktemp -d)/offchain-gpu"
+cp "$CARGO_TARGET_DIR/release/offchain-gpu" "$POG_AGENT"
+export POG_AGENT
 
 step "the explorer page (bundled with esbuild; tests/cheaters.test.mjs opens it in headless Chromium)"
 (cd explorer && npm ci --no-audit --no-fund --loglevel=error && npm run build)
@@ -46,8 +51,24 @@ unit_tests() {
 	step "the runtime build's wasm-opt (tools/wasm-opt, in binaryen's place), linted: sign-extension lowered, DWARF stripped, features checked, immediates re-encoded"
 	linted cargo test -q --release -p wasm-opt
 
-	step "miner agent's production build, linted (no cheats): its command line has no cheating flags"
-	linted cargo test -q --release "${crates[@]}" --features "$chain_features" --bins --lib cli::
+	step "scripts/run.sh's build after this one, linted: the miner agent without cheats, and no crate of the node's tree compiled again"
+	local build_log compiled
+	build_log=$(mktemp)
+	POG_BUILD_ONLY=1 scripts/run.sh 2>&1 | tee "$build_log"
+	compiled=$(sed -n 's/^ *Compiling \([^ ]*\) .*/\1/p' "$build_log" | grep -vxE 'pog-prover|pog-cuda|offchain-gpu' || true)
+	if [ -n "$compiled" ]; then
+		echo "scripts/run.sh compiled again what this run had built: $(echo $compiled)" >&2
+		return 1
+	fi
+	# its command line has no cheating flags; the tests' build (POG_AGENT) has them
+	local production tests
+	production=$("$CARGO_TARGET_DIR/release/offchain-gpu" run --help | grep -c -- --adversary || true)
+	tests=$("$POG_AGENT" run --help | grep -c -- --adversary || true)
+	if ((production != 0 || tests == 0)); then
+		echo "run --help lists --adversary $production times in the production agent, $tests in the tests' (want 0 and more)" >&2
+		return 1
+	fi
+	echo "the production agent's run --help lists no --adversary (the tests' agent: $tests)"
 }
 unit_log=$(mktemp)
 (renice -n 19 -p "$BASHPID" >/dev/null && unit_tests) >"$unit_log" 2>&1 &
