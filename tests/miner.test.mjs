@@ -15,7 +15,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Keyring } from '@polkadot/api';
-import { connect, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
+import { connect, devChain, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
 import { ORDINARY_BYTES, REMARK_BYTES, startDutyFlood, startFlood } from './lib/flood.mjs';
 import { audit } from './auditor.mjs';
 
@@ -60,7 +60,8 @@ async function paidIn(api, who, round) {
 }
 
 test('an honest CPU miner is challenged, verified and scored while tipped remarks fill every block', { timeout: 480_000 }, async () => {
-  node = await startNode(['--dev', '--tmp'], { name: 'dev-miner' });
+  // Both miners are registered by block 5: round 1 starts by block 12 rather than 20.
+  node = await startNode(devChain({ period: 12 }), { name: 'dev-miner' });
   api = await connect(node.url);
   await waitFinalized(api, 1, 90_000);
   const charlie = new Keyring({ type: 'sr25519' }).addFromUri('//Charlie');

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
-import { connect, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
+import { connect, devChain, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-shared-'));
 const keyring = new Keyring({ type: 'sr25519' });
@@ -37,7 +37,9 @@ function run(suri, name, extra = []) {
 }
 
 test('one CPU serving two accounts, or two claimed units, misses at least one of their challenges', { timeout: 1_200_000 }, async () => {
-  node = await startNode(['--dev', '--tmp'], { name: 'dev', logDir: dir });
+  // Root's calls and the three registrations are in by block 8: round 1 starts by block 15,
+  // the period the test keeps.
+  node = await startNode(devChain({ period: 15 }), { name: 'dev', logDir: dir });
   api = await connect(node.url);
   await waitFinalized(api, 1, 90_000);
   const alice = keyring.addFromUri('//Alice');
@@ -65,7 +67,7 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
   // after the first are shorter than dev's: the shortest reveal and verdict windows (nothing here
   // is revealed or voted on that an assertion reads) make a round about 13 blocks, and `period`
   // 15 starts the next one within two blocks of its end rather than at the 20th block. (Round 1's
-  // start was set at genesis.)
+  // start is set in the genesis, above.)
   const config = (await api.query.pog.configuration()).toJSON();
   await sudo(api.tx.pog.setConfig({ ...config, targetMs: 10_000, slackMs: 2_000, period: 15, revealWindow: 2, verdictWindow: 3 }));
 

@@ -1,6 +1,7 @@
 // Start and stop a built pog-node for tests, on free ports, and connect @polkadot/api to it.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,22 @@ export function freePort() {
 export async function serveFlags() {
   const port = await freePort();
   return ['--serve-openings', `127.0.0.1:${port}`, '--openings-url', `http://127.0.0.1:${port}/pog`];
+}
+
+/**
+ * The node's arguments for the dev chain (`--dev`), its first round starting by block `period`
+ * rather than the dev preset's 20th (the preset's `period`, which later rounds keep too): a test
+ * whose miners are registered within a few blocks waits that much less. The chain is the dev
+ * preset in every other respect (`build-spec --chain dev`, one field changed).
+ */
+export function devChain({ period }) {
+  const spec = JSON.parse(execFileSync(nodeBinary(), ['build-spec', '--chain', 'dev'], { maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
+  spec.genesis.runtimeGenesis.patch.pog.config.period = period;
+  const file = join(mkdtempSync(join(tmpdir(), 'pog-spec-')), 'dev.json');
+  writeFileSync(file, JSON.stringify(spec));
+  // what `--dev` adds to `--chain dev`, and a network key (`--dev` makes one; a validator of
+  // any other chain must be given one)
+  return ['--chain', file, '--alice', '--force-authoring', '--tmp', '--rpc-cors', 'all', '--node-key', randomBytes(32).toString('hex')];
 }
 
 /**
