@@ -11,7 +11,8 @@
 #     keyed on the Debian rustc version;
 #  3. a rustup toolchain `pog-wasm` linked to it, which substrate-wasm-builder uses
 #     (WASM_BUILD_TOOLCHAIN, set in .cargo/config.toml and env.sh) while native code stays on
-#     rustup stable.
+#     rustup stable;
+#  4. rustup's clippy and rustfmt, where the toolchain lacks them (every build is linted).
 # scripts/README.md, "Building the runtime's WASM", explains it step by step.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -34,6 +35,15 @@ if ((${#missing[@]})); then
 else
 	say "apt packages present: ${packages[*]}"
 fi
+
+# rustup's stable toolchain lints every build (scripts/crates.sh, `linted`): a toolchain installed
+# with rustup's minimal profile lacks clippy and rustfmt
+for component in clippy rustfmt; do
+	if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+		say "installing the rustup component $component"
+		rustup component add "$component"
+	fi
+done
 
 DEB_RUSTC=/usr/bin/rustc
 DEB_CARGO=/usr/bin/cargo
