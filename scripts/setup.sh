@@ -38,8 +38,9 @@ fi
 
 # rustup's stable toolchain lints every build (scripts/crates.sh, `linted`): a toolchain installed
 # with rustup's minimal profile lacks clippy and rustfmt
+installed=$(rustup component list --installed 2>/dev/null || true)
 for component in clippy rustfmt; do
-	if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+	if ! grep -q "^$component" <<<"$installed"; then
 		say "installing the rustup component $component"
 		rustup component add "$component"
 	fi
