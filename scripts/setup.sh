@@ -38,11 +38,10 @@ fi
 
 # rustup's stable toolchain lints every build (scripts/crates.sh, `linted`): a toolchain installed
 # with rustup's minimal profile lacks clippy and rustfmt
-installed=$(rustup component list --installed 2>/dev/null || true)
-for component in clippy rustfmt; do
-	if ! grep -q "^$component" <<<"$installed"; then
-		say "installing the rustup component $component"
-		rustup component add "$component"
+for component in clippy:clippy-driver rustfmt:rustfmt; do
+	if ! rustup which "${component#*:}" >/dev/null 2>&1; then
+		say "installing the rustup component ${component%%:*}"
+		rustup component add "${component%%:*}"
 	fi
 done
 

@@ -54,21 +54,25 @@ unit_tests() {
 	step "scripts/run.sh's build after this one, linted: the miner agent without cheats, and no crate of the node's tree compiled again"
 	local build_log compiled
 	build_log=$(mktemp)
-	POG_BUILD_ONLY=1 scripts/run.sh 2>&1 | tee "$build_log"
+	CARGO_TERM_COLOR=never POG_BUILD_ONLY=1 scripts/run.sh 2>&1 | tee "$build_log"
 	compiled=$(sed -n 's/^ *Compiling \([^ ]*\) .*/\1/p' "$build_log" | grep -vxE 'pog-prover|pog-cuda|offchain-gpu' || true)
 	if [ -n "$compiled" ]; then
 		echo "scripts/run.sh compiled again what this run had built: $(echo $compiled)" >&2
 		return 1
 	fi
 	# its command line has no cheating flags; the tests' build (POG_AGENT) has them
-	local production tests
-	production=$("$CARGO_TARGET_DIR/release/offchain-gpu" run --help | grep -c -- --adversary || true)
-	tests=$("$POG_AGENT" run --help | grep -c -- --adversary || true)
-	if ((production != 0 || tests == 0)); then
-		echo "run --help lists --adversary $production times in the production agent, $tests in the tests' (want 0 and more)" >&2
-		return 1
-	fi
-	echo "the production agent's run --help lists no --adversary (the tests' agent: $tests)"
+	no_cheats() { # <subcommand> <flag>
+		local production tests
+		production=$("$CARGO_TARGET_DIR/release/offchain-gpu" "$1" --help | grep -c -- "$2" || true)
+		tests=$("$POG_AGENT" "$1" --help | grep -c -- "$2" || true)
+		if ((production != 0 || tests == 0)); then
+			echo "$1 --help lists $2 $production times in the production agent and $tests in the tests' (want 0, and more)" >&2
+			return 1
+		fi
+		echo "the production agent's $1 --help lists no $2 (the tests' agent: $tests)"
+	}
+	no_cheats run --adversary
+	no_cheats register --adversary-extra-gpus
 }
 unit_log=$(mktemp)
 (renice -n 19 -p "$BASHPID" >/dev/null && unit_tests) >"$unit_log" 2>&1 &

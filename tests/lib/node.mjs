@@ -13,7 +13,7 @@ function releaseBinary(name, override) {
     || join(process.env.XDG_CACHE_HOME || join(process.env.HOME, '.cache'), 'pog-chain', 'target');
   const bin = override || join(target, 'release', name);
   if (!existsSync(bin)) {
-    throw new Error(`${name} not found at ${bin}: build it with scripts/test.sh (or cargo build --release -p ${name})`);
+    throw new Error(`${name} not found at ${bin}: build it with scripts/test.sh (or cargo build --release -p ${name}; the agent with --features adversary)`);
   }
   return bin;
 }
@@ -54,14 +54,16 @@ export async function serveFlags() {
 }
 
 /**
- * The node's arguments for the dev chain (`--dev`), its first round starting by block `period`
- * rather than the dev preset's 20th (the preset's `period`, which later rounds keep too): a test
- * whose miners are registered within a few blocks waits that much less. The chain is the dev
- * preset in every other respect (`build-spec --chain dev`, one field changed).
+ * The node's arguments for the dev chain (`--dev`) with the protocol's `period` set to `period`
+ * at genesis: round 1 starts by block `period` rather than the dev preset's 20th, and later rounds
+ * start at least `period` blocks apart. A test whose miners are registered within a few blocks
+ * waits that much less. The chain is the dev preset in every other respect (`build-spec --chain
+ * dev`, one field changed, the bootnode `build-spec` adds dropped).
  */
 export function devChain({ period }) {
   const spec = JSON.parse(execFileSync(nodeBinary(), ['build-spec', '--chain', 'dev'], { maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
   spec.genesis.runtimeGenesis.patch.pog.config.period = period;
+  spec.bootNodes = [];
   const file = join(mkdtempSync(join(tmpdir(), 'pog-spec-')), 'dev.json');
   writeFileSync(file, JSON.stringify(spec));
   // what `--dev` adds to `--chain dev`, and a network key (`--dev` makes one; a validator of
