@@ -20,12 +20,12 @@
 // default 20 blocks; 180 before spec_version 117, when one validator sent 64 verdicts a block),
 // its per-validator figure at the runtime's ceiling (1,024 a block from the draw to the verdict
 // deadline: 1,024 × (10 + W)). It follows the round until its miners are paid.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
-import { connect, freePort, loadBinary, nodeBinary, runAgent, startNode, waitFinalized } from './lib/node.mjs';
+import { chainSpec, connect, freePort, loadBinary, runAgent, startNode, waitFinalized } from './lib/node.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -42,7 +42,7 @@ const log = (...m) => console.log(`[load ${new Date().toISOString().slice(11, 19
 const dir = mkdtempSync(join(tmpdir(), 'pog-load-'));
 
 // The dev chain spec with the load profile and the benchmark's configuration.
-const spec = JSON.parse(execFileSync(nodeBinary(), ['build-spec', '--chain', V === 1 ? 'dev' : 'local'], { maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
+const spec = chainSpec(V === 1 ? 'dev' : 'local');
 const pog = spec.genesis.runtimeGenesis.patch.pog;
 pog.profiles.push({
   name: PROFILE, vramMib: 1, gflops: [0, 0, 4, 0, 0], int8Gops: 0, tolerancePercent: 50, perCore: false, memReadMps: 0, memParentMps: 0,

@@ -65,11 +65,11 @@ test('one CPU serving two accounts, or two claimed units, misses at least one of
   const sudo = async (call) => assert.equal(await sudoOutcome(call), 'Ok', 'root call succeeded');
   // 10 s challenges with 2 s of slack: a window is expected / (1 − tolerance) + 2 s. The rounds
   // after the first are shorter than dev's: the shortest reveal and verdict windows (nothing here
-  // is revealed or voted on that an assertion reads) make a round about 13 blocks, and `period`
-  // 15 starts the next one within two blocks of its end rather than at the 20th block. (Round 1's
-  // start is set in the genesis, above.)
+  // is revealed or voted on that an assertion reads) make a round about 13 blocks, and the
+  // genesis `period` of 15 (above) starts the next one within two blocks of its end.
   const config = (await api.query.pog.configuration()).toJSON();
-  await sudo(api.tx.pog.setConfig({ ...config, targetMs: 10_000, slackMs: 2_000, period: 15, revealWindow: 2, verdictWindow: 3 }));
+  assert.equal(config.period, 15, 'the genesis period');
+  await sudo(api.tx.pog.setConfig({ ...config, targetMs: 10_000, slackMs: 2_000, revealWindow: 2, verdictWindow: 3 }));
 
   // Round 1: the CPU prover alone, on all cores as the two agents will run, measures this
   // machine's GEMM (a profile like cpu-reference without its memory phase, so that the GEMM alone

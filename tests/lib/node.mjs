@@ -54,6 +54,16 @@ export async function serveFlags() {
 }
 
 /**
+ * The node's spec of `chain` (`build-spec`, its genesis as a preset's patch) as an object to
+ * change, without the bootnode `build-spec` adds (a node of this machine's default port).
+ */
+export function chainSpec(chain) {
+  const spec = JSON.parse(execFileSync(nodeBinary(), ['build-spec', '--chain', chain], { timeout: 60_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
+  spec.bootNodes = [];
+  return spec;
+}
+
+/**
  * The node's arguments for the dev chain (`--dev`) with the protocol's `period` set to `period`
  * at genesis: round 1 starts by block `period` rather than the dev preset's 20th, and later rounds
  * start at least `period` blocks apart. A test whose miners are registered within a few blocks
@@ -61,9 +71,8 @@ export async function serveFlags() {
  * dev`, one field changed, the bootnode `build-spec` adds dropped).
  */
 export function devChain({ period }) {
-  const spec = JSON.parse(execFileSync(nodeBinary(), ['build-spec', '--chain', 'dev'], { maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
+  const spec = chainSpec('dev');
   spec.genesis.runtimeGenesis.patch.pog.config.period = period;
-  spec.bootNodes = [];
   const file = join(mkdtempSync(join(tmpdir(), 'pog-spec-')), 'dev.json');
   writeFileSync(file, JSON.stringify(spec));
   // what `--dev` adds to `--chain dev`, and a network key (`--dev` makes one; a validator of
