@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Writes a chain spec for launching a network: the `production` preset (mainnet settings) with
 # fresh keys instead of its placeholders. For each of N validators one secret phrase gives its
-# account, its BABE and `pog!` keys (sr25519) and its GRANDPA key (ed25519); one more phrase is
-# root. Each validator and root are endowed with 1,000 POG (100 of each validator's is bonded at
-# genesis).
+# account and BABE key (sr25519), its GRANDPA key (ed25519) and, derived as `<phrase>//pog`, its
+# `pog!` key, whose own account signs the off-chain worker's duties (so the validator's account
+# keeps its nonce for its operator); one more phrase is root. Each validator and root are
+# endowed with 1,000 POG (100 of each validator's is bonded at genesis), each `pog!` account
+# with 10 POG for its duties' fees (paid up front, refunded when they land).
 #
 #   scripts/production-spec.sh [validators (4)] [directory (production-keys)]
 #
@@ -30,6 +32,7 @@ for i in $(seq 1 "$count"); do
 	generate >"$out/validator-$i.json"
 	phrase=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["secretPhrase"])' "$out/validator-$i.json")
 	"$node" key inspect --scheme ed25519 --output-type json "$phrase" >"$out/validator-$i.ed25519.json"
+	"$node" key inspect --scheme sr25519 --output-type json "$phrase//pog" >"$out/validator-$i.pog.json"
 done
 generate >"$out/root.json"
 "$node" build-spec --chain production --disable-default-bootnode 2>/dev/null >"$out/spec.plain.json"
@@ -44,10 +47,10 @@ config = genesis.get("patch") or genesis.get("config")
 unit = 10**12
 keys, balances = [], []
 for i in range(1, count + 1):
-    sr, ed = load(f"validator-{i}.json"), load(f"validator-{i}.ed25519.json")
+    sr, ed, pog = (load(f"validator-{i}{kind}.json") for kind in ("", ".ed25519", ".pog"))
     account = sr["ss58Address"]
-    keys.append([account, account, {"babe": sr["ss58PublicKey"], "grandpa": ed["ss58PublicKey"], "pog": sr["ss58PublicKey"]}])
-    balances.append([account, 1000 * unit])
+    keys.append([account, account, {"babe": sr["ss58PublicKey"], "grandpa": ed["ss58PublicKey"], "pog": pog["ss58PublicKey"]}])
+    balances += [[account, 1000 * unit], [pog["ss58Address"], 10 * unit]]
 root = load("root.json")["ss58Address"]
 balances.append([root, 1000 * unit])
 config["session"] = {"keys": keys}
@@ -62,7 +65,7 @@ rm "$out/spec.plain.json"
 echo "Wrote $out/spec.json: $count validators and root, fresh keys (secrets in $out/*.json: keep them offline)."
 echo "On validator i's machine, with its own secret phrase (validator-i.json, \"secretPhrase\"):"
 echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type babe --scheme sr25519 --suri '<phrase>'"
-echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type 'pog!' --scheme sr25519 --suri '<phrase>'"
+echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type 'pog!' --scheme sr25519 --suri '<phrase>//pog'"
 echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type gran --scheme ed25519 --suri '<phrase>'"
 echo "  pog-node key generate-node-key --chain spec.json --base-path <dir>"
 echo "  pog-node --chain spec.json --base-path <dir> --validator"

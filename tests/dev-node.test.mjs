@@ -6,7 +6,9 @@
 // pass (issue 23: the agent revealed one GPU a block, so at most 4 of 16 could land). The test
 // removes the first of those reveals it sees from the node's pool, and with it every later one
 // (they need its nonce), as a runtime upgrade drops every transaction signed under the old spec:
-// the agent signs them again and all sixteen still pass (issue 26: a dropped duty was lost). A
+// the agent signs them again and all sixteen still pass (issue 26: a dropped duty was lost).
+// Meanwhile Alice, root and the chain's validator, lands twenty transfers numbered from her nonce
+// in chain state: her worker votes from her `pog!` account (//Alice//pog), never her nonce. A
 // transaction signed over the runtime's metadata hash (CheckMetadataHash mode 1) lands and one
 // over another hash is refused; the committed hash must be the live metadata's. The node stops
 // cleanly.
@@ -47,6 +49,57 @@ async function dropFirstReveal(api, address, ms) {
   throw new Error(`no reveal of ${address} reached the pool in ${ms} ms`);
 }
 
+/** Signs and sends `tx` with `options`; resolves once in a block, rejects on any refusal, removal or dispatch error, or after 60 s. */
+function landed(api, tx, signer, options) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('not in a block after 60 s')), 60_000);
+    const fail = (why) => { clearTimeout(timer); reject(new Error(why)); };
+    tx.signAndSend(signer, options, ({ status, dispatchError }) => {
+      if (dispatchError) fail(dispatchError.toString());
+      else if (status.isInvalid || status.isDropped || status.isUsurped) fail(`the transaction was ${status.type}`);
+      else if (status.isInBlock) { clearTimeout(timer); resolve(status.asInBlock.toHex()); }
+    }).catch((err) => fail(String(err.message ?? err)));
+  });
+}
+
+/**
+ * Transfers from //Alice (root, and the dev chain's validator) while her off-chain worker votes
+ * on round `round`: from the block its sample is drawn, two a block, each pair numbered from her
+ * nonce in chain state at the best block (as a client that does not ask the pool does), at least
+ * twenty, and on until a block holds one of them beside a duty of her `pog!` account
+ * (//Alice//pog) or the verdict window is over. Resolves with the failures, the transfers sent
+ * and the blocks holding both.
+ */
+async function transfersWhileVoting(api, keyring, miner, round) {
+  const alice = keyring.addFromUri('//Alice');
+  const member = keyring.addFromUri('//Alice//pog').address;
+  await waitForEvent(api, (e) => api.events.pog.SampleDrawn.is(e) && e.data.round.toNumber() === round, 600_000,
+    `round ${round}'s sample`);
+  const deadline = (await api.call.pogApi.round()).selection.unwrap().verdictDeadline.toNumber();
+  const failures = [];
+  const blocks = new Set();
+  const both = [];
+  let sent = 0;
+  const best = async () => (await api.rpc.chain.getHeader()).number.toNumber();
+  while (sent < 20 || (both.length === 0 && await best() <= deadline)) {
+    const nonce = (await api.query.system.account(alice.address)).nonce.toNumber();
+    const pair = [0, 1].map((i) => landed(api, api.tx.balances.transferKeepAlive(miner, 1_000_000n), alice, { nonce: nonce + i }));
+    sent += 2;
+    for (const r of await Promise.allSettled(pair)) {
+      if (r.status === 'rejected') failures.push(String(r.reason?.message ?? r.reason));
+      else if (!blocks.has(r.value)) {
+        blocks.add(r.value);
+        const { block } = await api.rpc.chain.getBlock(r.value);
+        if (block.extrinsics.some((x) => x.isSigned && x.signer.toString() === member && x.method.section === 'pog')) {
+          both.push(block.header.number.toNumber());
+        }
+      }
+    }
+    if (failures.length) break;
+  }
+  return { failures, sent, both, deadline };
+}
+
 test('a dev node finalises blocks and starts a round that challenges a new miner', { timeout: 300_000 }, async () => {
   node = await startNode(['--dev', '--tmp'], { name: 'dev' });
   api = await connect(node.url);
@@ -65,7 +118,10 @@ test('a dev node finalises blocks and starts a round that challenges a new miner
   const keyring = new Keyring({ type: 'sr25519' });
   const alice = keyring.addFromUri('//Alice');
   const bob = keyring.addFromUri('//Bob');
-  assert.deepEqual(validators.map((v) => v.toString()), [alice.address]);
+  // Alice validates; her pog! key (//Alice//pog) signs her duties, so her own nonce stays hers
+  assert.deepEqual(validators.map((v) => v.toString()), [keyring.addFromUri('//Alice//pog').address]);
+  assert.deepEqual((await api.query.pogValidators.seated()).map((s) => s.map((a) => a.toString())),
+    [[alice.address, keyring.addFromUri('//Alice//pog').address]]);
   assert.match(api.query.pog.round.creator.meta.docs.join(' '), /round/);
 
   // Sixteen units of a profile claiming 1 GFLOPS each, which the agent answers one after another.
@@ -92,6 +148,9 @@ test('a dev node finalises blocks and starts a round that challenges a new miner
   sixteen = { address: ferdie, agent, round: record.firstRound.toNumber() };
   sixteen.settled = waitSettled(api, ferdie, 600_000, `${ferdie} in round ${sixteen.round}`, () => true, sixteen.round);
   sixteen.dropped = dropFirstReveal(api, ferdie, 600_000);
+  sixteen.transfers = transfersWhileVoting(api, keyring, ferdie, sixteen.round);
+  sixteen.validatorPaid = waitForEvent(api, (e) => (api.events.pogRewards.ValidatorPaid.is(e)
+    && e.data.round.toNumber() === sixteen.round ? e.data : null), 600_000, `the validators' pay of round ${sixteen.round}`);
 
   const uuid = '0x' + 'b0'.repeat(16);
   const tx = api.tx.pog.registerMiner(
@@ -128,6 +187,16 @@ test('sixteen units one CPU can answer are all selected, revealed at once, signe
   const dropped = await sixteen.dropped;
   assert.ok(dropped.length >= 1, 'the node removed a reveal from its pool');
   const settled = await sixteen.settled;
+  // Alice's worker votes from her pog! account: her own nonce is never held by a duty in the pool
+  // (before, a verdict took it at duty priority and her transfer was refused, 1014)
+  const transfers = await sixteen.transfers;
+  assert.deepEqual(transfers.failures, [], `all of Alice's transfers landed: ${JSON.stringify(transfers)}`);
+  assert.ok(transfers.sent >= 20 && transfers.both.length >= 1,
+    `twenty or more, some in a block with her worker's duties: ${JSON.stringify(transfers)}`);
+  // and her part of the round's pay goes to her own account, not to her pog! key's
+  console.log(`Alice's transfers while her worker voted: ${JSON.stringify(transfers)}`);
+  const paid = await sixteen.validatorPaid;
+  assert.equal(paid.validator.toString(), new Keyring({ type: 'sr25519' }).addFromUri('//Alice').address, 'the validator is paid');
   // On failure, the agent's own account of each unit: its warnings and its deadlines' margins.
   const why = () => readFileSync(agent.log, 'utf8').split('\n')
     .filter((l) => /WARN|ERROR|margin_ms|challenge issued|round started|fork/.test(l)).slice(-80).join('\n');

@@ -36,9 +36,10 @@ test('a validator launched from scripts/production-spec.sh authors, finalises an
   const validator = JSON.parse(readFileSync(join(keys, 'validator-1.json'), 'utf8'));
   assert.ok(!readFileSync(spec, 'utf8').includes('5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY'), 'no Alice');
   const base = join(dir, 'validator');
-  for (const [type, scheme] of [['babe', 'sr25519'], ['pog!', 'sr25519'], ['gran', 'ed25519']]) {
+  // the printed commands: the pog! key is the phrase's //pog derivation
+  for (const [type, scheme, suri] of [['babe', 'sr25519', ''], ['pog!', 'sr25519', '//pog'], ['gran', 'ed25519', '']]) {
     execFileSync(nodeBinary(), ['key', 'insert', '--base-path', base, '--chain', spec, '--key-type', type, '--scheme', scheme,
-      '--suri', validator.secretPhrase]);
+      '--suri', validator.secretPhrase + suri]);
   }
   node = await startNode(['--chain', spec, '--base-path', base, '--validator', '--node-key', '1'.padStart(64, '0')],
     { name: 'launched' });
@@ -46,7 +47,11 @@ test('a validator launched from scripts/production-spec.sh authors, finalises an
   assert.ok(await waitFinalized(api, 2, 120_000) >= 2, 'it authors and GRANDPA finalises');
   const account = validator.ss58Address;
   assert.deepEqual((await api.query.session.validators()).map((v) => v.toString()), [account]);
-  assert.deepEqual((await api.query.pogValidators.validators()).map((v) => v.toString()), [account], 'on PoG committees');
+  const pog = JSON.parse(readFileSync(join(keys, 'validator-1.pog.json'), 'utf8')).ss58Address;
+  assert.notEqual(pog, account, "the pog! account is not the validator's");
+  assert.deepEqual((await api.query.pogValidators.validators()).map((v) => v.toString()), [pog], 'on PoG committees');
+  assert.deepEqual((await api.query.pogValidators.seated()).map((s) => s.map((a) => a.toString())), [[account, pog]]);
+  assert.equal((await api.query.system.account(pog)).data.free.toBigInt(), 10n * 10n ** 12n, 'its pog! account pays duties');
   const bond = (await api.query.pogValidators.validatorBonds(account)).unwrap();
   assert.equal(bond.held.toBigInt(), 100n * 10n ** 12n, 'its 100 POG bond is held');
 });

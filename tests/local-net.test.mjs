@@ -207,7 +207,8 @@ test('a validator dies: blocks still finalise, committees reach three of four th
   }
   // Eve's served GPU was audited (one served GPU: drawn with certainty); the members' roots cover it
   for (const uri of Object.values(names)) {
-    const member = new Keyring({ type: 'sr25519' }).addFromUri(uri).address;
+    // a member is its validator's pog! account (a dev validator's: its key's //pog derivation)
+    const member = new Keyring({ type: 'sr25519' }).addFromUri(`${uri}//pog`).address;
     const root = await alice.query.pog.evidenceRoots(ev.round, member);
     assert.ok(root.isSome && root.unwrap().leaves.toNumber() >= 1, `${uri}'s evidence root covers Eve's GPU`);
   }

@@ -30,6 +30,11 @@ const ENDOWMENT: u128 = 1_000_000 * UNIT;
 /// Balance of each validator and of root in the production preset: enough for the fees of
 /// failed duties and root's calls, nothing to hand out.
 const PRODUCTION_ENDOWMENT: u128 = 1_000 * UNIT;
+/// Balance of each validator's `pog!` account: the fees of its duties are paid up front and
+/// refunded when they land, so it needs the existential deposit and the largest duty's fee (a
+/// full attestation's; the test `pog_accounts_are_their_own_and_pay_the_largest_duty_up_front`
+/// checks ten of them).
+const POG_KEY_ENDOWMENT: u128 = 10 * UNIT;
 
 fn testnet_genesis(
 	validators: Vec<(Sr25519Keyring, Ed25519Keyring)>,
@@ -57,6 +62,10 @@ fn genesis(
 	// them), so BABE's and GRANDPA's own lists stay empty.
 	let keys: Vec<(AccountId, AccountId, SessionKeys)> =
 		validators.iter().map(|(sr, ed)| (sr.to_account_id(), sr.to_account_id(), session_keys(*sr, *ed))).collect();
+	// each validator's `pog!` account signs its duties and pays their fees up front (refunded when
+	// they land), so it is endowed beside the validator's own account
+	let mut endowed = endowed;
+	endowed.extend(validators.iter().map(|(sr, _)| (AccountId::from(dev_pog_key(*sr)), POG_KEY_ENDOWMENT)));
 	build_struct_json_patch!(RuntimeGenesisConfig {
 		balances: BalancesConfig { balances: endowed },
 		babe: BabeConfig { epoch_config: crate::BABE_GENESIS_EPOCH_CONFIG },
@@ -72,12 +81,34 @@ fn genesis(
 	})
 }
 
-/// A dev validator's session keys: BABE and PoG from its sr25519 key, GRANDPA from its ed25519 key.
+/// A dev validator's session keys: BABE from its sr25519 key, GRANDPA from its ed25519 key, and
+/// PoG from its sr25519 key's `//pog` derivation ([`dev_pog_key`]).
 fn session_keys(sr: Sr25519Keyring, ed: Ed25519Keyring) -> SessionKeys {
 	SessionKeys {
 		babe: BabeId::from(sr.public()),
 		grandpa: GrandpaId::from(ed.public()),
-		pog: pallet_pog::crypto::Public::from(sr.public()),
+		pog: pallet_pog::crypto::Public::from(sp_core::sr25519::Public::from_raw(dev_pog_key(sr))),
+	}
+}
+
+/// The public `pog!` key of a dev validator: `//<Name>//pog` (what `--alice` … `--dave` put in
+/// the keystore, [`crate::apis`]' `generate_session_keys`). The `pog!` account signs the
+/// off-chain worker's duties, so it is not the validator's own account: the validator's nonce
+/// (on a dev chain, Alice's, root's) stays with the people who sign with it. Written out because
+/// deriving sr25519 keys inside the runtime is slow; the test `dev_pog_keys_are_derived` checks
+/// each.
+pub fn dev_pog_key(sr: Sr25519Keyring) -> [u8; 32] {
+	use sp_core::hex2array;
+	match sr {
+		Sr25519Keyring::Alice => hex2array!("546aaa290c8a1792129dc66416ad0587ff955c5bc24ef218fca335e99fda1439"),
+		Sr25519Keyring::Bob => hex2array!("f02e6046e187ee7d419ef275ddac8394522e6ead5465cde2a12d2a92ab92d03c"),
+		Sr25519Keyring::Charlie => hex2array!("d238500f3af4c9e09e656cb9ce2e9d88c851a4e04e3567bddbd3264875c4dc05"),
+		Sr25519Keyring::Dave => hex2array!("2009ead7ec0c9cdc5d86cef2982368ae3ebf7cd0f5df9c8dec2c643ca56dfb5f"),
+		Sr25519Keyring::Eve => hex2array!("cc6effc48e0deb7e7efc71cc3f3290ae6b841d8f5526498a0f0288fb01e1b36f"),
+		Sr25519Keyring::Ferdie => hex2array!("dca4ea03fb16f7e14c50d45ac7b5def099f3a77e5caa6791284ac62133ce0118"),
+		// no preset seats any other dev key (the runtime test
+		// `pog_accounts_are_their_own_and_pay_the_largest_duty_up_front` fails if one does)
+		other => other.to_raw_public(),
 	}
 }
 
@@ -153,4 +184,20 @@ pub fn preset_names() -> Vec<PresetId> {
 		PresetId::from(sp_genesis_builder::LOCAL_TESTNET_RUNTIME_PRESET),
 		PresetId::from(PRODUCTION_RUNTIME_PRESET),
 	]
+}
+
+#[cfg(test)]
+mod tests {
+	use super::*;
+	use sp_core::{sr25519, Pair};
+
+	#[test]
+	fn dev_pog_keys_are_derived() {
+		use Sr25519Keyring::*;
+		for k in [Alice, Bob, Charlie, Dave, Eve, Ferdie] {
+			let derived = sr25519::Pair::from_string(&alloc::format!("//{k}//pog"), None).expect("a dev derivation");
+			assert_eq!(derived.public().0, dev_pog_key(k), "{k}'s pog! key");
+			assert_ne!(dev_pog_key(k), k.to_raw_public(), "{k}'s pog! account is not its own");
+		}
+	}
 }

@@ -89,6 +89,35 @@ impl_opaque_keys! {
 	}
 }
 
+impl SessionKeys {
+	/// New session keys in the node's keystore, with their proof of possession for `owner`.
+	/// From a seed (a dev node's `--alice`: `//Alice`), BABE and GRANDPA keys are the seed's and
+	/// the `pog!` key is `seed//pog`: the account that signs the off-chain worker's duties is not
+	/// the validator's own, whose nonce its people use (`genesis::dev_pog_key`). (A seed ending in
+	/// `///password` would take `//pog` into its password: dev seeds have none.) Without a seed
+	/// (`author_rotateKeys`), every key is fresh.
+	pub fn generate_with_pog_derived(owner: &[u8], seed: Option<Vec<u8>>) -> sp_session::OpaqueGeneratedSessionKeys {
+		use codec::Encode;
+		use sp_runtime::RuntimeAppPublic;
+		let pog_seed = seed.clone().map(|mut s| {
+			s.extend_from_slice(b"//pog");
+			s
+		});
+		let mut keys = SessionKeys {
+			babe: <Babe as sp_runtime::BoundToRuntimeAppPublic>::Public::generate_pair(seed.clone()),
+			grandpa: <Grandpa as sp_runtime::BoundToRuntimeAppPublic>::Public::generate_pair(seed),
+			pog: <PogValidators as sp_runtime::BoundToRuntimeAppPublic>::Public::generate_pair(pog_seed),
+		};
+		// the keys were put in the keystore a moment ago; without their proof `session.setKeys`
+		// refuses them with `InvalidProof`
+		let proof = keys.create_ownership_proof(owner).map(|p| p.encode()).unwrap_or_else(|()| {
+			log::error!(target: "runtime::pog", "no proof of possession of the session keys just made");
+			Vec::new()
+		});
+		sp_session::OpaqueGeneratedSessionKeys { keys: keys.encode(), proof }
+	}
+}
+
 /// Runtime version.
 #[cfg(not(feature = "upgrade-test"))]
 #[runtime_version]
@@ -96,7 +125,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 133,
+	spec_version: 134,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 5,
@@ -113,7 +142,7 @@ pub const VERSION: RuntimeVersion = RuntimeVersion {
 	spec_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	impl_name: alloc::borrow::Cow::Borrowed("pog-chain"),
 	authoring_version: 1,
-	spec_version: 134,
+	spec_version: 135,
 	impl_version: 1,
 	apis: apis::RUNTIME_API_VERSIONS,
 	transaction_version: 5,

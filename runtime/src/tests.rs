@@ -86,17 +86,24 @@ fn off_chain_worker_submits_signed_extrinsics_of_this_runtime() {
 	let mut ext = sp_io::TestExternalities::new(preset_storage("development"));
 	let (offchain, _) = testing::TestOffchainExt::new();
 	let (pool, pool_state) = testing::TestTransactionPoolExt::new();
-	let keystore = MemoryKeystore::new();
-	keystore.sr25519_generate_new(pallet_pog::KEY_TYPE, Some("//Alice")).unwrap();
+	let keystore = Arc::new(MemoryKeystore::new());
 	ext.register_extension(OffchainDbExt::new(offchain.clone()));
 	ext.register_extension(OffchainWorkerExt::new(offchain));
 	ext.register_extension(TransactionPoolExt::new(pool));
-	ext.register_extension(KeystoreExt(Arc::new(keystore)));
+	ext.register_extension(KeystoreExt(keystore.clone()));
 	ext.execute_with(|| {
+		// A dev node's `--alice`: the runtime makes her session keys from `//Alice`, her `pog!`
+		// key from `//Alice//pog`, whose account (not hers) sits on committees and signs.
+		let keys =
+			SessionKeys::decode(&mut &SessionKeys::generate_with_pog_derived(&[], Some(b"//Alice".to_vec())).keys[..])
+				.expect("session keys");
+		let alice = AccountId::from(genesis::dev_pog_key(Sr25519Keyring::Alice));
+		assert_eq!(AccountId::from(sp_core::sr25519::Public::from(keys.pog)), alice, "//Alice//pog");
+		assert_eq!(keys.babe, Sr25519Keyring::Alice.public().into(), "BABE's key is //Alice's");
+		assert_eq!(keystore.sr25519_public_keys(pallet_pog::KEY_TYPE).len(), 1, "one pog! key in the keystore");
 		System::set_block_number(1);
 		pallet_timestamp::Now::<Runtime>::put(6_000);
 		let bob = sp_keyring::Sr25519Keyring::Bob.to_account_id();
-		let alice = sp_keyring::Sr25519Keyring::Alice.to_account_id();
 		let claims = vec![pallet_pog::GpuClaim { profile: 9, count: 1, uuids: vec![[7u8; 16]].try_into().unwrap() }];
 		Pog::register_miner(RuntimeOrigin::signed(bob.clone()), claims.try_into().unwrap(), Default::default())
 			.expect("Bob registers");
@@ -671,6 +678,54 @@ fn at_mainnet_verdicts_bound_the_revealed_gpus_and_attestations_free_the_served_
 	});
 }
 
+/// Issue 53: a validator's `pog!` account, not its own, signs its worker's duties, and pays their
+/// fees up front (refunded when they land): every preset endows it with the existential deposit
+/// and ten times the largest duty's fee, that of a real signed attestation of 64 failing verdicts
+/// and 64 open GPUs (`CheckDuty`'s weight included) at the fee multiplier of genesis.
+#[test]
+fn pog_accounts_are_their_own_and_pay_the_largest_duty_up_front() {
+	let member = |i: u8| AccountId::from([i; 32]);
+	let failing = pallet_pog::Verdict {
+		passed: false,
+		// a failing verdict names a leaf or a walk: a walk's index is the longer
+		failed_leaf: None,
+		failed_walk: Some(u64::MAX),
+		reported: pallet_pog::SelfReported {
+			entries_checked: u32::MAX,
+			worst_permille: u32::MAX,
+			walks_checked: u32::MAX,
+		},
+	};
+	let call = RuntimeCall::Pog(pallet_pog::Call::attest {
+		round: u32::MAX,
+		upto: (u8::MAX, [0xff; 32]),
+		open: (0..64).map(|i| (member(i), u32::MAX)).collect::<Vec<_>>().try_into().unwrap(),
+		verdicts: (64..128).map(|i| (member(i), u32::MAX, failing)).collect::<Vec<_>>().try_into().unwrap(),
+		evidence: pallet_pog::evidence::EvidenceRoot { root: [0xff; 32], leaves: u32::MAX },
+	});
+	for name in ["development", "local_testnet", genesis::PRODUCTION_RUNTIME_PRESET] {
+		sp_io::TestExternalities::new(preset_storage(name)).execute_with(|| {
+			let xt = signed(Sr25519Keyring::Alice, call.clone(), Nonce::MAX, 0);
+			// + 1: a mortal era takes two bytes where this signer's immortal one takes one
+			let length = xt.encode().len() as u32 + 1;
+			let info = TransactionPayment::query_info(xt, length);
+			assert!(info.weight.ref_time() > Pog::attest_weight(64, 64).ref_time(), "the extensions' weight counted");
+			let fee = info.partial_fee;
+			let seats = pallet_pog_validators::Seated::<Runtime>::get();
+			assert!(!seats.is_empty());
+			for (validator, member) in seats {
+				assert_ne!(validator, member, "{name}: the pog! account is not the validator's");
+				let balance = Balances::free_balance(&member);
+				assert!(
+					balance >= EXISTENTIAL_DEPOSIT + 10 * fee,
+					"{name}: {member} holds {balance}, the largest duty costs {fee} up front"
+				);
+			}
+			println!("{name}: the largest duty ({length} bytes) costs {fee} up front (a POG is {UNIT})");
+		});
+	}
+}
+
 /// Issue 11: with every ordinary byte of a block bought by transactions tipping 1,000 POG each,
 /// a miner's commit still outranks them in the pool, still fits in the block and costs the miner
 /// nothing; the same commit from an account with nothing due is refused before it reaches a block;
@@ -926,7 +981,9 @@ fn a_spec_107_chain_upgrades_and_its_validators_keep_their_seats_through_session
 	sp_io::TestExternalities::new(preset_storage("local_testnet")).execute_with(|| {
 		// The spec-107 layout: BABE, GRANDPA and PoG hold the validators (under pallet-pog's
 		// prefix); no session, no bonds, no validator set of its own.
-		let validators = pallet_pog_validators::Validators::<Runtime>::get().to_vec();
+		// (spec 107's members were the validators' own accounts)
+		let validators: Vec<AccountId> =
+			pallet_pog_validators::Seated::<Runtime>::get().into_iter().map(|(v, _)| v).collect();
 		for v in &validators {
 			Balances::release_all(
 				&RuntimeHoldReason::PogValidators(pallet_pog_validators::HoldReason::ValidatorBond),

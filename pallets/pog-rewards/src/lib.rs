@@ -274,8 +274,8 @@ pub mod pallet {
 			Self::count_agreed(member)
 		}
 
-		fn round_settled(round: RoundIndex) {
-			Self::emit_round(round)
+		fn round_settled(round: RoundIndex, seats: &[(T::AccountId, T::AccountId)]) {
+			Self::emit_round(round, seats)
 		}
 
 		fn round_settled_weight() -> Weight {

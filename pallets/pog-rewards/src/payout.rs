@@ -65,8 +65,11 @@ impl<T: Config> Pallet<T> {
 
 	/// Mints round `round`'s emission: the validators' and the treasury's parts at once, the
 	/// miners' part left to [`Self::pay_some_miners`]. Called once every miner is settled and
-	/// the weight shares are recomputed.
-	pub fn emit_round(round: RoundIndex) {
+	/// the weight shares are recomputed. Verdicts are counted by the committee member (`pog!`
+	/// account) that signed them; each member's part is paid to its validator in `seats`
+	/// (validator, member): the bonded account its operator holds the phrase of, not the hot key
+	/// in its node's keystore.
+	pub fn emit_round(round: RoundIndex, seats: &[(T::AccountId, T::AccountId)]) {
 		// No payout is pending here: a round starts only once the last one is paid.
 		let rules = Rewards::<T>::get();
 		let emission = round_emission(&rules, T::Currency::total_issuance().saturated_into());
@@ -74,7 +77,13 @@ impl<T: Config> Pallet<T> {
 		let work: alloc::vec::Vec<(T::AccountId, u32)> = AgreedVerdicts::<T>::drain().collect();
 		let total_work: u128 = work.iter().map(|(_, n)| u128::from(*n)).sum();
 		let mut paid_validators = 0u128;
-		for (validator, agreed) in &work {
+		for (member, agreed) in &work {
+			// a member is always drawn from a seat; the part of one that was not (none can be)
+			// goes to the treasury, never to a `pog!` key
+			let Some((validator, _)) = seats.iter().find(|(_, m)| m == member) else {
+				log::error!(target: "runtime::pog", "verdicts counted for {member:?}, a member of no seat: its part goes to the treasury");
+				continue;
+			};
 			let amount = Self::mint(validator, pro_rata(validators, u128::from(*agreed), total_work));
 			if amount > 0 {
 				paid_validators += amount;

@@ -21,7 +21,7 @@ fn vesting(who: AccountId) -> Balance {
 fn miner_paid_a_round(miner: AccountId) {
 	Shares::set(&vec![(miner, Perbill::one())]);
 	Registered::set(&vec![miner]);
-	<PogRewards as RoundPay<_, _>>::round_settled(1);
+	<PogRewards as RoundPay<_, _>>::round_settled(1, &[]);
 	<PogRewards as RoundPay<_, _>>::pay_some();
 }
 
@@ -36,10 +36,16 @@ fn a_round_mints_exactly_its_emission_split_by_shares_and_agreeing_verdicts() {
 		}
 		let issuance = Balances::total_issuance();
 		let treasury = Balances::balance(&TREASURY);
-		<PogRewards as RoundPay<_, _>>::round_settled(5);
+		// members 7 and 8 sign for validators 17 and 18 (their `pog!` accounts)
+		let before = [17, 18].map(|v| Balances::balance(&v));
+		<PogRewards as RoundPay<_, _>>::round_settled(5, &[(17, 7), (18, 8)]);
 		// 1,000: 800 to miners (pending), 100 to validators by 1:3 verdicts, 100 to the treasury
-		assert_eq!(Balances::balance(&7), FUNDS + 25);
-		assert_eq!(Balances::balance(&8), FUNDS + 75);
+		assert_eq!(Balances::balance(&17), before[0] + 25, "paid to the validator");
+		assert_eq!(Balances::balance(&18), before[1] + 75);
+		assert_eq!((Balances::balance(&7), Balances::balance(&8)), (FUNDS, FUNDS), "not to its pog! account");
+		assert!(System::events()
+			.iter()
+			.any(|r| r.event == Event::ValidatorPaid { round: 5, validator: 18, amount: 75 }.into()));
 		assert_eq!(Balances::balance(&TREASURY), treasury + 100);
 		assert!(<PogRewards as RoundPay<_, _>>::paying(), "the miners' part waits for the next block");
 		assert_eq!(AgreedVerdicts::<Test>::iter().count(), 0);
@@ -55,10 +61,25 @@ fn a_round_mints_exactly_its_emission_split_by_shares_and_agreeing_verdicts() {
 }
 
 #[test]
+fn the_part_of_a_member_of_no_seat_goes_to_the_treasury_not_to_its_key() {
+	new_test_ext().execute_with(|| {
+		<PogRewards as RoundPay<_, _>>::agreed(&7);
+		<PogRewards as RoundPay<_, _>>::agreed(&8);
+		let treasury = Balances::balance(&TREASURY);
+		<PogRewards as RoundPay<_, _>>::round_settled(5, &[(18, 8)]);
+		// 100 to validators: 50 to 8's validator 18, 7's 50 to the treasury with its own 100
+		assert_eq!(Balances::balance(&7), FUNDS, "nothing to a member of no seat");
+		assert_eq!(Balances::balance(&18), FUNDS + 50);
+		assert_eq!(Balances::balance(&TREASURY), treasury + 150 + 800, "nobody scored: the miners' part too");
+		assert_ok!(PogRewards::do_try_state());
+	});
+}
+
+#[test]
 fn nobody_scored_and_nobody_agreeing_leaves_it_all_to_the_treasury() {
 	new_test_ext().execute_with(|| {
 		let treasury = Balances::balance(&TREASURY);
-		<PogRewards as RoundPay<_, _>>::round_settled(1);
+		<PogRewards as RoundPay<_, _>>::round_settled(1, &[]);
 		assert_eq!(Balances::balance(&TREASURY), treasury + 1_000);
 		assert!(!PendingPayout::<Test>::exists());
 		assert_ok!(PogRewards::do_try_state());
@@ -102,7 +123,7 @@ fn a_miner_gone_before_its_page_is_not_paid_and_its_part_goes_to_the_treasury() 
 	new_test_ext().execute_with(|| {
 		Shares::set(&vec![(2, Perbill::from_percent(50)), (3, Perbill::from_percent(50))]);
 		Registered::set(&vec![2, 3]);
-		<PogRewards as RoundPay<_, _>>::round_settled(1);
+		<PogRewards as RoundPay<_, _>>::round_settled(1, &[]);
 		Registered::set(&vec![3]);
 		let treasury = Balances::balance(&TREASURY);
 		<PogRewards as RoundPay<_, _>>::pay_some();

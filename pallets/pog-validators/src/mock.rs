@@ -66,7 +66,7 @@ impl RoundPay<AccountId, Balance> for CountBurns {
 	fn forfeit(_: &AccountId) {}
 	fn release(_: &AccountId) {}
 	fn agreed(_: &AccountId) {}
-	fn round_settled(_: RoundIndex) {}
+	fn round_settled(_: RoundIndex, _: &[(AccountId, AccountId)]) {}
 	fn round_settled_weight() -> frame_support::weights::Weight {
 		Default::default()
 	}

@@ -98,6 +98,9 @@ pub enum OffchainErr {
 	NotRevealed,
 	/// The signed verdict could not be put in the pool.
 	SubmitFailed,
+	/// The `pog!` account holds nothing above the existential deposit: it cannot pay its duties'
+	/// fees up front (they are refunded when the duty lands), so nothing it signs enters the pool.
+	Unfunded,
 	/// The miner's endpoint served nothing whose paths lead to the committed roots (yet): the
 	/// member tries again until the reveal window closes, then votes unserved.
 	NotServed,
@@ -143,13 +146,34 @@ pub fn run_with_budget<T: Config>(now: BlockNumberFor<T>, budget: usize) -> Resu
 }
 
 fn send<T: Config>(me: &Account<T>, call: Call<T>) -> Result<(), OffchainErr> {
+	if Pallet::<T>::drawn_seats().iter().any(|(validator, member)| validator == member && *member == me.id) {
+		log::warn!(
+			target: crate::LOG_TARGET,
+			"the pog! key of {:?} is its validator's own account key: its duties take the nonce its operator signs \
+			 with; set a pog! key of its own (author_rotateKeys, session.setKeys) and fund its account",
+			me.id
+		);
+	}
 	let results = Signer::<T, T::AuthorityId>::all_accounts()
 		.with_filter(alloc::vec![me.public.clone()])
 		.send_signed_transaction(|_| call.clone());
 	if results.iter().any(|(_, r)| r.is_ok()) {
 		return Ok(());
 	}
-	log::warn!(target: crate::LOG_TARGET, "could not submit {:?}", call);
+	use frame_support::traits::{
+		fungible::Inspect,
+		tokens::{Fortitude, Preservation},
+	};
+	let spendable = T::Currency::reducible_balance(&me.id, Preservation::Preserve, Fortitude::Polite);
+	if sp_runtime::traits::Zero::is_zero(&spendable) {
+		log::warn!(
+			target: crate::LOG_TARGET,
+			"the pog! account {:?} cannot pay its duties' fees (paid up front, refunded when a duty lands): fund it",
+			me.id
+		);
+		return Err(OffchainErr::Unfunded);
+	}
+	log::warn!(target: crate::LOG_TARGET, "could not submit {:?} (is the pog! account short of its fee?)", call);
 	Err(OffchainErr::SubmitFailed)
 }
 

@@ -899,11 +899,12 @@ impl<T: Config> Pallet<T> {
 	fn finish_round(round: &mut RoundOf<T>, n: BlockNumberFor<T>) {
 		let config = Configuration::<T>::get();
 		Self::update_shares(round.index);
-		T::RoundPay::round_settled(round.index);
-		let unproven = Self::close_audits(round.index);
 		// the seats the round's committees were drawn from (a validator that left since answers
-		// for the work it was assigned while its bond is held), and whether they were sampled
+		// for the work it was assigned while its bond is held, and is paid for it), and whether
+		// they were sampled
 		let drawn = Self::drawn_seats();
+		T::RoundPay::round_settled(round.index, &drawn);
+		let unproven = Self::close_audits(round.index);
 		let sampled = drawn.len() as u32 > crate::verification::WHOLE_SET_UP_TO;
 		let work = T::Committee::round_settled(round.index, &drawn, sampled, &unproven);
 		Self::measure_throughput(round.index, &work);

@@ -150,15 +150,18 @@ impl<T: Config> Pallet<T> {
 	}
 
 	/// The committee of `miner`'s GPU `gpu` under sample seed `seed`: the [`committee_size`]
-	/// validators of the [`Self::committee_pool`] other than the miner with the lowest hash of
-	/// (seed, miner, gpu, validator).
+	/// members of the [`Self::committee_pool`] with the lowest hash of (seed, miner, gpu, member),
+	/// leaving out the miner's own seat: a seat whose validator account or `pog!` account is the
+	/// miner's (the two differ wherever the `pog!` key is a session key of its own).
 	pub fn committee_for(seed: &Hash32, miner: &T::AccountId, gpu: GpuIndex) -> Vec<T::AccountId> {
-		let pool = Self::committee_pool();
-		let eligible = pool.iter().filter(|v| *v != miner).count() as u32;
-		let size = committee_size(Configuration::<T>::get().committee, eligible) as usize;
-		let mut ranked: Vec<(Hash32, T::AccountId)> = pool
+		let eligible: Vec<T::AccountId> = Self::drawn_seats()
 			.into_iter()
-			.filter(|v| v != miner)
+			.filter(|(validator, member)| validator != miner && member != miner)
+			.map(|(_, member)| member)
+			.collect();
+		let size = committee_size(Configuration::<T>::get().committee, eligible.len() as u32) as usize;
+		let mut ranked: Vec<(Hash32, T::AccountId)> = eligible
+			.into_iter()
 			.map(|v| (sp_io::hashing::blake2_256(&(b"pog/committee", seed, miner, gpu, &v).encode()), v))
 			.collect();
 		ranked.sort_by_key(|a| a.0);

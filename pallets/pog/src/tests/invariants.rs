@@ -258,6 +258,29 @@ fn the_validator_count_bounds_committees() {
 }
 
 #[test]
+fn a_validator_mining_under_its_own_account_is_not_on_its_gpus_committee_whatever_its_pog_key() {
+	new_test_ext().execute_with(|| {
+		let seed = [1u8; 32];
+		let alice = account("Alice");
+		// Alice's `pog!` key is a session key of its own: its account sits on committees, and
+		// Alice mines under her validator account.
+		let alice_pog = account("Alice//pog");
+		let seats: alloc::vec::Vec<_> = pallet_pog_validators::Seated::<Test>::get()
+			.into_iter()
+			.map(|(v, m)| if v == alice { (v, alice_pog) } else { (v, m) })
+			.collect();
+		pallet_pog_validators::Seated::<Test>::put(frame_support::BoundedVec::truncate_from(seats));
+		assert!(Pog::committee_pool().contains(&alice_pog), "Alice sits under her pog! account");
+		for miner in [alice, alice_pog] {
+			let committee = Pog::committee_for(&seed, &miner, 0);
+			assert_eq!(committee.len(), 2, "the two other validators");
+			assert!(!committee.contains(&alice_pog) && !committee.contains(&alice));
+		}
+		assert!(Pog::committee_for(&seed, &account("Miner1"), 0).contains(&alice_pog));
+	});
+}
+
+#[test]
 fn duties_are_first_while_owed_and_refused_once_not() {
 	use crate::duty::DUTY_PRIORITY;
 	let check = check_duty;

@@ -50,8 +50,10 @@ pub trait RoundPay<AccountId, Balance> {
 	/// A committee member's verdict agreed with the decided outcome in the round being settled.
 	fn agreed(member: &AccountId);
 	/// Every miner of `round` is settled and the weight shares are recomputed: mint its
-	/// emission (the miners' part is paid from the next block on, [`Self::pay_some`]).
-	fn round_settled(round: RoundIndex);
+	/// emission (the miners' part is paid from the next block on, [`Self::pay_some`]). `seats`:
+	/// the (validator, `pog!` account) pairs the round's committees were drawn from; a member's
+	/// part is paid to its validator's account, not to the `pog!` key's.
+	fn round_settled(round: RoundIndex, seats: &[(AccountId, AccountId)]);
 	/// The most [`Self::round_settled`] weighs.
 	fn round_settled_weight() -> Weight;
 	/// Whether a settled round's miners are still being paid: no round starts until they are.
