@@ -183,8 +183,11 @@ test('an honest CPU miner is challenged, verified and scored while tipped remark
     async (h) => total((await api.query.system.account.at(h, charlie.address)).data)));
   assert.equal(afterPay - before, payout.amount, "Charlie's balance rose by its paid share");
   assert.ok(a.rewards.emitted !== '0' && BigInt(a.rewards.treasuryBalance) > 0n, 'the auditor sees the emission and the treasury');
-  assert.deepEqual(a.seated.map((v) => [v.validator, v.bond, v.strikes]), [[a.validators[0], (100n * 10n ** 12n).toString(), 0]],
-    'the auditor sees Alice seated, her 100 POG bond whole and no strike');
+  // Alice is seated under her own account; her pog! account (//Alice//pog) sits on committees
+  const alice = new Keyring({ type: 'sr25519' }).addFromUri('//Alice').address;
+  assert.deepEqual(a.seated.map((v) => [v.validator, v.pogAccount, v.bond, v.strikes]),
+    [[alice, a.validators[0], (100n * 10n ** 12n).toString(), 0]], 'the auditor sees Alice seated, her 100 POG bond whole and no strike');
+  assert.notEqual(a.validators[0], alice, "her committee member is her pog! account, not her own");
 
   const status = await runAgent(['status', ...common, '--json'], { name: 'status' });
   const out = JSON.parse(readFileSync(status.log, 'utf8').split('\n').filter((l) => !/^\S+Z\s/.test(l)).join('\n'));
