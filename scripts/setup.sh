@@ -21,7 +21,8 @@ say() { printf '[setup] %s\n' "$*"; }
 
 # chromium: the explorer's integration test opens the page in it, headless (puppeteer-core drives
 # this browser; nothing is downloaded at run time).
-packages=(protobuf-compiler clang libssl-dev pkg-config rustc-web cargo-web rust-web-src lld-22 chromium)
+# python3-venv: the Python clients' virtual environment (tests/lib/clients.mjs).
+packages=(protobuf-compiler clang libssl-dev pkg-config rustc-web cargo-web rust-web-src lld-22 chromium python3-venv)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

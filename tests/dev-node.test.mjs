@@ -10,8 +10,10 @@
 // Meanwhile Alice, root and the chain's validator, lands twenty transfers numbered from her nonce
 // in chain state: her worker votes from her `pog!` account (//Alice//pog), never her nonce. A
 // transaction signed over the runtime's metadata hash (CheckMetadataHash mode 1) lands and one
-// over another hash is refused; the committed hash must be the live metadata's. The node stops
-// cleanly.
+// over another hash is refused; the committed hash must be the live metadata's. Clients nobody
+// here wrote (polkadot-api with descriptors generated from this node, async-substrate-interface)
+// read the round and a miner's record, call PogApi, decode every event since genesis (the settled
+// round's included) as @polkadot/api does, and land a transfer each. The node stops cleanly.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Keyring } from '@polkadot/api';
 import { metadataHash } from './lib/metadata.mjs';
+import { prepareClients, runClients } from './lib/clients.mjs';
 import { connect, runAgent, sendAndWait, startNode, stopAll, waitFinalized, waitForEvent, waitSettled } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-dev-'));
@@ -27,6 +30,8 @@ let api;
 const agents = [];
 // The sixteen-unit miner: its address, agent and first round, set by the first test.
 let sixteen;
+// The other clients, prepared while the first round runs.
+let clients;
 
 after(() => stopAll({ agents, api, node }));
 
@@ -104,6 +109,8 @@ test('a dev node finalises blocks and starts a round that challenges a new miner
   node = await startNode(['--dev', '--tmp'], { name: 'dev' });
   api = await connect(node.url);
   assert.equal((await api.rpc.system.chain()).toString(), 'PoG Development');
+  clients = prepareClients(node.url);
+  clients.catch(() => {}); // awaited, and reported, by its own test
 
   const finalized = await waitFinalized(api, 2, 90_000);
   assert.ok(finalized >= 2, 'GRANDPA finalises');
@@ -211,6 +218,38 @@ test('sixteen units one CPU can answer are all selected, revealed at once, signe
   assert.equal(text.match(/openings revealed/g)?.length, 16, 'sixteen reveals sent');
   const again = text.match(/signing it again/g)?.length ?? 0;
   assert.ok(again >= dropped.length, `the ${dropped.length} dropped reveals were signed again (${again} times)`);
+});
+
+/** `section.method` (lower case, as every client spells it alike) of each event in blocks `from`..`to`, counted. */
+async function eventCounts(api, from, to) {
+  const counts = {};
+  for (let n = from; n <= to; n++) {
+    const at = await api.at(await api.rpc.chain.getBlockHash(n));
+    for (const { event } of await at.query.system.events()) {
+      const name = `${event.section}.${event.method}`.toLowerCase();
+      counts[name] = (counts[name] ?? 0) + 1;
+    }
+  }
+  return counts;
+}
+
+test('polkadot-api and async-substrate-interface read the round and a miner, call PogApi, decode every event of the settled round and land a transfer', { timeout: 300_000 }, async () => {
+  const prepared = await clients;
+  // every block up to the best one, the settlement's included, once final
+  const to = await waitFinalized(api, (await api.rpc.chain.getHeader()).number.toNumber(), 60_000);
+  const final = await api.at(await api.rpc.chain.getBlockHash(to));
+  const [reference, round, record] = await Promise.all([eventCounts(api, 1, to), final.query.pog.round(), final.query.pog.miners(sixteen.address)]);
+  assert.ok(reference['pog.minersettled'] >= 1, `the settled round's events are in blocks 1..${to}`);
+  for (const report of await runClients(prepared, sixteen.address, 1, to)) {
+    const events = Object.fromEntries(Object.entries(report.events).map(([k, n]) => [k.toLowerCase(), n]));
+    assert.deepEqual(events, reference, `${report.client} decodes every event of blocks 1..${to} as @polkadot/api does`);
+    // each client reads at a finalised block of its own, no earlier than #to
+    assert.ok(report.round >= round.unwrap().index.toNumber() && report.apiRound === report.round,
+      `${report.client} reads the round as PogApi.round gives it: ${JSON.stringify(report)}`);
+    assert.equal(report.minerFirstRound, record.unwrap().firstRound.toNumber(), `${report.client} reads the miner's record`);
+    assert.equal(report.apiMinerFirstRound, report.minerFirstRound, `${report.client} calls PogApi.miner`);
+    assert.ok(report.transfer.ok && report.transfer.transferred, `${report.client} lands a signed transfer: ${JSON.stringify(report.transfer)}`);
+  }
 });
 
 test('a transaction signed over the metadata hash (CheckMetadataHash mode 1) lands; one over another hash is refused', { timeout: 60_000 }, async () => {
