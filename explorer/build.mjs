@@ -1,5 +1,5 @@
-// Builds the explorer into dist/: the page and one bundled module (@polkadot/api included, so
-// that the page needs nothing from the network but the node it reads).
+// Builds the explorer into dist/: the page and one bundled module (@polkadot/api and the smoldot
+// light client included, so that the page needs nothing from the network but the chain it reads).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

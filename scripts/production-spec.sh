@@ -7,19 +7,33 @@
 # endowed with 1,000 POG (100 of each validator's is bonded at genesis), each `pog!` account
 # with 10 POG for its duties' fees (paid up front, refunded when they land).
 #
-#   scripts/production-spec.sh [validators (4)] [directory (production-keys)]
+#   scripts/production-spec.sh [validators (4)] [directory (production-keys)] [hosts]
 #
 # The directory gets spec.json, and validator-<i>.json / root.json with the secret phrases:
 # keep them offline, and give each operator only its own. It prints the commands that put each
 # validator's keys into its node's keystore. Needs pog-node (built, or POG_NODE) and python3.
+#
+# Each validator also gets a network key (validator-<i>.node-key: its peer id stays the same
+# across restarts). With `hosts` (the validators' public addresses, comma-separated, one each:
+# IPv4, IPv6 or DNS names) the spec names them as its bootnodes, on TCP (POG_P2P_PORT, 30333) and
+# on a websocket (POG_P2P_WS_PORT, 30334), which light clients (smoldot, the explorer's light
+# mode) connect through; spec.raw.json is the same spec with its genesis state written out, as a
+# light client needs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 count=${1:-4}
 out=${2:-production-keys}
+hosts=${3:-}
+p2p_port=${POG_P2P_PORT:-30333}
+ws_port=${POG_P2P_WS_PORT:-30334}
 node=${POG_NODE:-$CARGO_TARGET_DIR/release/pog-node}
 if ! [[ $count =~ ^[1-9][0-9]*$ ]] || ((count > 64)); then
 	echo "production-spec.sh: the number of validators must be 1 to 64 (got '$count')" >&2
+	exit 2
+fi
+if [[ -n $hosts ]] && (($(tr ',' '\n' <<<"$hosts" | grep -c .) != count)); then
+	echo "production-spec.sh: give one host per validator ($count), comma-separated (got '$hosts')" >&2
 	exit 2
 fi
 [[ -x $node ]] || { echo "production-spec.sh: no pog-node at $node: run 'cargo build --release -p pog-node' or set POG_NODE" >&2; exit 2; }
@@ -33,13 +47,15 @@ for i in $(seq 1 "$count"); do
 	phrase=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["secretPhrase"])' "$out/validator-$i.json")
 	"$node" key inspect --scheme ed25519 --output-type json "$phrase" >"$out/validator-$i.ed25519.json"
 	"$node" key inspect --scheme sr25519 --output-type json "$phrase//pog" >"$out/validator-$i.pog.json"
+	"$node" key generate-node-key --file "$out/validator-$i.node-key" 2>/dev/null
+	"$node" key inspect-node-key --file "$out/validator-$i.node-key" >"$out/validator-$i.peer-id"
 done
 generate >"$out/root.json"
 "$node" build-spec --chain production --disable-default-bootnode 2>/dev/null >"$out/spec.plain.json"
 
-python3 - "$out" "$count" <<'PY'
-import json, sys
-out, count = sys.argv[1], int(sys.argv[2])
+python3 - "$out" "$count" "$hosts" "$p2p_port" "$ws_port" <<'PY'
+import ipaddress, json, sys
+out, count, hosts, p2p_port, ws_port = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 load = lambda name: json.load(open(f"{out}/{name}"))
 spec = load("spec.plain.json")
 genesis = spec["genesis"]["runtimeGenesis"]
@@ -58,14 +74,35 @@ config.setdefault("pog", {})["validators"] = [k[0] for k in keys]
 config["sudo"] = {"key": root}
 config["balances"] = {"balances": balances}
 spec["name"], spec["id"] = "PoG", "pog"
+
+
+def address(host):
+    try:
+        return f"/ip{ipaddress.ip_address(host).version}/{host}"
+    except ValueError:
+        return f"/dns/{host}"
+
+
+spec["bootNodes"] = []
+for i, host in enumerate(filter(None, hosts.split(",")), start=1):
+    peer = open(f"{out}/validator-{i}.peer-id").read().strip()
+    spec["bootNodes"] += [f"{address(host.strip())}/tcp/{p2p_port}/p2p/{peer}",
+                          f"{address(host.strip())}/tcp/{ws_port}/ws/p2p/{peer}"]
 json.dump(spec, open(f"{out}/spec.json", "w"), indent=2)
 PY
 rm "$out/spec.plain.json"
+"$node" build-spec --chain "$out/spec.json" --raw 2>/dev/null >"$out/spec.raw.json"
 
 echo "Wrote $out/spec.json: $count validators and root, fresh keys (secrets in $out/*.json: keep them offline)."
 echo "On validator i's machine, with its own secret phrase (validator-i.json, \"secretPhrase\"):"
 echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type babe --scheme sr25519 --suri '<phrase>'"
 echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type 'pog!' --scheme sr25519 --suri '<phrase>//pog'"
 echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type gran --scheme ed25519 --suri '<phrase>'"
-echo "  pog-node key generate-node-key --chain spec.json --base-path <dir>"
-echo "  pog-node --chain spec.json --base-path <dir> --validator"
+echo "  pog-node --chain spec.json --base-path <dir> --validator --node-key-file validator-i.node-key \\"
+echo "    --listen-addr /ip4/0.0.0.0/tcp/$p2p_port --listen-addr /ip4/0.0.0.0/tcp/$ws_port/ws"
+if [[ -n $hosts ]]; then
+	echo "Light clients join with $out/spec.raw.json (its bootnodes: the validators' TCP and websocket addresses);"
+	echo "a browser page served over https reaches only wss://: put a TLS proxy in front of port $ws_port and add its /tcp/443/wss address."
+else
+	echo "The spec names no bootnode: run again with the validators' addresses (third argument) for one that nodes and light clients can join unedited."
+fi

@@ -6,10 +6,20 @@
 // runtime API (`api.call.pogApi.*`, no custom RPC).
 //
 //   node tests/auditor.mjs [ws://127.0.0.1:9944] [--json]
+//   node tests/auditor.mjs --light <chain spec file> [--json]
 //
+// With --light it trusts no node: smoldot, a light client, syncs from the spec's bootnodes, checks
+// BABE and GRANDPA itself and reads everything with proofs (docs/auditor.md).
 // Exported as `audit(api)` for the integration tests.
 import { ApiPromise, WsProvider } from '@polkadot/api';
+import { ScProvider } from '@polkadot/rpc-provider/substrate-connect';
+import * as Sc from '@substrate/connect';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+
+// What the script prints goes to stdout through `say`; with --light the light client's own log
+// (smoldot writes to the console) is sent to stderr, so that `--json` stays parseable.
+const say = console.log.bind(console);
 
 const text = (bytes) => Buffer.from(bytes.toU8a(true)).toString();
 const ppb = (perbill) => perbill.toNumber();
@@ -153,50 +163,61 @@ export async function audit(api) {
 }
 
 function print(a) {
-  console.log(`PoG chain at block #${a.block}; validators: ${a.validators.join(', ')}`);
+  say(`PoG chain at block #${a.block}; validators: ${a.validators.join(', ')}`);
   for (const v of a.seated) {
-    console.log(`  ${v.validator} (pog! ${v.pogAccount}): bond ${v.bond}, strikes ${v.strikes}`);
+    say(`  ${v.validator} (pog! ${v.pogAccount}): bond ${v.bond}, strikes ${v.strikes}`);
   }
-  console.log(`\nGPU profiles (${a.profiles.length})`);
+  say(`\nGPU profiles (${a.profiles.length})`);
   for (const p of a.profiles) {
-    console.log(`  ${String(p.id).padStart(2)} ${p.name.padEnd(28)} ${String(p.vramMib).padStart(7)} MiB  GFLOPS ${p.gflops.join('/')}  int8 GOPS ${p.int8Gops}`
+    say(`  ${String(p.id).padStart(2)} ${p.name.padEnd(28)} ${String(p.vramMib).padStart(7)} MiB  GFLOPS ${p.gflops.join('/')}  int8 GOPS ${p.int8Gops}`
       + `${p.memReadMps ? `  memory ${p.memReadMps}/${p.memParentMps} M reads/parents a second` : '  no memory phase'}${p.perCore ? '  (per CPU core)' : ''}`);
   }
-  console.log(`\nMiners (${a.miners.length})`);
+  say(`\nMiners (${a.miners.length})`);
   for (const m of a.miners) {
     const s = m.score;
-    console.log(`  ${m.miner}: ${m.claimed.length} GPU(s) claimed, ${m.verified.length} verified, slashed ${m.slashed}; score ${pct(s.total)} `
+    say(`  ${m.miner}: ${m.claimed.length} GPU(s) claimed, ${m.verified.length} verified, slashed ${m.slashed}; score ${pct(s.total)} `
       + `(gpu ${pct(s.gpu)}, declared memory and disk ${pct(s.hardware)}); share ${pct(m.share)}`);
     const e = m.earnings;
-    console.log(`      earnings: paid ${e.paid}, vesting ${e.vesting}, released ${e.released}, burned for failures ${e.unvestedBurned}`);
-    for (const g of m.standing) console.log(`      ${g.uuid} ${g.zeroReason ? `0 points: ${g.zeroReason}` : `${g.points} points (verified in round ${g.verifiedRound})`}`);
+    say(`      earnings: paid ${e.paid}, vesting ${e.vesting}, released ${e.released}, burned for failures ${e.unvestedBurned}`);
+    for (const g of m.standing) say(`      ${g.uuid} ${g.zeroReason ? `0 points: ${g.zeroReason}` : `${g.points} points (verified in round ${g.verifiedRound})`}`);
   }
-  console.log(`\nRound ${a.round.index} (${a.round.phase})`);
-  console.log(`\nChallenges (${a.challenges.length})`);
+  say(`\nRound ${a.round.index} (${a.round.phase})`);
+  say(`\nChallenges (${a.challenges.length})`);
   for (const c of a.challenges) {
     const votes = c.verdicts.map((v) => `${v.passed ? 'pass' : 'FAIL'}(${v.worstPermille}‰)`).join(' ');
-    console.log(`  round ${c.round} ${c.miner.slice(0, 8)}… GPU ${c.gpu} ${c.precision} ${c.dims.join('×')} ${c.status}`
+    say(`  round ${c.round} ${c.miner.slice(0, 8)}… GPU ${c.gpu} ${c.precision} ${c.dims.join('×')} ${c.status}`
       + `${c.memory?.root ? ` memory root ${c.memory.root.slice(0, 18)}… (${c.memory.walks} walks)` : ''}`
       + `${c.root ? ` root ${c.root.slice(0, 18)}…` : ''}${c.openedLeaves.length ? ` opened ${c.openedLeaves.length}` : ''}`
       + `${c.openedWalks.length ? ` walks ${c.openedWalks.length}` : ''}${votes ? ` verdicts ${votes}` : ''}`);
   }
   const w = a.rewards;
-  console.log(`\nRewards: ${w.emitted} minted so far, ${w.nextEmission} next round; split miners ${w.rules.miners} validators `
+  say(`\nRewards: ${w.emitted} minted so far, ${w.nextEmission} next round; split miners ${w.rules.miners} validators `
     + `${w.rules.validators} treasury ${w.rules.treasury} (parts per billion), vesting over ${w.rules.vestingRounds} rounds`);
-  if (w.last) console.log(`  round ${w.last.round}: ${w.last.emission} = miners ${w.last.miners} + validators ${w.last.validators} + treasury ${w.last.treasury}`);
-  console.log(`  treasury ${w.treasury}: ${w.treasuryBalance}`);
-  console.log('\nRanking');
-  a.ranking.forEach((r, i) => console.log(`  ${i + 1}. ${r.miner} score ${pct(r.total)} share ${pct(r.share)}`));
+  if (w.last) say(`  round ${w.last.round}: ${w.last.emission} = miners ${w.last.miners} + validators ${w.last.validators} + treasury ${w.last.treasury}`);
+  say(`  treasury ${w.treasury}: ${w.treasuryBalance}`);
+  say('\nRanking');
+  a.ranking.forEach((r, i) => say(`  ${i + 1}. ${r.miner} score ${pct(r.total)} share ${pct(r.share)}`));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
-  const url = args.find((a) => !a.startsWith('--')) || 'ws://127.0.0.1:9944';
-  const api = await ApiPromise.create({ provider: new WsProvider(url, false), noInitWarn: true, throwOnConnect: true })
-    .catch((e) => { console.error(`cannot reach a PoG node at ${url}: ${e.message}`); process.exit(1); });
+  const light = args.indexOf('--light');
+  const url = light >= 0 ? args[light + 1] : args.find((a) => !a.startsWith('--')) || 'ws://127.0.0.1:9944';
+  const connect = async () => {
+    if (light < 0) return ApiPromise.create({ provider: new WsProvider(url, 2_000), noInitWarn: true, throwOnConnect: true });
+    if (!url) throw new Error('--light needs a chain spec file');
+    for (const level of ['log', 'info', 'debug', 'warn']) console[level] = console.error.bind(console);
+    const provider = new ScProvider(Sc, readFileSync(url, 'utf8'));
+    await provider.connect();
+    const timer = setTimeout(() => { console.error(`the light client read no block from ${url}'s bootnodes in 120 s`); process.exit(1); }, 120_000);
+    const api = await ApiPromise.create({ provider, noInitWarn: true });
+    clearTimeout(timer);
+    return api;
+  };
+  const api = await connect().catch((e) => { console.error(`cannot reach a PoG chain at ${url}: ${e.message}`); process.exit(1); });
   try {
     const a = await audit(api);
-    if (args.includes('--json')) console.log(JSON.stringify(a, null, 2));
+    if (args.includes('--json')) say(JSON.stringify(a, null, 2));
     else print(a);
   } finally {
     await api.disconnect();

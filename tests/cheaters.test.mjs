@@ -8,7 +8,8 @@
 // all): their GPUs fail `MissedReveal` and every other GPU of the round is decided in time, and
 // the honest miner passes again in the next round (no endpoint stalls the validator's worker).
 // Then, on the same chain, the explorer page (explorer/) in headless Chromium shows the honest GPU
-// passed and each cheater's reason in words.
+// passed and each cheater's reason in words, read through the node's RPC and again through a
+// light client (smoldot) that trusts no node.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -18,12 +19,15 @@ import { Keyring } from '@polkadot/api';
 import puppeteer from 'puppeteer-core';
 import { serve } from '../explorer/serve.mjs';
 import {
-  connect, outcomeName, runAgent, sendAndWait, serveFlags, startNode, stopAll, waitFinalized, waitForFinalizedEvents,
+  connect, freePort, lightClientNode, outcomeName, runAgent, sendAndWait, serveFlags, startNode, stopAll, waitFinalized,
+  waitForFinalizedEvents,
 } from './lib/node.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'pog-cheat-'));
 let node;
 let api;
+// The chain spec a light client follows this node with (its websocket listener the bootnode).
+let light;
 const agents = [];
 let honest;
 let unreachable;
@@ -81,7 +85,9 @@ async function miner(suri, name, { register = ['--profile', HALF], run = [], nic
 }
 
 test('in one round an honest miner is scored and every cheater fails, is slashed, with the reason', { timeout: 720_000 }, async () => {
-  node = await startNode(['--dev', '--tmp'], { name: 'dev', logDir: dir });
+  const ports = [await freePort(), await freePort(), await freePort()];
+  light = lightClientNode('dev', ports[1], dir);
+  node = await startNode(['--dev', '--tmp', ...light.args], { name: 'dev', logDir: dir, ports });
   api = await connect(node.url);
   await waitFinalized(api, 1, 90_000);
 
@@ -232,7 +238,7 @@ const WORDS = {
 test('the explorer shows the round advancing, the honest GPU passed, each cheater\'s reason in words, and a point per settled round',
   { timeout: 300_000 }, async (t) => {
     assert.ok(honest, 'the cheaters test ran first, on this chain');
-    const { server, url } = await serve(0);
+    const { server, url } = await serve(0, '127.0.0.1', { chainSpec: light.specFile });
     const browser = await puppeteer.launch({
       executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
       headless: true,
@@ -293,4 +299,33 @@ test('the explorer shows the round advancing, the honest GPU passed, each cheate
     await page.screenshot({ path: shot, fullPage: true });
     console.log(`explorer: round ${first} -> ${await at()}, ${plotted.length} rounds plotted; screenshot ${shot}`);
     assert.deepEqual(errors, [], 'no error on the page');
+
+    // The same page through a light client (smoldot, from the chain spec served beside the page):
+    // the round the node's RPC shows, and the honest GPU's Passed row with the chain's points.
+    const lightPage = await browser.newPage();
+    lightPage.on('pageerror', (e) => errors.push(`light: ${e.message}`));
+    await lightPage.setViewport({ width: 1400, height: 1800 });
+    await lightPage.goto(`${url}?light=chainspec.json`);
+    await lightPage.waitForFunction((who) => document.querySelector(`tr[data-miner="${who}"]`)?.dataset.outcome === 'Passed',
+      { timeout: 150_000, polling: 1_000 }, honest);
+    // both pages follow the best block; at a round's turn one may be a block ahead, so they are
+    // compared until they agree (at most a minute)
+    const shown = (p) => p.evaluate((who) => {
+      const tr = document.querySelector(`tr[data-miner="${who}"]`);
+      return { round: document.querySelector('#round-index').textContent, outcome: tr?.dataset.outcome, points: Number(tr?.dataset.points) };
+    }, honest);
+    const same = Date.now() + 60_000;
+    let viaLight;
+    for (;;) {
+      const viaRpc = await shown(page);
+      viaLight = await shown(lightPage);
+      if (JSON.stringify(viaLight) === JSON.stringify(viaRpc)) break;
+      assert.ok(Date.now() < same, `the light client shows ${JSON.stringify(viaLight)}, RPC ${JSON.stringify(viaRpc)}`);
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    assert.equal(viaLight.outcome, 'Passed', 'through the light client, the honest GPU passed');
+    assert.ok(viaLight.points > 0);
+    assert.match(await lightPage.$eval('#status', (e) => e.textContent), /light client/);
+    await lightPage.screenshot({ path: join(dir, 'explorer-light.png'), fullPage: true });
+    assert.deepEqual(errors, [], 'no error on either page');
   });

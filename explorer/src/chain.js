@@ -3,6 +3,9 @@
 // history of settled rounds. Everything is decoded by @polkadot/api from the chain's metadata:
 // storage (`api.query.pog.*`), events, and the pallet's runtime API (`api.call.pogApi.*`).
 import { ApiPromise, WsProvider } from '@polkadot/api';
+import { ScProvider } from '@polkadot/rpc-provider/substrate-connect';
+import * as Sc from '@substrate/connect';
+import { isChainSpec } from './rpc.js';
 import { outcomeLabel, outcomeWords, zeroReasonWords } from './words.js';
 
 const text = (bytes) => new TextDecoder().decode(bytes.toU8a(true));
@@ -11,10 +14,44 @@ const optional = (option, map = (v) => v) => (option.isSome ? map(option.unwrap(
 /** Blocks of history read back when the page connects (a node keeps the state of its last 256). */
 export const HISTORY_BLOCKS = 250;
 
-/** Connects to the node at `url` (ws:// or wss://). */
-export async function connect(url) {
-  const provider = new WsProvider(url, 2_000);
-  return ApiPromise.create({ provider, noInitWarn: true, throwOnConnect: true });
+/** How long the light client may take to find a peer, sync and read the runtime's metadata. */
+export const LIGHT_CONNECT_MS = 120_000;
+
+/**
+ * Connects to `source`: a node's RPC (ws:// or wss://), or a chain spec (its URL) followed
+ * through smoldot, which syncs from the spec's bootnodes, checks every block's BABE seal and
+ * GRANDPA's finality and reads storage and the runtime API with Merkle proofs: nothing the page
+ * shows then rests on any node's word.
+ */
+export async function connect(source) {
+  if (!isChainSpec(source)) {
+    const provider = new WsProvider(source, 2_000);
+    return ApiPromise.create({ provider, noInitWarn: true, throwOnConnect: true });
+  }
+  const response = await fetch(source);
+  if (!response.ok) throw new Error(`the chain spec ${source} answered HTTP ${response.status}`);
+  const spec = await response.text();
+  let bootnodes = [];
+  try {
+    bootnodes = JSON.parse(spec).bootNodes ?? [];
+  } catch {
+    throw new Error(`${source} is not a chain spec (JSON)`);
+  }
+  const provider = new ScProvider(Sc, spec);
+  await provider.connect();
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the light client read no block of this chain in ${LIGHT_CONNECT_MS / 1000} s `
+      + `(its spec's bootnodes: ${bootnodes.join(', ') || 'none'}; a node must listen on a websocket address)`)), LIGHT_CONNECT_MS);
+  });
+  try {
+    return await Promise.race([ApiPromise.create({ provider, noInitWarn: true }), late]);
+  } catch (e) {
+    await provider.disconnect().catch(() => {});
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The chain's profile table: id → { name, perCore }. */
@@ -208,13 +245,14 @@ export class History {
   /** Reads the last `HISTORY_BLOCKS` blocks up to `head` (the state a node keeps). */
   async backfill(api, head) {
     const from = Math.max(0, head - HISTORY_BLOCKS + 1);
-    const hashes = await Promise.all(
+    const hashes = await Promise.allSettled(
       Array.from({ length: head - from + 1 }, (_, i) => api.rpc.chain.getBlockHash(from + i)));
     for (const hash of hashes) {
       try {
-        await this.ingest(api, hash);
+        if (hash.status === 'fulfilled') await this.ingest(api, hash.value);
       } catch {
-        // State already pruned at that block: history starts later.
+        // State already pruned at that block, or a block a light client cannot reach back to:
+        // history starts later.
       }
     }
   }

@@ -3,7 +3,7 @@
 import { History, connect, snapshot } from './chain.js';
 import { plot, timeline } from './draw.js';
 import { earningRows, gpuRows, num, roundFacts, short, validatorRows } from './html.js';
-import { rpcOnLoad } from './rpc.js';
+import { isChainSpec, sourceOnLoad } from './rpc.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,6 +16,8 @@ let past = new History();
 let last = null;
 let busy = false;
 let again = false;
+// How the page reads the chain, for the status line.
+let via = '';
 
 function setStatus(message, error = false) {
   $('status').textContent = message;
@@ -87,7 +89,7 @@ async function refresh(hash) {
     if (hash) await past.ingest(api, hash);
     last = await snapshot(api);
     render();
-    setStatus(`connected to ${$('rpc').value} (runtime ${runtime}), block #${last.block}`);
+    setStatus(`${via} (runtime ${runtime}), block #${last.block}`);
   } catch (e) {
     setStatus(`reading the chain failed: ${e.message}`, true);
   } finally {
@@ -100,10 +102,11 @@ async function refresh(hash) {
 }
 
 /**
- * Connects to `url` and follows its new blocks. @polkadot/api decodes with the metadata of the
- * runtime it connected to, so when the chain upgrades its runtime (`system.setCode`) the page
- * connects again, keeping the history it read (`keep`): older blocks are read with their own
- * runtime's metadata (`api.at`).
+ * Connects to `url` (a node, or a chain spec for the light client: `connect`) and follows its new
+ * blocks: the current state first, then the history of the blocks before. @polkadot/api decodes
+ * with the metadata of the runtime it connected to, so when the chain upgrades its runtime
+ * (`system.setCode`) the page connects again, keeping the history it read (`keep`): older blocks
+ * are read with their own runtime's metadata (`api.at`).
  */
 async function start(url, { keep = false } = {}) {
   for (const stop of unsubscribe.splice(0)) stop();
@@ -112,20 +115,26 @@ async function start(url, { keep = false } = {}) {
     past = new History();
     last = null;
   }
-  setStatus(`connecting to ${url}…`);
+  const light = isChainSpec(url);
+  setStatus(light ? `starting a light client for the chain spec ${url}…` : `connecting to ${url}…`);
   try {
     api = await connect(url);
   } catch (e) {
-    setStatus(`cannot connect to ${url}: ${e.message ?? e}`, true);
+    setStatus(`cannot ${light ? 'follow' : 'connect to'} ${url}: ${e.message ?? e}`, true);
     return;
   }
+  via = light ? `following ${url} through a light client (smoldot: blocks and state checked, no node trusted)`
+    : `connected to ${url}`;
+  $('mode').textContent = light ? 'light client' : 'RPC';
   const { specName, specVersion } = api.runtimeVersion;
   runtime = `${specName}/${specVersion}`;
   const head = (await api.rpc.chain.getHeader()).number.toNumber();
-  setStatus(`connected to ${url}; reading the last ${Math.min(head + 1, 250)} blocks…`);
-  await past.backfill(api, head);
   await refresh();
   unsubscribe.push(await api.rpc.chain.subscribeNewHeads((header) => refresh(header.hash)));
+  setStatus(`${via}; reading the last ${Math.min(head + 1, 250)} blocks…`);
+  await past.backfill(api, head);
+  render();
+  setStatus(`${via} (runtime ${runtime}), block #${last?.block ?? head}`);
   unsubscribe.push(await api.rpc.state.subscribeRuntimeVersion((version) => {
     if (!version.specVersion.eq(specVersion) || !version.specName.eq(specName)) {
       setStatus(`the chain upgraded its runtime to ${version.specName}/${version.specVersion}: connecting again…`);
@@ -137,17 +146,17 @@ async function start(url, { keep = false } = {}) {
 $('connect').addEventListener('submit', (e) => {
   e.preventDefault();
   const url = $('rpc').value.trim();
-  window.history.replaceState(null, '', `?rpc=${encodeURIComponent(url)}`);
+  window.history.replaceState(null, '', `?${isChainSpec(url) ? 'light' : 'rpc'}=${encodeURIComponent(url)}`);
   start(url);
 });
 $('filter').addEventListener('input', render);
 // The default node, or one on this machine, is read at once; a link's other host only once the
 // user presses connect (its metadata decides what the page shows).
-const { url, auto } = rpcOnLoad(location.search);
+const { url, auto } = sourceOnLoad(location.search, location.href);
 $('rpc').value = url;
 if (auto) {
   start(url);
 } else {
-  setStatus(`not connected: this link asks for the node ${url}; press connect to read it`);
+  setStatus(`not connected: this link asks for ${isChainSpec(url) ? 'the chain spec' : 'the node'} ${url}; press connect to read it`);
   $('connect').querySelector('button').focus();
 }

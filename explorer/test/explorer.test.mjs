@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { plot, timeline } from '../src/draw.js';
 import { earningRows, esc, gpuRows, roundFacts, validatorRows } from '../src/html.js';
-import { DEFAULT_RPC, rpcOnLoad } from '../src/rpc.js';
+import { DEFAULT_RPC, isChainSpec, rpcOnLoad, sourceOnLoad } from '../src/rpc.js';
 
 // What a node whose metadata decodes a field as text could send for it.
 const EVIL = '<img src=x onerror="alert(document.domain)">';
@@ -81,4 +81,23 @@ test('the page connects on load to the default node or a node on this machine, e
     'ws://localhost.evil.example', 'http://127.0.0.1:9944', 'javascript:alert(1)', 'not a url']) {
     assert.deepEqual(rpcOnLoad(`?rpc=${encodeURIComponent(other)}`), { url: other, auto: false }, other);
   }
+});
+
+test('a ?light= link follows a chain spec through the light client, at once for a spec beside the page or on this machine', () => {
+  for (const page of ['http://127.0.0.1:8080/', 'https://explorer.example/pog/?light=x']) {
+    for (const own of ['chainspec.json', '/chainspec.json', './specs/pog.json', 'http://127.0.0.1:8080/chainspec.json',
+      'https://localhost/pog.json']) {
+      assert.deepEqual(sourceOnLoad(`?light=${encodeURIComponent(own)}`, page), { url: own, auto: true }, own);
+      assert.ok(isChainSpec(own), own);
+    }
+    // another origin, also as the browser resolves backslashes and scheme-relative links
+    for (const other of ['https://evil.example/spec.json', '//evil.example/spec.json', '\\\\evil.example/spec.json',
+      '/\\evil.example/spec.json', 'http://127.0.0.1@evil.example/s.json', 'javascript:alert(1)', 'data:application/json,{}']) {
+      assert.deepEqual(sourceOnLoad(`?light=${encodeURIComponent(other)}`, page), { url: other, auto: false }, `${other} from ${page}`);
+    }
+  }
+  // without ?light=, the node rules above
+  assert.deepEqual(sourceOnLoad('?rpc=ws%3A%2F%2F127.0.0.1%3A9944', 'http://127.0.0.1:8080/'), { url: 'ws://127.0.0.1:9944', auto: true });
+  assert.deepEqual(sourceOnLoad('', 'http://127.0.0.1:8080/'), { url: DEFAULT_RPC, auto: true });
+  for (const node of ['ws://127.0.0.1:9944', 'WSS://rpc.example:443']) assert.ok(!isChainSpec(node), node);
 });

@@ -1,5 +1,5 @@
 // Start and stop a built pog-node for tests, on free ports, and connect @polkadot/api to it.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -81,6 +81,26 @@ export function devChain({ period }) {
 }
 
 /**
+ * What a light client needs of a node of `chain` (`dev`, `local` or a spec file) that will listen
+ * on `p2pPort`: the node's extra arguments (a websocket listener on that port and a network key of
+ * its own, so that its peer id is known before it starts) and the chain's raw spec naming it as
+ * the one bootnode, written to `dir/light-spec.json`. Returns `{ args, specFile }`.
+ */
+export function lightClientNode(chain, p2pPort, dir) {
+  const keyFile = join(dir, 'node-key');
+  // `key generate-node-key` writes the key to the file and prints the peer id on stderr
+  const key = spawnSync(nodeBinary(), ['key', 'generate-node-key', '--file', keyFile], { timeout: 60_000, encoding: 'utf8' });
+  const peer = key.stderr.trim().split('\n').pop();
+  if (key.status !== 0 || !/^12D3Koo\w+$/.test(peer)) throw new Error(`generate-node-key failed: ${key.stderr}`);
+  const spec = JSON.parse(execFileSync(nodeBinary(), ['build-spec', '--chain', chain, '--raw'],
+    { timeout: 60_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
+  spec.bootNodes = [`/ip4/127.0.0.1/tcp/${p2pPort}/ws/p2p/${peer}`];
+  const specFile = join(dir, 'light-spec.json');
+  writeFileSync(specFile, JSON.stringify(spec));
+  return { args: ['--listen-addr', `/ip4/127.0.0.1/tcp/${p2pPort}/ws`, '--node-key-file', keyFile], specFile };
+}
+
+/**
  * Start pog-node with `args` plus free ports; resolves once its RPC answers.
  * Returns { proc, rpcPort, p2pPort, log, url, stop() }.
  */
@@ -92,7 +112,8 @@ export async function startNode(args, { name = 'node', logDir, ports } = {}) {
   const proc = spawn(nodeBinary(), [
     ...args,
     '--rpc-port', String(rpcPort),
-    '--port', String(p2pPort),
+    // `--listen-addr` in `args` names the peer-to-peer addresses itself (the node refuses both)
+    ...(args.includes('--listen-addr') ? [] : ['--port', String(p2pPort)]),
     '--prometheus-port', String(promPort),
     '--no-telemetry',
     '--no-mdns',
