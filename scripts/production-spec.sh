@@ -32,8 +32,24 @@ if ! [[ $count =~ ^[1-9][0-9]*$ ]] || ((count > 64)); then
 	echo "production-spec.sh: the number of validators must be 1 to 64 (got '$count')" >&2
 	exit 2
 fi
-if [[ -n $hosts ]] && (($(tr ',' '\n' <<<"$hosts" | grep -c .) != count)); then
-	echo "production-spec.sh: give one host per validator ($count), comma-separated (got '$hosts')" >&2
+# The validators' addresses, checked before any key is made: one per validator, each an IP
+# address (no zone, no brackets, no port) or a DNS name.
+if [[ -n $hosts ]] && ! python3 - "$hosts" "$count" <<'PY'
+import ipaddress, re, sys
+hosts, count = [h.strip() for h in sys.argv[1].split(",")], int(sys.argv[2])
+label = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+def valid(h):
+    try:
+        ipaddress.ip_address(h)
+        return "%" not in h
+    except ValueError:
+        return 0 < len(h) <= 253 and all(label.match(part) for part in h.rstrip(".").split("."))
+bad = [h for h in hosts if not valid(h)]
+if bad or len(hosts) != count:
+    sys.exit(f"production-spec.sh: give {count} validator address(es), comma-separated, each an IP address or a DNS name "
+             f"without port or brackets (got {len(hosts)}; not an address: {bad})")
+PY
+then
 	exit 2
 fi
 [[ -x $node ]] || { echo "production-spec.sh: no pog-node at $node: run 'cargo build --release -p pog-node' or set POG_NODE" >&2; exit 2; }
@@ -84,22 +100,25 @@ def address(host):
 
 
 spec["bootNodes"] = []
-for i, host in enumerate(filter(None, hosts.split(",")), start=1):
+for i, host in enumerate((h for h in hosts.split(",") if h.strip()), start=1):
     peer = open(f"{out}/validator-{i}.peer-id").read().strip()
     spec["bootNodes"] += [f"{address(host.strip())}/tcp/{p2p_port}/p2p/{peer}",
                           f"{address(host.strip())}/tcp/{ws_port}/ws/p2p/{peer}"]
 json.dump(spec, open(f"{out}/spec.json", "w"), indent=2)
 PY
 rm "$out/spec.plain.json"
-"$node" build-spec --chain "$out/spec.json" --raw 2>/dev/null >"$out/spec.raw.json"
+"$node" build-spec --chain "$out/spec.json" --raw --disable-default-bootnode 2>"$out/build-spec.log" >"$out/spec.raw.json" ||
+	{ echo "production-spec.sh: build-spec --raw failed: $(tail -3 "$out/build-spec.log")" >&2; exit 1; }
+rm "$out/build-spec.log"
 
-echo "Wrote $out/spec.json: $count validators and root, fresh keys (secrets in $out/*.json: keep them offline)."
+echo "Wrote $out/spec.json: $count validators and root, fresh keys (secrets in $out/*.json and $out/*.node-key: keep them offline)."
 echo "On validator i's machine, with its own secret phrase (validator-i.json, \"secretPhrase\"):"
 echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type babe --scheme sr25519 --suri '<phrase>'"
 echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type 'pog!' --scheme sr25519 --suri '<phrase>//pog'"
 echo "  pog-node key insert --base-path <dir> --chain spec.json --key-type gran --scheme ed25519 --suri '<phrase>'"
 echo "  pog-node --chain spec.json --base-path <dir> --validator --node-key-file validator-i.node-key \\"
-echo "    --listen-addr /ip4/0.0.0.0/tcp/$p2p_port --listen-addr /ip4/0.0.0.0/tcp/$ws_port/ws"
+echo "    --listen-addr /ip4/0.0.0.0/tcp/$p2p_port --listen-addr /ip4/0.0.0.0/tcp/$ws_port/ws \\"
+echo "    --listen-addr /ip6/::/tcp/$p2p_port --listen-addr /ip6/::/tcp/$ws_port/ws"
 if [[ -n $hosts ]]; then
 	echo "Light clients join with $out/spec.raw.json (its bootnodes: the validators' TCP and websocket addresses);"
 	echo "a browser page served over https reaches only wss://: put a TLS proxy in front of port $ws_port and add its /tcp/443/wss address."

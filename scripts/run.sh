@@ -4,10 +4,11 @@
 # chain (Alice authors, finalises and runs the PoG validator's off-chain worker), register a
 # local miner (//Bob; its GPUs if any, else the CPU backend on the cpu-reference profile) and
 # answer its challenges. The miner's log shows each challenge, its verdict and the score; Ctrl-C
-# stops both. The node listens for peers on a websocket (POG_P2P_WS_PORT, default 30333) with a
-# network key kept under the project's cache, and the explorer serves the chain's raw spec naming
-# it as bootnode, so that the page can follow the chain through a light client too. Extra
-# arguments go to the node (e.g. --rpc-port 9945). POG_NO_MINER=1 starts the node alone.
+# stops both. The node listens for peers on TCP (POG_P2P_PORT, default 30333) and on a websocket
+# (POG_P2P_WS_PORT, default 30334) with a network key kept under the project's cache, and the
+# explorer serves the chain's raw spec naming it as bootnode, so that the page can follow the
+# chain through a light client too. Extra arguments go to the node (e.g. --rpc-port 9945; not
+# --port: the two variables above set the ports). POG_NO_MINER=1 starts the node alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -30,9 +31,10 @@ for a in "$@"; do [ "$prev" = "--rpc-port" ] && rpc_port="$a"; prev="$a"; done
 url="ws://127.0.0.1:$rpc_port"
 # A light client's way in: a websocket listener, a network key that stays (so the peer id in the
 # spec stays too) and the dev chain's raw spec naming this node as its bootnode.
-ws_port="${POG_P2P_WS_PORT:-30333}"
+p2p_port="${POG_P2P_PORT:-30333}"
+ws_port="${POG_P2P_WS_PORT:-30334}"
 node_key="$POG_CACHE/dev-node-key"
-[ -s "$node_key" ] || "$node" key generate-node-key --file "$node_key" 2>/dev/null
+[ -s "$node_key" ] || (umask 077 && "$node" key generate-node-key --file "$node_key" 2>/dev/null)
 peer=$("$node" key inspect-node-key --file "$node_key")
 light_spec="$(mktemp -d)/dev-light.json"
 "$node" build-spec --chain dev --raw 2>/dev/null | python3 -c '
@@ -40,7 +42,7 @@ import json, sys
 spec = json.load(sys.stdin)
 spec["bootNodes"] = [sys.argv[1]]
 json.dump(spec, open(sys.argv[2], "w"))' "/ip4/127.0.0.1/tcp/$ws_port/ws/p2p/$peer" "$light_spec"
-network=(--node-key-file "$node_key" --listen-addr "/ip4/127.0.0.1/tcp/$ws_port/ws")
+network=(--node-key-file "$node_key" --listen-addr "/ip4/127.0.0.1/tcp/$p2p_port" --listen-addr "/ip4/127.0.0.1/tcp/$ws_port/ws")
 # The PoG explorer (explorer/): built once with its pinned @polkadot/api and served locally.
 explorer_port="${POG_EXPLORER_PORT:-8080}"
 echo "[run] building the PoG explorer page (explorer/)"

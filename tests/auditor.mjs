@@ -208,15 +208,18 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     if (!url) throw new Error('--light needs a chain spec file');
     for (const level of ['log', 'info', 'debug', 'warn']) console[level] = console.error.bind(console);
     const provider = new ScProvider(Sc, readFileSync(url, 'utf8'));
-    await provider.connect();
+    await provider.connect({ forceEmbeddedNode: true });
     const timer = setTimeout(() => { console.error(`the light client read no block from ${url}'s bootnodes in 120 s`); process.exit(1); }, 120_000);
     const api = await ApiPromise.create({ provider, noInitWarn: true });
     clearTimeout(timer);
     return api;
   };
   const api = await connect().catch((e) => { console.error(`cannot reach a PoG chain at ${url}: ${e.message}`); process.exit(1); });
+  // a light client reads with proofs, each from a peer: the whole audit is bounded all the same
+  const deadline = setTimeout(() => { console.error('the audit read nothing more in 600 s'); process.exit(1); }, 600_000);
   try {
     const a = await audit(api);
+    clearTimeout(deadline);
     if (args.includes('--json')) say(JSON.stringify(a, null, 2));
     else print(a);
   } finally {

@@ -325,7 +325,8 @@ test('the explorer shows the round advancing, the honest GPU passed, each cheate
     }
     assert.equal(viaLight.outcome, 'Passed', 'through the light client, the honest GPU passed');
     assert.ok(viaLight.points > 0);
-    assert.match(await lightPage.$eval('#status', (e) => e.textContent), /light client/);
+    await lightPage.waitForFunction(() => /through a light client/.test(document.getElementById('status').textContent),
+      { timeout: 30_000, polling: 1_000 });
     await lightPage.screenshot({ path: join(dir, 'explorer-light.png'), fullPage: true });
     assert.deepEqual(errors, [], 'no error on either page');
   });

@@ -16,21 +16,26 @@ export const HISTORY_BLOCKS = 250;
 
 /** How long the light client may take to find a peer, sync and read the runtime's metadata. */
 export const LIGHT_CONNECT_MS = 120_000;
+/** How long fetching a chain spec may take, and its largest size. */
+const SPEC_FETCH_MS = 15_000;
+const MAX_SPEC_BYTES = 16 << 20;
 
 /**
  * Connects to `source`: a node's RPC (ws:// or wss://), or a chain spec (its URL) followed
- * through smoldot, which syncs from the spec's bootnodes, checks every block's BABE seal and
- * GRANDPA's finality and reads storage and the runtime API with Merkle proofs: nothing the page
- * shows then rests on any node's word.
+ * through smoldot, which warp-syncs from the spec's bootnodes on GRANDPA's finality proofs,
+ * checks the blocks after it (BABE) and reads storage and the runtime API with Merkle proofs:
+ * what the page shows then rests on the spec's genesis, not on any node's word.
  */
 export async function connect(source) {
   if (!isChainSpec(source)) {
     const provider = new WsProvider(source, 2_000);
     return ApiPromise.create({ provider, noInitWarn: true, throwOnConnect: true });
   }
-  const response = await fetch(source);
+  // no redirect (the page's start-on-its-own rule judged this URL, not another) and bounded
+  const response = await fetch(source, { redirect: 'error', signal: AbortSignal.timeout(SPEC_FETCH_MS) });
   if (!response.ok) throw new Error(`the chain spec ${source} answered HTTP ${response.status}`);
   const spec = await response.text();
+  if (spec.length > MAX_SPEC_BYTES) throw new Error(`the chain spec ${source} is over ${MAX_SPEC_BYTES >> 20} MiB`);
   let bootnodes = [];
   try {
     bootnodes = JSON.parse(spec).bootNodes ?? [];
@@ -38,7 +43,8 @@ export async function connect(source) {
     throw new Error(`${source} is not a chain spec (JSON)`);
   }
   const provider = new ScProvider(Sc, spec);
-  await provider.connect();
+  // the smoldot bundled here (2.0.40), never a browser extension's own
+  await provider.connect({ forceEmbeddedNode: true });
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the light client read no block of this chain in ${LIGHT_CONNECT_MS / 1000} s `

@@ -18,6 +18,10 @@ let busy = false;
 let again = false;
 // How the page reads the chain, for the status line.
 let via = '';
+// The connection in use: a later `start` replaces it, and an earlier one still connecting stops.
+let generation = 0;
+/** How long one read of the chain may take before the page says so (the next block tries again). */
+const REFRESH_MS = 60_000;
 
 function setStatus(message, error = false) {
   $('status').textContent = message;
@@ -86,8 +90,18 @@ async function refresh(hash) {
   }
   busy = true;
   try {
-    if (hash) await past.ingest(api, hash);
-    last = await snapshot(api);
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${REFRESH_MS / 1000} s`)), REFRESH_MS);
+    });
+    try {
+      await Promise.race([(async () => {
+        if (hash) await past.ingest(api, hash);
+        last = await snapshot(api);
+      })(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
     render();
     setStatus(`${via} (runtime ${runtime}), block #${last.block}`);
   } catch (e) {
@@ -109,45 +123,70 @@ async function refresh(hash) {
  * are read with their own runtime's metadata (`api.at`).
  */
 async function start(url, { keep = false } = {}) {
+  const mine = ++generation;
+  const current = () => mine === generation;
   for (const stop of unsubscribe.splice(0)) stop();
-  if (api) await api.disconnect();
+  if (api) {
+    const old = api;
+    api = null;
+    await old.disconnect().catch(() => {});
+  }
   if (!keep) {
     past = new History();
     last = null;
   }
   const light = isChainSpec(url);
   setStatus(light ? `starting a light client for the chain spec ${url}…` : `connecting to ${url}…`);
+  let connected;
   try {
-    api = await connect(url);
+    connected = await connect(url);
   } catch (e) {
-    setStatus(`cannot ${light ? 'follow' : 'connect to'} ${url}: ${e.message ?? e}`, true);
+    if (current()) setStatus(`cannot ${light ? 'follow' : 'connect to'} ${url}: ${e.message ?? e}`, true);
     return;
   }
-  via = light ? `following ${url} through a light client (smoldot: blocks and state checked, no node trusted)`
-    : `connected to ${url}`;
+  // another source was asked for meanwhile: this connection is not the page's
+  if (!current()) {
+    await connected.disconnect().catch(() => {});
+    return;
+  }
+  api = connected;
+  const genesis = api.genesisHash.toHex();
+  via = light ? `following the chain of ${url} (genesis ${genesis.slice(0, 10)}…) through a light client: `
+    + 'blocks and state checked by smoldot against that genesis, no node trusted' : `connected to ${url}`;
   $('mode').textContent = light ? 'light client' : 'RPC';
   const { specName, specVersion } = api.runtimeVersion;
   runtime = `${specName}/${specVersion}`;
   const head = (await api.rpc.chain.getHeader()).number.toNumber();
   await refresh();
+  if (!current()) return;
   unsubscribe.push(await api.rpc.chain.subscribeNewHeads((header) => refresh(header.hash)));
   setStatus(`${via}; reading the last ${Math.min(head + 1, 250)} blocks…`);
   await past.backfill(api, head);
+  if (!current()) return;
   render();
   setStatus(`${via} (runtime ${runtime}), block #${last?.block ?? head}`);
   unsubscribe.push(await api.rpc.state.subscribeRuntimeVersion((version) => {
-    if (!version.specVersion.eq(specVersion) || !version.specName.eq(specName)) {
+    if (current() && (!version.specVersion.eq(specVersion) || !version.specName.eq(specName))) {
       setStatus(`the chain upgraded its runtime to ${version.specName}/${version.specVersion}: connecting again…`);
-      start(url, { keep: true });
+      follow(url, { keep: true });
     }
   }));
+}
+
+/** `start`, with whatever fails on the way said in the status line rather than thrown. */
+function follow(url, options) {
+  const run = start(url, options);
+  const mine = generation; // `start` took its number before its first await
+  run.catch((e) => {
+    if (mine === generation) setStatus(`reading ${url} failed: ${e.message ?? e}`, true);
+  });
 }
 
 $('connect').addEventListener('submit', (e) => {
   e.preventDefault();
   const url = $('rpc').value.trim();
   window.history.replaceState(null, '', `?${isChainSpec(url) ? 'light' : 'rpc'}=${encodeURIComponent(url)}`);
-  start(url);
+  follow(url);
 });
 $('filter').addEventListener('input', render);
 // The default node, or one on this machine, is read at once; a link's other host only once the
@@ -155,8 +194,10 @@ $('filter').addEventListener('input', render);
 const { url, auto } = sourceOnLoad(location.search, location.href);
 $('rpc').value = url;
 if (auto) {
-  start(url);
+  follow(url);
 } else {
-  setStatus(`not connected: this link asks for ${isChainSpec(url) ? 'the chain spec' : 'the node'} ${url}; press connect to read it`);
+  setStatus(isChainSpec(url)
+    ? `not connected: this link asks for the chain spec ${url}, which decides the chain shown (its genesis and validators); press connect to follow it`
+    : `not connected: this link asks for the node ${url}; press connect to read it`);
   $('connect').querySelector('button').focus();
 }

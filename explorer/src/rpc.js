@@ -50,7 +50,8 @@ export function isChainSpec(source) {
 function isOwnSpec(spec, page) {
   try {
     const u = new URL(spec, page);
-    return u.origin === new URL(page).origin || onThisMachine(u.href, ['http:', 'https:']);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+    return (u.origin !== 'null' && u.origin === new URL(page).origin) || onThisMachine(u.href, ['http:', 'https:']);
   } catch {
     return false;
   }

@@ -90,8 +90,8 @@ export function lightClientNode(chain, p2pPort, dir) {
   const keyFile = join(dir, 'node-key');
   // `key generate-node-key` writes the key to the file and prints the peer id on stderr
   const key = spawnSync(nodeBinary(), ['key', 'generate-node-key', '--file', keyFile], { timeout: 60_000, encoding: 'utf8' });
-  const peer = key.stderr.trim().split('\n').pop();
-  if (key.status !== 0 || !/^12D3Koo\w+$/.test(peer)) throw new Error(`generate-node-key failed: ${key.stderr}`);
+  const peer = (key.stderr ?? '').trim().split('\n').pop();
+  if (key.status !== 0 || !/^12D3Koo\w+$/.test(peer)) throw new Error(`generate-node-key failed: ${key.error?.message ?? key.stderr}`);
   const spec = JSON.parse(execFileSync(nodeBinary(), ['build-spec', '--chain', chain, '--raw'],
     { timeout: 60_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
   spec.bootNodes = [`/ip4/127.0.0.1/tcp/${p2pPort}/ws/p2p/${peer}`];
