@@ -12,10 +12,9 @@
 // BABE and GRANDPA itself and reads everything with proofs (docs/auditor.md).
 // Exported as `audit(api)` for the integration tests.
 import { ApiPromise, WsProvider } from '@polkadot/api';
-import { ScProvider } from '@polkadot/rpc-provider/substrate-connect';
-import * as Sc from '@substrate/connect';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { lightClient } from './lib/node.mjs';
 
 // What the script prints goes to stdout through `say`; with --light the light client's own log
 // (smoldot writes to the console) is sent to stderr, so that `--json` stays parseable.
@@ -207,12 +206,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     if (light < 0) return ApiPromise.create({ provider: new WsProvider(url, 2_000), noInitWarn: true, throwOnConnect: true });
     if (!url) throw new Error('--light needs a chain spec file');
     for (const level of ['log', 'info', 'debug', 'warn']) console[level] = console.error.bind(console);
-    const provider = new ScProvider(Sc, readFileSync(url, 'utf8'));
-    await provider.connect({ forceEmbeddedNode: true });
-    const timer = setTimeout(() => { console.error(`the light client read no block from ${url}'s bootnodes in 120 s`); process.exit(1); }, 120_000);
-    const api = await ApiPromise.create({ provider, noInitWarn: true });
-    clearTimeout(timer);
-    return api;
+    return lightClient(readFileSync(url, 'utf8'));
   };
   const api = await connect().catch((e) => { console.error(`cannot reach a PoG chain at ${url}: ${e.message}`); process.exit(1); });
   // a light client reads with proofs, each from a peer: the whole audit is bounded all the same

@@ -10,10 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiPromise } from '@polkadot/api';
-import { ScProvider } from '@polkadot/rpc-provider/substrate-connect';
-import * as Sc from '@substrate/connect';
-import { connect, freePort, nodeBinary, startNode, stopAll, waitFinalized } from './lib/node.mjs';
+import { connect, freePort, lightClient, nodeBinary, startNode, stopAll, waitFinalized } from './lib/node.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 let node;
@@ -69,16 +66,7 @@ test('a validator launched from scripts/production-spec.sh authors, finalises an
   const raw = JSON.parse(readFileSync(join(keys, 'spec.raw.json'), 'utf8'));
   const peer = readFileSync(join(keys, 'validator-1.peer-id'), 'utf8').trim();
   assert.deepEqual(raw.bootNodes, [`/ip4/127.0.0.1/tcp/${ports[1]}/p2p/${peer}`, `/ip4/127.0.0.1/tcp/${wsPort}/ws/p2p/${peer}`]);
-  const provider = new ScProvider(Sc, JSON.stringify(raw));
-  await provider.connect({ forceEmbeddedNode: true });
-  let timer;
-  const light = await Promise.race([ApiPromise.create({ provider, noInitWarn: true }),
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no light client sync in 120 s')), 120_000); })])
-    .catch(async (e) => {
-      await provider.disconnect().catch(() => {}); // or smoldot keeps the test's process alive
-      throw e;
-    })
-    .finally(() => clearTimeout(timer));
+  const light = await lightClient(JSON.stringify(raw));
   try {
     assert.deepEqual((await light.query.session.validators()).map((v) => v.toString()), [account], 'read through the light client');
     assert.ok((await light.rpc.chain.getHeader()).number.toNumber() >= 2, 'it follows the chain');

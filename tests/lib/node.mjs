@@ -6,6 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiPromise, WsProvider } from '@polkadot/api';
+import { ScProvider } from '@polkadot/rpc-provider/substrate-connect';
+import * as Sc from '@substrate/connect';
 
 /** A release binary the README's commands build (`override` from the environment wins). */
 function releaseBinary(name, override) {
@@ -98,6 +100,28 @@ export function lightClientNode(chain, p2pPort, dir) {
   const specFile = join(dir, 'light-spec.json');
   writeFileSync(specFile, JSON.stringify(spec));
   return { args: ['--listen-addr', `/ip4/127.0.0.1/tcp/${p2pPort}/ws`, '--node-key-file', keyFile], specFile };
+}
+
+/**
+ * @polkadot/api through smoldot (the version this package pins, never a browser extension's) for
+ * the chain spec `spec` (JSON text): resolves once it has synced and read the metadata, rejects
+ * after `ms` with the light client stopped (else it keeps the process alive).
+ */
+export async function lightClient(spec, ms = 120_000) {
+  const provider = new ScProvider(Sc, spec);
+  await provider.connect({ forceEmbeddedNode: true });
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the light client read no block from the spec's bootnodes in ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([ApiPromise.create({ provider, noInitWarn: true }), late]);
+  } catch (e) {
+    await provider.disconnect().catch(() => {});
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
